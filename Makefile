@@ -1,0 +1,118 @@
+# KOV build. Everything goes to build/; `make help` lists the targets.
+#   make        kernel image (build/kov.elf, build/kov.bin) and host tools (build/host/)
+#   make test   set-up, build, all tests; ends with "N passed, N failed"
+#   make run    set-up, build, boot the default machine
+#   make bench  set-up, build, benchmarks
+
+CROSS   ?= powerpc64-linux-gnu-
+B       := build
+TCC     := $(CROSS)gcc
+NM      := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+HOSTCC  ?= gcc
+
+WARN    := -Wall -Wextra -Werror
+TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
+           -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector -ffixed-r13 \
+           -fno-asynchronous-unwind-tables -fno-pic -Ikernel -Iboot -I$(B)/include -I.
+TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
+HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools
+
+KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
+            $(wildcard kernel/lib/*.c) $(wildcard kov/*.c)
+KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)))
+KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
+KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/build_id.o
+
+PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
+HOST_TOOLS := $(B)/host/mksyms
+
+.PHONY: all kernel host unit-tests test run bench setup clean help
+all: kernel host unit-tests
+
+kernel: $(B)/kov.elf $(B)/kov.bin
+host: $(HOST_TOOLS)
+unit-tests: $(UNIT_TESTS)
+
+setup:
+	@scripts/setup
+
+# --- target ------------------------------------------------------------------------------
+$(B)/include/asm_offsets.h: kernel/asm_offsets.c kernel/percpu.h kernel/trap.h
+	@mkdir -p $(dir $@)
+	$(TCC) $(TFLAGS) -S -o $@.s $<
+	sed -n 's/^->\([A-Z0-9_]*\) \([0-9]*\).*/#define \1 \2/p' $@.s > $@.tmp && mv $@.tmp $@
+
+$(B)/target/%.c.o: %.c | $(B)/include/asm_offsets.h
+	@mkdir -p $(dir $@)
+	$(TCC) $(TFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/target/%.S.o: %.S $(B)/include/asm_offsets.h
+	@mkdir -p $(dir $@)
+	$(TCC) $(TASFLAGS) -MMD -MP -c -o $@ $<
+
+# The build id names the source revision, so a console log says what it came from.
+BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(B)/target/build_id.o: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'const char kov_build_id[] = "$(BUILD_ID)";' > $(B)/target/build_id.c.new
+	@cmp -s $(B)/target/build_id.c.new $(B)/target/build_id.c 2>/dev/null || \
+		mv $(B)/target/build_id.c.new $(B)/target/build_id.c
+	@[ -f $@ ] && [ $@ -nt $(B)/target/build_id.c ] || $(TCC) $(TFLAGS) -c -o $@ $(B)/target/build_id.c
+FORCE:
+
+# The symbol table is linked into the image, which moves what follows it; link three times
+# (empty table, table of pass 1, table of pass 2) and check that pass 2 and 3 agree.
+LINK = $(TCC) $(TFLAGS) -static -Wl,-T,boot/kernel.lds -Wl,--build-id=none -Wl,-z,noexecstack \
+       -Wl,--no-warn-rwx-segments -o $@ $(KOBJS) $(1) -lgcc
+$(B)/ksyms%.o: $(B)/ksyms%.bin
+	printf '\t.section .ksyms, "a"\n\t.incbin "%s"\n' $< | $(TCC) $(TASFLAGS) -x assembler -c -o $@ -
+$(B)/ksyms0.bin:
+	@mkdir -p $(B) && : > $@
+$(B)/kov.pass1.elf: $(KOBJS) $(B)/ksyms0.o boot/kernel.lds
+	$(call LINK,$(B)/ksyms0.o)
+$(B)/ksyms1.bin: $(B)/kov.pass1.elf $(B)/host/mksyms
+	$(NM) -n --synthetic $< | $(B)/host/mksyms -o $@
+$(B)/kov.pass2.elf: $(B)/ksyms1.o
+	$(call LINK,$(B)/ksyms1.o)
+$(B)/ksyms2.bin: $(B)/kov.pass2.elf $(B)/host/mksyms
+	$(NM) -n --synthetic $< | $(B)/host/mksyms -o $@
+$(B)/kov.elf: $(B)/ksyms2.o
+	$(call LINK,$(B)/ksyms2.o)
+	$(NM) -n --synthetic $@ | $(B)/host/mksyms -o $(B)/ksyms3.bin
+	cmp -s $(B)/ksyms2.bin $(B)/ksyms3.bin || { echo "symbol table did not converge"; exit 1; }
+
+$(B)/kov.bin: $(B)/kov.elf
+	$(OBJCOPY) -O binary $< $@
+	@size=$$(stat -c %s $@); [ $$size -le 4194304 ] || { echo "kov.bin is $$size bytes; pseries -bios takes at most 4 MiB"; exit 1; }
+
+# --- host --------------------------------------------------------------------------------
+$(B)/host/mksyms: tools/mksyms.c tools/mksyms_lib.c tools/mksyms_lib.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
+
+$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h) tools/mksyms_lib.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka
+
+# --- tests, run, bench -------------------------------------------------------------------
+test: setup
+	@$(MAKE) --no-print-directory all
+	@tests/run
+
+run: setup
+	@$(MAKE) --no-print-directory all
+	@sim/run
+
+bench: setup
+	@$(MAKE) --no-print-directory all
+	@tests/bench/run
+
+clean:
+	rm -rf $(B)
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+-include $(shell find $(B)/target -name '*.d' 2>/dev/null)

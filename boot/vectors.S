@@ -1,0 +1,161 @@
+/* Image header and exception vectors, placed at physical 0 (link address KERNEL_BASE).
+ *
+ * Every vector saves r9-r11 and CR into the per-CPU scratch area (SPRG0 points at it, SPRG1 holds
+ * the interrupted r13) and branches to exc_common, which builds a struct trap_frame on the
+ * current stack and calls exception_dispatch(). The boot CPU of the pseries machine is started at
+ * 0x100 with SPRG0 still zero; that is how a cold boot is told from a system-reset interrupt. */
+#include "asm.h"
+#include "asm_offsets.h"
+
+	.section .head.vectors, "ax"
+	.globl _start
+_start:
+	b	of_entry		/* Open Firmware (OpenBIOS, Apple OF) jumps to the load base */
+
+	.balign 8
+	.globl kov_image_magic
+kov_image_magic:
+	.ascii	"KOV-IMG1"
+
+#define VECTOR_STUB(num)                       \
+	mtspr	SPRN_SPRG1, r13;               \
+	mfspr	r13, SPRN_SPRG0;               \
+	std	r9, PC_SCRATCH0(r13);          \
+	std	r10, PC_SCRATCH1(r13);         \
+	std	r11, PC_SCRATCH2(r13);         \
+	mfcr	r9;                            \
+	li	r10, num;                      \
+	b	exc_common
+
+	. = 0x100
+	mtspr	SPRN_SPRG1, r13
+	mfcr	r13
+	mtspr	SPRN_SPRG2, r13
+	mfspr	r13, SPRN_SPRG0
+	cmpdi	r13, 0
+	beq	cold_boot		/* r3 = flattened device tree from QEMU */
+	std	r9, PC_SCRATCH0(r13)
+	mfspr	r9, SPRN_SPRG2
+	mtcr	r9
+	std	r10, PC_SCRATCH1(r13)
+	std	r11, PC_SCRATCH2(r13)
+	mfcr	r9
+	li	r10, 0x100
+	b	exc_common
+
+	. = 0x200
+	VECTOR_STUB(0x200)	/* machine check */
+	. = 0x300
+	VECTOR_STUB(0x300)	/* data storage */
+	. = 0x380
+	VECTOR_STUB(0x380)	/* data segment */
+	. = 0x400
+	VECTOR_STUB(0x400)	/* instruction storage */
+	. = 0x480
+	VECTOR_STUB(0x480)	/* instruction segment */
+	. = 0x500
+	VECTOR_STUB(0x500)	/* external */
+	. = 0x600
+	VECTOR_STUB(0x600)	/* alignment */
+	. = 0x700
+	VECTOR_STUB(0x700)	/* program */
+	. = 0x800
+	VECTOR_STUB(0x800)	/* floating-point unavailable */
+	. = 0x900
+	VECTOR_STUB(0x900)	/* decrementer */
+	. = 0x980
+	VECTOR_STUB(0x980)	/* hypervisor decrementer */
+	. = 0xa00
+	VECTOR_STUB(0xa00)
+	. = 0xb00
+	VECTOR_STUB(0xb00)
+	. = 0xc00
+	VECTOR_STUB(0xc00)	/* system call */
+	. = 0xd00
+	VECTOR_STUB(0xd00)	/* trace */
+	. = 0xe00
+	VECTOR_STUB(0xe00)
+	. = 0xf00
+	VECTOR_STUB(0xf00)	/* performance monitor: exactly 8 instructions before 0xf20 */
+	. = 0xf20
+	VECTOR_STUB(0xf20)	/* vector (AltiVec) unavailable */
+	. = 0x1300
+	VECTOR_STUB(0x1300)	/* instruction address breakpoint */
+	. = 0x1600
+	VECTOR_STUB(0x1600)	/* 970: maintenance */
+	. = 0x1700
+	VECTOR_STUB(0x1700)	/* 970: VMX assist */
+	. = 0x1800
+	VECTOR_STUB(0x1800)	/* 970: thermal */
+	. = 0x1900
+
+/* Shared tail of every vector. In: r13 = per-CPU area, r9 = CR, r10 = vector,
+ * scratch[0..2] = r9..r11, SPRG1 = r13 of the interrupted code. */
+exc_common:
+	mr	r11, r1
+	subi	r1, r1, STACK_RED_ZONE
+	clrrdi	r1, r1, 4
+	stdu	r11, -(STACK_FRAME_MIN + TF_SIZE)(r1)
+	std	r0,  TF_GPR0+0*8+STACK_FRAME_MIN(r1)
+	std	r11, TF_GPR0+1*8+STACK_FRAME_MIN(r1)
+	std	r2,  TF_GPR0+2*8+STACK_FRAME_MIN(r1)
+	std	r3,  TF_GPR0+3*8+STACK_FRAME_MIN(r1)
+	std	r4,  TF_GPR0+4*8+STACK_FRAME_MIN(r1)
+	std	r5,  TF_GPR0+5*8+STACK_FRAME_MIN(r1)
+	std	r6,  TF_GPR0+6*8+STACK_FRAME_MIN(r1)
+	std	r7,  TF_GPR0+7*8+STACK_FRAME_MIN(r1)
+	std	r8,  TF_GPR0+8*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH0(r13)
+	std	r11, TF_GPR0+9*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH1(r13)
+	std	r11, TF_GPR0+10*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH2(r13)
+	std	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
+	std	r12, TF_GPR0+12*8+STACK_FRAME_MIN(r1)
+	mfspr	r11, SPRN_SPRG1
+	std	r11, TF_GPR0+13*8+STACK_FRAME_MIN(r1)
+	.irp n, 14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	std	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
+	std	r9,  TF_CR+STACK_FRAME_MIN(r1)
+	std	r10, TF_VECTOR+STACK_FRAME_MIN(r1)
+	mfsrr0	r11
+	std	r11, TF_NIP+STACK_FRAME_MIN(r1)
+	std	r11, 16(r1)		/* LR save slot: lets a back-chain walk see the interrupted PC */
+	mfsrr1	r11
+	std	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	mflr	r11
+	std	r11, TF_LR+STACK_FRAME_MIN(r1)
+	mfctr	r11
+	std	r11, TF_CTR+STACK_FRAME_MIN(r1)
+	mfxer	r11
+	std	r11, TF_XER+STACK_FRAME_MIN(r1)
+	mfdar	r11
+	std	r11, TF_DAR+STACK_FRAME_MIN(r1)
+	mfdsisr	r11
+	std	r11, TF_DSISR+STACK_FRAME_MIN(r1)
+	LOAD_TOC(r2)
+	addi	r3, r1, STACK_FRAME_MIN
+	bl	exception_dispatch
+	nop
+
+	/* Return to the (possibly modified) state in the trap frame. */
+	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
+	mtcr	r11
+	ld	r11, TF_LR+STACK_FRAME_MIN(r1)
+	mtlr	r11
+	ld	r11, TF_CTR+STACK_FRAME_MIN(r1)
+	mtctr	r11
+	ld	r11, TF_XER+STACK_FRAME_MIN(r1)
+	mtxer	r11
+	.irp n, 0,2,3,4,5,6,7,8,9,10,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
+	ld	r11, TF_NIP+STACK_FRAME_MIN(r1)
+	mtsrr0	r11
+	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	mtsrr1	r11
+	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
+	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
+	rfid
+	. = 0x4000

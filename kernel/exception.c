@@ -1,0 +1,136 @@
+/* Exception dispatch and the panic report for anything unexpected. */
+#include "trap.h"
+#include "percpu.h"
+#include "console.h"
+#include "platform.h"
+#include "symbols.h"
+#include "timer.h"
+#include "cpu.h"
+#include "lib/stackwalk.h"
+#include "../kov/pmu_probe.h"
+
+extern char boot_stack_top[];
+extern char cpu_stacks[];
+
+void exception_dispatch(struct trap_frame *tf)
+{
+	struct percpu *cpu = this_cpu();
+	cpu->exceptions++;
+	switch (tf->vector) {
+	case 0x900:
+		timer_interrupt(tf);
+		break;
+	case 0xf00:
+		pmu_interrupt(tf);
+		break;
+	case 0x100:
+		panic_trap(tf, "system reset (NMI)");
+	default:
+		panic_trap(tf, "unexpected exception");
+	}
+	/* Never return into a nap: the interrupted idle loop re-checks for work itself. */
+	tf->msr &= ~MSR_POW;
+}
+
+const char *vector_name(uint64_t v)
+{
+	switch (v) {
+	case 0x100: return "system reset";
+	case 0x200: return "machine check";
+	case 0x300: return "data storage";
+	case 0x380: return "data segment";
+	case 0x400: return "instruction storage";
+	case 0x480: return "instruction segment";
+	case 0x500: return "external";
+	case 0x600: return "alignment";
+	case 0x700: return "program";
+	case 0x800: return "floating-point unavailable";
+	case 0x900: return "decrementer";
+	case 0x980: return "hypervisor decrementer";
+	case 0xc00: return "system call";
+	case 0xd00: return "trace";
+	case 0xf00: return "performance monitor";
+	case 0xf20: return "vector unavailable";
+	case 0x1300: return "instruction address breakpoint";
+	case 0x1600: return "maintenance";
+	case 0x1700: return "VMX assist";
+	case 0x1800: return "thermal";
+	default: return "reserved";
+	}
+}
+
+/* Program interrupts say why in SRR1 bits 43-47. */
+static const char *program_cause(uint64_t srr1)
+{
+	if (srr1 & (1ull << 20)) return "floating-point enabled";
+	if (srr1 & (1ull << 19)) return "illegal instruction";
+	if (srr1 & (1ull << 18)) return "privileged instruction";
+	if (srr1 & (1ull << 17)) return "trap";
+	return "unknown cause";
+}
+
+/* The walker may only read the stack the trap happened on. */
+struct stack_range { uint64_t lo, hi; };
+
+static bool read_stack(void *ctx, uint64_t addr, uint64_t *value)
+{
+	const struct stack_range *r = ctx;
+	if (addr < r->lo || addr + 8 > r->hi || (addr & 7))
+		return false;
+	*value = *(const uint64_t *)addr;
+	return true;
+}
+
+static struct stack_range stack_of(uint64_t sp)
+{
+	uint64_t boot_top = (uint64_t)boot_stack_top;
+	if (sp <= boot_top && sp > boot_top - BOOT_STACK_SIZE)
+		return (struct stack_range){ boot_top - BOOT_STACK_SIZE, boot_top };
+	uint64_t base = (uint64_t)cpu_stacks;
+	if (sp > base && sp <= base + (uint64_t)MAX_CPUS * CPU_STACK_SIZE) {
+		uint64_t lo = base + (sp - base - 1) / CPU_STACK_SIZE * CPU_STACK_SIZE;
+		return (struct stack_range){ lo, lo + CPU_STACK_SIZE };
+	}
+	return (struct stack_range){ 0, 0 };
+}
+
+static void print_backtrace(uint64_t sp)
+{
+	struct stack_range range = stack_of(sp);
+	struct stack_walk w = { .sp = sp, .read = read_stack, .ctx = &range, .max_frame = 16384 };
+	uint64_t pcs[32];
+	enum walk_end end;
+	int n = stack_walk(&w, pcs, 32, &end);
+	char sym[96];
+	kprintf("call trace (back chain from sp %016lx):\n", (unsigned long)sp);
+	for (int i = 0; i < n; i++)
+		kprintf("  #%-2d %016lx %s\n", i, (unsigned long)pcs[i], symbolize(pcs[i], sym, sizeof sym));
+	kprintf("  %s\n", end == WALK_END_CHAIN ? "(end of stack)" :
+			  end == WALK_END_TRUNCATED ? "(truncated)" : "(bad back chain: walk stopped)");
+}
+
+void panic_trap(const struct trap_frame *tf, const char *why)
+{
+	irq_disable();
+	console_break_lock();
+	char sym[96];
+	const struct percpu *cpu = this_cpu();
+	kprintf("\nkov: PANIC on cpu %u: %s 0x%lx (%s)", cpu->index, why,
+		(unsigned long)tf->vector, vector_name(tf->vector));
+	if (tf->vector == 0x700)
+		kprintf(": %s", program_cause(tf->msr));
+	kprintf("\n");
+	kprintf("  nip  %016lx %s\n", (unsigned long)tf->nip, symbolize(tf->nip, sym, sizeof sym));
+	kprintf("  lr   %016lx %s\n", (unsigned long)tf->lr, symbolize(tf->lr, sym, sizeof sym));
+	kprintf("  srr1 %016lx  dar %016lx  dsisr %08lx\n", (unsigned long)tf->msr,
+		(unsigned long)tf->dar, (unsigned long)tf->dsisr);
+	kprintf("  ctr  %016lx  xer %016lx  cr %08lx\n", (unsigned long)tf->ctr,
+		(unsigned long)tf->xer, (unsigned long)tf->cr);
+	for (int i = 0; i < 32; i += 4)
+		kprintf("  r%-2d %016lx r%-2d %016lx r%-2d %016lx r%-2d %016lx\n",
+			i, (unsigned long)tf->gpr[i], i + 1, (unsigned long)tf->gpr[i + 1],
+			i + 2, (unsigned long)tf->gpr[i + 2], i + 3, (unsigned long)tf->gpr[i + 3]);
+	print_backtrace(tf->gpr[1]);
+	kprintf("kov: halted\n");
+	machine_halt();
+}

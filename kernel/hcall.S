@@ -1,0 +1,26 @@
+/* PAPR hypervisor calls (pseries). */
+#include "asm.h"
+
+	.text
+/* long hcall(uint64_t opcode, uint64_t a1, ..., uint64_t a6): r3 = opcode, r4-r9 = arguments;
+ * returns the hypervisor's status in r3. */
+FUNC(hcall)
+	sc	1
+	blr
+ENDFUNC(hcall)
+
+/* long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3):
+ * as hcall, and stores the returned r4-r6 in out[]. */
+FUNC(hcall_out)
+	std	r3, -8(r1)		/* below the stack pointer: inside this leaf's protected zone */
+	mr	r3, r4
+	mr	r4, r5
+	mr	r5, r6
+	mr	r6, r7
+	sc	1
+	ld	r12, -8(r1)
+	std	r4, 0(r12)
+	std	r5, 8(r12)
+	std	r6, 16(r12)
+	blr
+ENDFUNC(hcall_out)

@@ -1,0 +1,19 @@
+/* PAPR hypervisor calls, as QEMU's pseries machine implements them. */
+#ifndef KOV_HCALL_H
+#define KOV_HCALL_H
+
+#include <stdint.h>
+
+#define H_SUCCESS 0
+#define H_BUSY    1
+
+#define H_CEDE           0xE0
+#define H_GET_TERM_CHAR  0x54
+#define H_PUT_TERM_CHAR  0x58
+#define KVMPPC_H_RTAS    0xF000  /* QEMU's private call that runs an RTAS service */
+
+long hcall(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+	   uint64_t a6);
+long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3);
+
+#endif

@@ -1,0 +1,118 @@
+/* Kernel entry on the boot CPU: platform, console, timer, PMU probe, other CPUs, ready. */
+#include <stdint.h>
+#include "platform.h"
+#include "percpu.h"
+#include "console.h"
+#include "timer.h"
+#include "smp.h"
+#include "symbols.h"
+#include "cpu.h"
+#include "lib/bootargs.h"
+#include "../kov/pmu_probe.h"
+
+void kmain(uint64_t fdt, uint64_t from_firmware);
+
+extern char boot_stack_top[];
+extern const char kov_build_id[];
+
+/* Deliberate faults for testing the panic path ("fault=illegal|trap|dsi"). */
+__attribute__((noinline)) static void fault_illegal(void)
+{
+	__asm__ volatile(".long 0");
+}
+
+__attribute__((noinline)) static void fault_trap(void)
+{
+	__asm__ volatile("trap");
+}
+
+__attribute__((noinline)) static void fault_dsi(void)
+{
+	/* Beyond any RAM: a real-mode access outside memory raises a storage or machine check. */
+	*(volatile uint64_t *)0xCfff000000000000ull = 1;
+}
+
+__attribute__((noinline)) static void run_fault_test(const char *kind)
+{
+	kprintf("kov: fault test '%s'\n", kind);
+	if (kind[0] == 'i')
+		fault_illegal();
+	else if (kind[0] == 't')
+		fault_trap();
+	else
+		fault_dsi();
+	kprintf("kov: fault test '%s' did not fault\n", kind);
+}
+
+static unsigned int boot_hz(void)
+{
+	uint64_t hz = TIMER_HZ_DEFAULT;
+	int rc = bootarg_u64(machine.bootargs, "hz", &hz);
+	if (rc < 0 || (rc > 0 && (hz < 1 || hz > TIMER_HZ_MAX))) {
+		kprintf("kov: bad boot argument hz (want 1..%u), using %u\n", TIMER_HZ_MAX,
+			TIMER_HZ_DEFAULT);
+		hz = TIMER_HZ_DEFAULT;
+	}
+	return (unsigned int)hz;
+}
+
+/* Waits until every online CPU has taken `ticks` decrementer interrupts (bounded wait). */
+static bool wait_for_ticks(uint64_t ticks)
+{
+	uint64_t deadline = mftb() + 2 * machine.tb_freq;
+	for (;;) {
+		bool all = true;
+		for (unsigned i = 0; i < MAX_CPUS; i++)
+			if (percpu_area[i].online && percpu_area[i].ticks < ticks)
+				all = false;
+		if (all)
+			return true;
+		if ((int64_t)(deadline - mftb()) < 0)
+			return false;
+		platform->idle();
+	}
+}
+
+void kmain(uint64_t fdt, uint64_t from_firmware)
+{
+	percpu_init_self(0, 0);
+	percpu_area[0].stack_top = (uint64_t)boot_stack_top;
+	if (!fdt || !platform_init(kernel_ptr(phys_of((void *)fdt))))
+		machine_halt();   /* no console to complain on */
+	percpu_area[0].hw_id = machine.cpu_hw_id[0];
+	uint64_t boot_tb = mftb();
+
+	kprintf("\nKOV kernel %s on %s (%s), %s\n", kov_build_id, platform->name, machine.model,
+		from_firmware ? "device tree from Open Firmware" : "device tree from the machine");
+	kprintf("kov: cmdline \"%s\"\n", machine.bootargs);
+	kprintf("kov: memory %lu MiB in %u region(s); timebase %lu Hz; %u symbols\n",
+		(unsigned long)(machine.mem_total >> 20), machine.mem_count,
+		(unsigned long)machine.tb_freq, symbol_count());
+
+	timer_set_hz(boot_hz());
+	timer_start_cpu();
+	pmu_probe();
+	irq_enable();
+
+	unsigned int cpus = smp_start();
+	bool ticking = wait_for_ticks(3);
+	kprintf("timer: hz=%u", timer_hz());
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (percpu_area[i].online)
+			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
+	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
+
+	uint64_t boot_us = (mftb() - boot_tb) * 1000000 / machine.tb_freq;
+	kprintf("kov: ready profile=%s cpus=%u pvr=0x%08x mem=%luMiB boot_us=%lu\n",
+		machine.profile, cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
+		(unsigned long)boot_us);
+
+	char kind[16];
+	if (bootarg_str(machine.bootargs, "fault", kind, sizeof kind))
+		run_fault_test(kind);
+	if (bootarg_str(machine.bootargs, "halt", kind, sizeof kind)) {
+		kprintf("kov: halt requested\n");
+		machine_halt();
+	}
+	cpu_idle_loop();
+}

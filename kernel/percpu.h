@@ -1,0 +1,39 @@
+/* Per-CPU data. Each CPU keeps a pointer to its own area in SPRG0 and, in the kernel, in r13. */
+#ifndef KOV_PERCPU_H
+#define KOV_PERCPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define MAX_CPUS 8
+#define CPU_STACK_SIZE (32 * 1024)
+#define BOOT_STACK_SIZE (32 * 1024)   /* boot/head.S */
+
+struct percpu {
+	uint64_t scratch[4];       /* exception entry: r9, r10, r11 of the interrupted code */
+	uint64_t stack_top;        /* initial kernel stack of this CPU */
+	uint32_t index;            /* logical CPU number, 0 = boot CPU */
+	uint32_t hw_id;            /* interrupt server number (FDT "reg") */
+	volatile uint32_t online;  /* set by the CPU itself once it runs kernel C code */
+	uint32_t pad;
+	uint64_t dec_period;       /* timebase ticks between decrementer interrupts */
+	uint64_t next_tick_tb;     /* timebase of the next programmed tick */
+	volatile uint64_t ticks;   /* decrementer interrupts taken */
+	volatile uint64_t pmu_interrupts;
+	uint64_t exceptions;       /* all interrupts taken */
+};
+
+extern struct percpu percpu_area[MAX_CPUS];
+extern unsigned int cpus_online;
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+	__asm__ volatile("mr %0, 13" : "=r"(p));
+	return p;
+}
+
+/* Sets up area `index` and points SPRG0 and r13 at it; call first thing on each CPU. */
+void percpu_init_self(unsigned int index, uint32_t hw_id);
+
+#endif

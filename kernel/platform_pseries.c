@@ -1,0 +1,72 @@
+/* QEMU pseries (PAPR guest): console, CPU start and power through hypercalls and RTAS. */
+#include "platform.h"
+#include "hcall.h"
+#include "rtas.h"
+#include "cpu.h"
+
+static uint64_t vterm = 0x71000000;
+
+static bool pseries_probe(const struct fdt *f)
+{
+	return fdt_has_string(f, fdt_root(f), "compatible", "qemu,pseries") ||
+	       fdt_path(f, "/rtas") >= 0;
+}
+
+static void pseries_console_init(const struct fdt *f)
+{
+	int node = fdt_path(f, "/vdevice/vty");
+	uint32_t reg;
+	if (node >= 0 && fdt_prop_u32(f, node, "reg", &reg))
+		vterm = reg;
+	rtas_init(f);
+}
+
+/* H_PUT_TERM_CHAR takes up to 16 bytes packed big-endian into two registers. */
+static void pseries_console_write(const char *s, size_t n)
+{
+	while (n > 0) {
+		size_t chunk = n < 16 ? n : 16;
+		uint64_t w[2] = { 0, 0 };
+		for (size_t i = 0; i < chunk; i++)
+			w[i / 8] |= (uint64_t)(uint8_t)s[i] << (56 - 8 * (i % 8));
+		long rc;
+		do
+			rc = hcall(H_PUT_TERM_CHAR, vterm, chunk, w[0], w[1], 0, 0);
+		while (rc == H_BUSY);
+		if (rc != H_SUCCESS)
+			return;
+		s += chunk;
+		n -= chunk;
+	}
+}
+
+static bool pseries_start_cpu(uint32_t hw_id, uint64_t entry, uint64_t arg)
+{
+	return rtas_call("start-cpu", 3, 1, 0, hw_id, (uint32_t)entry, (uint32_t)arg) == 0;
+}
+
+/* H_CEDE returns once an interrupt is pending, with MSR[EE] set so it is taken at once. */
+static void pseries_idle(void)
+{
+	irq_disable();
+	hcall(H_CEDE, 0, 0, 0, 0, 0, 0);
+	irq_enable();
+}
+
+__attribute__((noreturn)) static void pseries_power_off(void)
+{
+	rtas_call("power-off", 2, 1, 0, 0xffffffffu, 0xffffffffu);
+	for (;;)
+		;
+}
+
+const struct platform platform_pseries = {
+	.name = "pseries",
+	.profile = "smp",
+	.probe = pseries_probe,
+	.console_init = pseries_console_init,
+	.console_write = pseries_console_write,
+	.start_cpu = pseries_start_cpu,
+	.idle = pseries_idle,
+	.power_off = pseries_power_off,
+};

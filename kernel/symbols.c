@@ -1,0 +1,33 @@
+#include "symbols.h"
+#include "lib/ksyms.h"
+#include "lib/bytes.h"
+
+extern const char _ksyms_start[], _ksyms_end[];
+
+static const void *table(void)
+{
+	size_t size = (size_t)(_ksyms_end - _ksyms_start);
+	return ksyms_valid(_ksyms_start, size) ? _ksyms_start : 0;
+}
+
+const char *symbolize(uint64_t addr, char *buf, size_t n)
+{
+	const void *t = table();
+	if (t)
+		ksyms_format(t, addr, buf, n);
+	else if (n > 1)
+		buf[0] = '?', buf[1] = 0;
+	return buf;
+}
+
+uint64_t symbol_address(const char *name)
+{
+	const void *t = table();
+	return t ? ksyms_addr(t, name) : 0;
+}
+
+unsigned int symbol_count(void)
+{
+	const void *t = table();
+	return t ? be32_load((const uint8_t *)t + 4) : 0;
+}

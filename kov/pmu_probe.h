@@ -1,0 +1,32 @@
+/* Boot-time PMU probe: for each counter and a few event encodings (970-native and ISA 2.07),
+ * whether the counter counts a loop of known length and whether its overflow interrupts.
+ * The results seed the KM's event catalogue: nothing is assumed, everything is measured. */
+#ifndef KOV_PMU_PROBE_H
+#define KOV_PMU_PROBE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "../kernel/trap.h"
+#include "pmu_regs.h"
+
+enum probe_encoding {
+	PROBE_970_INST, PROBE_970_CYC, PROBE_207_INST, PROBE_207_CYC, PROBE_ENCODINGS
+};
+
+struct pmu_probe_result {
+	uint32_t pvr;
+	uint64_t loop_instructions;                      /* instructions in the measured loop */
+	uint32_t delta[NUM_PMCS][PROBE_ENCODINGS];       /* counter change over the loop */
+	int overflow_irq[NUM_PMCS];                      /* 1 yes, 0 no, -1 not tried */
+	uint64_t overflow_nip[NUM_PMCS];                 /* SRR0 at the overflow interrupt */
+};
+
+extern struct pmu_probe_result pmu_probe_result;
+
+/* Runs the probe on the calling CPU and prints the table. Interrupts must be ready. */
+void pmu_probe(void);
+
+/* The 0xF00 handler (until the KM owns the PMU). */
+void pmu_interrupt(struct trap_frame *tf);
+
+#endif

@@ -1,0 +1,19 @@
+# sim/run refuses bad options with a clear message and exit status 2, without starting QEMU.
+cd "$(dirname "$0")/../.."
+check() { # expected-message args...
+	local want=$1; shift
+	local out rc
+	out=$(sim/run "$@" 2>&1); rc=$?
+	[ "$rc" = 2 ] || { echo "FAIL: sim/run $* exited $rc, want 2"; exit 1; }
+	echo "$out" | grep -qF -- "$want" || { echo "FAIL: sim/run $*: '$out' lacks '$want'"; exit 1; }
+}
+check "unknown profile 'vax'" --profile vax
+check "--cpus must be 1-8 for smp" --cpus 0
+check "--cpus must be 1-8 for smp" --cpus 9
+check "--cpus must be 1 for g5" --profile g5 --cpus 2
+check "--mem must be 128-4096" --mem lots
+check "--port must be 1-65535" --port 70000
+check "unknown option '--frobnicate'" --frobnicate
+check "option --profile needs a value" --profile
+sim/run --help | grep -q -- '--profile smp' || { echo "FAIL: --help"; exit 1; }
+echo "all bad options refused"
