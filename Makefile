@@ -62,26 +62,20 @@ $(B)/target/build_id.o: FORCE
 	@[ -f $@ ] && [ $@ -nt $(B)/target/build_id.c ] || $(TCC) $(TFLAGS) -c -o $@ $(B)/target/build_id.c
 FORCE:
 
-# The symbol table is linked into the image, which moves what follows it; link three times
-# (empty table, table of pass 1, table of pass 2) and check that pass 2 and 3 agree.
-LINK = $(TCC) $(TFLAGS) -static -Wl,-T,boot/kernel.lds -Wl,--build-id=none -Wl,-z,noexecstack \
-       -Wl,--no-warn-rwx-segments -o $@ $(KOBJS) $(1) -lgcc
-$(B)/ksyms%.o: $(B)/ksyms%.bin
-	printf '\t.section .ksyms, "a"\n\t.incbin "%s"\n' $< | $(TCC) $(TASFLAGS) -x assembler -c -o $@ -
-$(B)/ksyms0.bin:
-	@mkdir -p $(B) && : > $@
-$(B)/kov.pass1.elf: $(KOBJS) $(B)/ksyms0.o boot/kernel.lds
-	$(call LINK,$(B)/ksyms0.o)
-$(B)/ksyms1.bin: $(B)/kov.pass1.elf $(B)/host/mksyms
-	$(NM) -n --synthetic $< | $(B)/host/mksyms -o $@
-$(B)/kov.pass2.elf: $(B)/ksyms1.o
-	$(call LINK,$(B)/ksyms1.o)
-$(B)/ksyms2.bin: $(B)/kov.pass2.elf $(B)/host/mksyms
-	$(NM) -n --synthetic $< | $(B)/host/mksyms -o $@
-$(B)/kov.elf: $(B)/ksyms2.o
-	$(call LINK,$(B)/ksyms2.o)
-	$(NM) -n --synthetic $@ | $(B)/host/mksyms -o $(B)/ksyms3.bin
-	cmp -s $(B)/ksyms2.bin $(B)/ksyms3.bin || { echo "symbol table did not converge"; exit 1; }
+# The symbol table is linked into the image, which moves what follows it: link again with the
+# table of the previous link until the table no longer changes (two or three links).
+$(B)/kov.elf: $(KOBJS) boot/kernel.lds $(B)/host/mksyms
+	@: > $(B)/ksyms.bin
+	@for pass in 1 2 3 4 5; do \
+		printf '\t.section .ksyms, "a"\n\t.incbin "%s"\n' $(B)/ksyms.bin | \
+			$(TCC) $(TASFLAGS) -x assembler -c -o $(B)/ksyms.o - || exit 1; \
+		$(TCC) $(TFLAGS) -static -Wl,-T,boot/kernel.lds -Wl,--build-id=none -Wl,-z,noexecstack \
+			-Wl,--no-warn-rwx-segments -Wl,--orphan-handling=error -o $@ $(KOBJS) $(B)/ksyms.o -lgcc \
+			|| exit 1; \
+		$(NM) -n --synthetic $@ | $(B)/host/mksyms -o $(B)/ksyms.next || exit 1; \
+		if cmp -s $(B)/ksyms.next $(B)/ksyms.bin; then echo "  LD  $@ ($$pass links)"; exit 0; fi; \
+		mv $(B)/ksyms.next $(B)/ksyms.bin; \
+	done; echo "symbol table did not converge"; rm -f $@; exit 1
 
 $(B)/kov.bin: $(B)/kov.elf
 	$(OBJCOPY) -O binary $< $@

@@ -8,6 +8,7 @@
 #include "symbols.h"
 #include "cpu.h"
 #include "lib/bootargs.h"
+#include "ofstage.h"
 #include "../kov/pmu_probe.h"
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
@@ -84,6 +85,13 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 
 	kprintf("\nKOV kernel %s on %s (%s), %s\n", kov_build_id, platform->name, machine.model,
 		from_firmware ? "device tree from Open Firmware" : "device tree from the machine");
+	if (from_firmware) {
+		const struct of_stage_stats *st = &of_stage_stats;
+		kprintf("kov: Open Firmware stage: %u nodes, %u properties, %u-byte tree; "
+			"flatten %lu us, quiesce %lu us\n", st->nodes, st->props, st->fdt_size,
+			(unsigned long)((st->tb_flattened - st->tb_start) * 1000000 / machine.tb_freq),
+			(unsigned long)((st->tb_done - st->tb_flattened) * 1000000 / machine.tb_freq));
+	}
 	kprintf("kov: cmdline \"%s\"\n", machine.bootargs);
 	kprintf("kov: memory %lu MiB in %u region(s); timebase %lu Hz; %u symbols\n",
 		(unsigned long)(machine.mem_total >> 20), machine.mem_count,

@@ -11,6 +11,7 @@
 
 uint32_t of_call(uint32_t args_phys, uint64_t entry, uint64_t fw_msr);
 uint64_t of_stage(uint64_t entry, uint64_t fw_msr);
+#include "ofstage.h"
 
 #define OF_FAILED 0xffffffffu
 #define FDT_BUF_SIZE (256 * 1024)
@@ -21,6 +22,7 @@ static uint32_t of_stdout;
 static uint8_t fdt_buf[FDT_BUF_SIZE] __attribute__((aligned(8)));
 static uint8_t prop_buf[PROP_MAX] __attribute__((aligned(8)));
 static uint32_t of_args[16];
+struct of_stage_stats of_stage_stats;
 
 /* Firmware addresses are 32-bit physical. */
 static uint32_t ofp(const void *p)
@@ -79,14 +81,15 @@ static void flatten_node(struct fdt_writer *w, uint32_t ph, int depth)
 	fdt_begin_node(w, depth == 0 ? "" : name);
 	prev[0] = 0;
 	while ((int32_t)ofw("nextprop", 3, 1, ph, ofp(prev), ofp(prop)) == 1) {
-		uint32_t len = ofw("getproplen", 2, 1, ph, ofp(prop));
-		if (len != OF_FAILED && len <= PROP_MAX) {
-			if (len == 0 || ofw("getprop", 4, 1, ph, ofp(prop), ofp(prop_buf), len) != OF_FAILED)
-				fdt_add_prop(w, prop, prop_buf, len);
-		}
+		/* getprop answers the property's full length even when the buffer is smaller. */
+		uint32_t len = ofw("getprop", 4, 1, ph, ofp(prop), ofp(prop_buf), PROP_MAX);
+		if (len != OF_FAILED && len <= PROP_MAX)
+			fdt_add_prop(w, prop, prop_buf, len);
+		of_stage_stats.props++;
 		memcpy(prev, prop, sizeof prev);
 	}
 	fdt_add_prop_u32(w, "phandle", ph);
+	of_stage_stats.nodes++;
 	if (depth < 16) {
 		for (uint32_t c = ofw("child", 1, 1, ph); c != 0 && c != OF_FAILED; c = ofw("peer", 1, 1, c))
 			flatten_node(w, c, depth + 1);
@@ -103,6 +106,7 @@ uint64_t of_stage(uint64_t entry, uint64_t fw_msr)
 		ofw("getprop", 4, 1, chosen, ofp("stdout"), ofp(&of_stdout), 4);
 	of_print("kov: flattening the Open Firmware device tree\r\n");
 
+	of_stage_stats.tb_start = mftb();
 	struct fdt_writer w;
 	fdt_writer_init(&w, fdt_buf, sizeof fdt_buf);
 	flatten_node(&w, ofw("peer", 1, 1, 0), 0);
@@ -111,6 +115,9 @@ uint64_t of_stage(uint64_t entry, uint64_t fw_msr)
 		of_print("kov: device tree does not fit in 256 KiB; cannot boot\r\n");
 		return 0;
 	}
+	of_stage_stats.tb_flattened = mftb();
+	of_stage_stats.fdt_size = size;
 	ofw("quiesce", 0, 0);
+	of_stage_stats.tb_done = mftb();
 	return (uint64_t)fdt_buf;
 }

@@ -1,5 +1,5 @@
 # mac99 / 970FX through OpenBIOS: the Open Firmware path boots to the ready line.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 boot_check --profile g5
 [ "$(field profile)" = g5 ] || fail "profile is '$(field profile)'"
 [ "$(field cpus)" = 1 ] || fail "cpus is '$(field cpus)'"

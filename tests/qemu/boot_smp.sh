@@ -1,5 +1,5 @@
 # pseries, one CPU: boots to the ready line with the right machine description.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 boot_check --profile smp --cpus 1
 [ "$(field profile)" = smp ] || fail "profile is '$(field profile)'"
 [ "$(field cpus)" = 1 ] || fail "cpus is '$(field cpus)'"

@@ -1,5 +1,5 @@
 # pseries, four CPUs: all come online and every one takes decrementer interrupts.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 boot_check --profile smp --cpus 4 --mem 1024
 [ "$(field cpus)" = 4 ] || fail "cpus is '$(field cpus)'"
 [ "$(field mem)" = 1024MiB ] || fail "mem is '$(field mem)'"

@@ -1,5 +1,5 @@
 # The command line reaches the kernel on both machines; a bad value is refused, not fatal.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 boot_check --profile smp --cpus 2 --append "hz=1000"
 expect '^kov: cmdline "hz=1000"$'
 expect '^timer: hz=1000 cpu0=[0-9]+ cpu1=[0-9]+$'

@@ -1,6 +1,6 @@
 # A deliberate illegal instruction on both machines: a full panic report with a symbolized
 # back-chain trace, then the machine powers off so QEMU exits by itself.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib.bash"
 for profile in smp g5; do
 	boot_until_off 30 --profile "$profile" --append "fault=illegal"
 	expect '^kov: PANIC on cpu 0: unexpected exception 0x700 \(program\): illegal instruction'
@@ -8,7 +8,7 @@ for profile in smp g5; do
 	expect '^  srr1 [0-9a-f]{16}  dar [0-9a-f]{16}  dsisr [0-9a-f]{8}$'
 	expect '^  r0  [0-9a-f]{16} r1  c0000000[0-9a-f]{8} r2  c0000000'
 	expect '^  r28 [0-9a-f]{16} r29 [0-9a-f]{16} r30 [0-9a-f]{16} r31 [0-9a-f]{16}$'
-	expect '^  #[0-9 ]+ c0000000[0-9a-f]{8} run_fault_test\+0x'
+	expect '^  lr   c0000000[0-9a-f]{8} run_fault_test\+0x'
 	expect '^  #[0-9 ]+ c0000000[0-9a-f]{8} kmain\+0x'
 	expect '^  \(end of stack\)$'
 	expect '^kov: halted$'
