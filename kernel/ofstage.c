@@ -73,11 +73,26 @@ static void node_name(uint32_t ph, char *name, size_t n)
 	name[i] = 0;
 }
 
+/* Firmware-internal nodes a kernel never needs: its configuration variables, support packages
+ * and client-interface services. Every client call costs about 0.3 ms on OpenBIOS, so skipping
+ * them halves the stage. (A walk done by the firmware's own Forth through one "interpret" call
+ * was tried and measured slower still: 0.98 s against 0.43 s for the whole tree.) */
+static bool firmware_private(const char *name)
+{
+	static const char *const skip[] = { "options", "packages", "client-services" };
+	for (unsigned i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (strcmp(name, skip[i]) == 0)
+			return true;
+	return false;
+}
+
 static void flatten_node(struct fdt_writer *w, uint32_t ph, int depth)
 {
 	char name[64];
 	static char prop[32], prev[32];
 	node_name(ph, name, sizeof name);
+	if (depth > 0 && firmware_private(name))
+		return;
 	fdt_begin_node(w, depth == 0 ? "" : name);
 	prev[0] = 0;
 	while ((int32_t)ofw("nextprop", 3, 1, ph, ofp(prev), ofp(prop)) == 1) {
@@ -108,8 +123,9 @@ uint64_t of_stage(uint64_t entry, uint64_t fw_msr)
 
 	of_stage_stats.tb_start = mftb();
 	struct fdt_writer w;
+	uint32_t root = ofw("peer", 1, 1, 0);
 	fdt_writer_init(&w, fdt_buf, sizeof fdt_buf);
-	flatten_node(&w, ofw("peer", 1, 1, 0), 0);
+	flatten_node(&w, root, 0);
 	uint32_t size = fdt_writer_finish(&w);
 	if (size == 0) {
 		of_print("kov: device tree does not fit in 256 KiB; cannot boot\r\n");

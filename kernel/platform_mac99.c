@@ -82,13 +82,34 @@ static bool mac99_start_cpu(uint32_t hw_id, uint64_t entry, uint64_t arg)
 	return false;   /* QEMU's mac99 has one CPU; a dual G5 needs the K2 reset lines (not yet) */
 }
 
+/* 970 HID0 power management: NAP (bit 9 in IBM numbering) lets MSR[POW] stop the core until
+ * the next interrupt; DPM enables dynamic power management. HID0 must be written with the
+ * sequence the 970 manual gives (sync; mtspr; six reads; isync). */
+#define HID0_NAP (1ull << 54)
+#define HID0_DPM (1ull << 52)
+
+static void hid0_write(uint64_t v)
+{
+	__asm__ volatile("sync\n mtspr %0, %1\n"
+			 "mfspr %1, %0\n mfspr %1, %0\n mfspr %1, %0\n"
+			 "mfspr %1, %0\n mfspr %1, %0\n mfspr %1, %0\n isync"
+			 : : "i"(SPRN_HID0), "r"(v) : "memory");
+}
+
+/* Naps until an interrupt; the exception code clears POW in the saved MSR so the interrupt
+ * returns here. QEMU's 970 model cannot nap (its HID0 ignores these bits), so under QEMU
+ * this returns at once and the idle loop spins. */
 static void mac99_idle(void)
 {
-	uint64_t ticks_before = 0;
+	static bool nap_enabled;
+	if (!nap_enabled) {
+		hid0_write(mfspr(SPRN_HID0) | HID0_NAP | HID0_DPM);
+		nap_enabled = true;
+	}
+	irq_disable();
+	uint64_t msr = mfmsr() | MSR_EE | MSR_POW;
+	__asm__ volatile("sync\n mtmsrd %0\n isync" : : "r"(msr) : "memory");
 	irq_enable();
-	/* No portable nap: the 970's HID0 power-saving bits differ between silicon and QEMU. */
-	for (int i = 0; i < 1000 && ticks_before == 0; i++)
-		cpu_relax();
 }
 
 static uint8_t via_read(int reg)

@@ -92,7 +92,7 @@ static int parse_line(struct parser *p, char *s, size_t line)
 			addr = addr << 4 | hex_value(s[i]);
 		}
 	} else {
-		while (s[i] == ' ')   /* an undefined symbol has blanks for its address */
+		while (s[i] == ' ' && s[i + 1] == ' ')   /* an undefined symbol has blanks for its address */
 			i++;
 	}
 	if (s[i] != ' ' || s[i + 1] == 0 || s[i + 1] == ' ' || s[i + 2] != ' ' || s[i + 3] == 0 ||
@@ -213,7 +213,8 @@ int mksyms_build(const char *text, size_t len, unsigned char **table, size_t *si
 	if (!p.failed)
 		merge_dot_symbols(&p);
 	if (!p.failed) {
-		qsort(p.syms, p.count, sizeof *p.syms, by_address);
+		if (p.count)   /* syms is still NULL when nothing was kept */
+			qsort(p.syms, p.count, sizeof *p.syms, by_address);
 		size_t kept = 0;
 		for (size_t i = 0; i < p.count; i++)
 			if (kept == 0 || p.syms[i].addr != p.syms[kept - 1].addr)
