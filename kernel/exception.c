@@ -24,7 +24,7 @@ void exception_dispatch(struct trap_frame *tf)
 		pmu_interrupt(tf);
 		break;
 	case 0x100:
-		panic_trap(tf, "system reset (NMI)");
+		panic_trap(tf, "NMI");
 	default:
 		panic_trap(tf, "unexpected exception");
 	}
@@ -111,7 +111,12 @@ static void print_backtrace(uint64_t sp)
 
 void panic_trap(const struct trap_frame *tf, const char *why)
 {
+	static volatile uint32_t panicking;
 	irq_disable();
+	/* One report: a second CPU that panics (every CPU takes an NMI) stops silently. */
+	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
+		for (;;)
+			;
 	console_break_lock();
 	char sym[96];
 	const struct percpu *cpu = this_cpu();

@@ -33,6 +33,15 @@ __attribute__((noinline)) static void fault_dsi(void)
 	*(volatile uint64_t *)0xCfff000000000000ull = 1;
 }
 
+/* A deliberate hang with interrupts off ("hang=1"), to exercise the NMI report. */
+__attribute__((noinline)) static void run_hang_test(void)
+{
+	kprintf("kov: hang test: spinning with interrupts off\n");
+	irq_disable();
+	for (volatile uint64_t i = 0;; i++)
+		;
+}
+
 __attribute__((noinline)) static void run_fault_test(const char *kind)
 {
 	kprintf("kov: fault test '%s'\n", kind);
@@ -97,6 +106,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		(unsigned long)(machine.mem_total >> 20), machine.mem_count,
 		(unsigned long)machine.tb_freq, symbol_count());
 
+	char arg[16];
+	if (bootarg_str(machine.bootargs, "hang", arg, sizeof arg))
+		run_hang_test();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();
@@ -115,10 +127,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		machine.profile, cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
 		(unsigned long)boot_us);
 
-	char kind[16];
-	if (bootarg_str(machine.bootargs, "fault", kind, sizeof kind))
-		run_fault_test(kind);
-	if (bootarg_str(machine.bootargs, "halt", kind, sizeof kind)) {
+	if (bootarg_str(machine.bootargs, "fault", arg, sizeof arg))
+		run_fault_test(arg);
+	if (bootarg_str(machine.bootargs, "halt", arg, sizeof arg)) {
 		kprintf("kov: halt requested\n");
 		machine_halt();
 	}
