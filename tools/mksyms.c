@@ -30,7 +30,11 @@ int main(int argc, char **argv)
 {
 	const char *out_path = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "-o") == 0) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "mksyms: -o needs a file name\n%s", usage);
+				return 2;
+			}
 			out_path = argv[++i];
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(usage, stdout);

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mksyms_lib.h"
-#include "bytes.h"
-#include "ksyms.h"
+/* The table format comes from the kernel's own headers; relative paths need no -I. */
+#include "../kernel/lib/bytes.h"
+#include "../kernel/lib/ksyms.h"
 
 struct sym {
 	uint64_t addr;
@@ -92,7 +93,8 @@ static int parse_line(struct parser *p, char *s, size_t line)
 			addr = addr << 4 | hex_value(s[i]);
 		}
 	} else {
-		while (s[i] == ' ' && s[i + 1] == ' ')   /* an undefined symbol has blanks for its address */
+		/* An undefined symbol has blanks for its address; stop at the one before the type. */
+		while (s[i] == ' ' && s[i + 1] == ' ')
 			i++;
 	}
 	if (s[i] != ' ' || s[i + 1] == 0 || s[i + 1] == ' ' || s[i + 2] != ' ' || s[i + 3] == 0 ||
