@@ -16,7 +16,7 @@ TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector -ffixed-r13 \
            -fno-asynchronous-unwind-tables -fno-pic -Ikernel -Iboot -I$(B)/include -I.
 TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
-HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools
+HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
 
 KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
             $(wildcard kernel/lib/*.c) $(wildcard kov/*.c)
@@ -24,7 +24,9 @@ KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)))
 KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/build_id.o
 
-PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c))
+# Portable code: compiled into the target and into the host unit tests.
+PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
+              $(filter-out kov/pmu_probe.c,$(wildcard kov/*.c)) $(wildcard dci/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms
 
@@ -86,9 +88,9 @@ $(B)/host/mksyms: tools/mksyms.c tools/mksyms_lib.c tools/mksyms_lib.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
 
-$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h) tools/mksyms_lib.c
+$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka
+	$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka -lpthread
 
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup
