@@ -5,6 +5,7 @@
 #include "platform.h"
 #include "symbols.h"
 #include "timer.h"
+#include "mmu.h"
 #include "cpu.h"
 #include "lib/stackwalk.h"
 #include "../kov/pmu_probe.h"
@@ -22,6 +23,13 @@ void exception_dispatch(struct trap_frame *tf)
 		break;
 	case 0xf00:
 		pmu_interrupt(tf);
+		break;
+	case 0x300:
+	case 0x380:
+	case 0x400:
+	case 0x480:
+		if (!mmu_fault(tf))
+			panic_trap(tf, "unhandled storage fault");
 		break;
 	case 0x100:
 		panic_trap(tf, "NMI");

@@ -9,14 +9,15 @@ FUNC(hcall)
 	blr
 ENDFUNC(hcall)
 
-/* long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3):
- * as hcall, and stores the returned r4-r6 in out[]. */
+/* long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
+ *                uint64_t a4): as hcall, and stores the returned r4-r6 in out[]. */
 FUNC(hcall_out)
 	std	r3, -8(r1)		/* below the stack pointer: inside this leaf's protected zone */
 	mr	r3, r4
 	mr	r4, r5
 	mr	r5, r6
 	mr	r6, r7
+	mr	r7, r8
 	sc	1
 	ld	r12, -8(r1)
 	std	r4, 0(r12)

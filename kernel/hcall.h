@@ -4,9 +4,12 @@
 
 #include <stdint.h>
 
-#define H_SUCCESS 0
-#define H_BUSY    1
+#define H_SUCCESS    0
+#define H_BUSY       1
+#define H_PTEG_FULL  (-6)
 
+#define H_REMOVE         0x04
+#define H_ENTER          0x08
 #define H_CEDE           0xE0
 #define H_GET_TERM_CHAR  0x54
 #define H_PUT_TERM_CHAR  0x58
@@ -14,6 +17,7 @@
 
 long hcall(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	   uint64_t a6);
-long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3);
+long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
+	       uint64_t a4);
 
 #endif

@@ -5,6 +5,7 @@
 #include "console.h"
 #include "timer.h"
 #include "smp.h"
+#include "mmu.h"
 #include "symbols.h"
 #include "cpu.h"
 #include "lib/bootargs.h"
@@ -109,6 +110,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	char arg[16];
 	if (bootarg_str(machine.bootargs, "hang", arg, sizeof arg))
 		run_hang_test();
+	mmu_init();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();
@@ -121,6 +123,14 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		if (percpu_area[i].online)
 			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
 	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
+
+	kprintf("mmu:");
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (percpu_area[i].online)
+			kprintf(" cpu%u slb_misses=%lu hpt_misses=%lu", i,
+				(unsigned long)percpu_area[i].slb_misses,
+				(unsigned long)percpu_area[i].hpt_misses);
+	kprintf("\n");
 
 	uint64_t boot_us = (mftb() - boot_tb) * 1000000 / machine.tb_freq;
 	kprintf("kov: ready profile=%s cpus=%u pvr=0x%08x mem=%luMiB boot_us=%lu\n",

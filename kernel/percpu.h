@@ -21,6 +21,9 @@ struct percpu {
 	volatile uint64_t ticks;   /* decrementer interrupts taken */
 	volatile uint64_t pmu_interrupts;
 	uint64_t exceptions;       /* all interrupts taken */
+	uint64_t slb_misses;       /* segment misses handled (0x380, 0x480) */
+	uint64_t hpt_misses;       /* page-table misses handled (0x300, 0x400) */
+	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

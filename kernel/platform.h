@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "lib/fdt.h"
+#include "mmu.h"
 
 #define MAX_MEM_REGIONS 8
 
@@ -37,6 +38,8 @@ struct platform {
 	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
+	/* How the hashed page table is written. */
+	const struct hpt_ops *hpt;
 	/* Powers the machine off; QEMU exits. */
 	void (*power_off)(void) __attribute__((noreturn));
 };

@@ -156,5 +156,6 @@ const struct platform platform_mac99 = {
 	.console_write = mac99_console_write,
 	.start_cpu = mac99_start_cpu,
 	.idle = mac99_idle,
+	.hpt = &hpt_native,
 	.power_off = mac99_power_off,
 };

@@ -68,5 +68,6 @@ const struct platform platform_pseries = {
 	.console_write = pseries_console_write,
 	.start_cpu = pseries_start_cpu,
 	.idle = pseries_idle,
+	.hpt = &hpt_papr,
 	.power_off = pseries_power_off,
 };

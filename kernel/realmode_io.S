@@ -5,9 +5,14 @@
 
 #define HID4_RM_CI_SHIFTED 0x100	/* RM_CI is bit 40; set via a 32-bit rotate */
 
+/* Data translation goes off for the access (instruction fetch may stay translated). */
 #define RM_CI_ON                     \
 	mfmsr	r7;                  \
-	rldicl	r0, r7, 0, 0;        \
+	li	r0, MSR_DR;          \
+	andc	r0, r7, r0;          \
+	sync;                        \
+	mtmsrd	r0;                  \
+	isync;                       \
 	mfspr	r6, SPRN_HID4;       \
 	rldicl	r5, r6, 32, 0;       \
 	ori	r5, r5, HID4_RM_CI_SHIFTED; \
@@ -23,6 +28,8 @@
 	mtspr	SPRN_HID4, r6;       \
 	isync;                       \
 	slbia;                       \
+	isync;                       \
+	mtmsrd	r7;                  \
 	isync
 
 	.text

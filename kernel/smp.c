@@ -2,6 +2,7 @@
 #include "percpu.h"
 #include "platform.h"
 #include "timer.h"
+#include "mmu.h"
 #include "console.h"
 #include "cpu.h"
 
@@ -24,6 +25,7 @@ void cpu_idle_loop(void)
 void secondary_main(unsigned long index)
 {
 	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
+	mmu_init_secondary();
 	timer_start_cpu();
 	mark_online();
 	irq_enable();

@@ -14,3 +14,13 @@ for profile in smp g5; do
 	expect '^kov: halted$'
 	echo "$profile: panic report complete, QEMU exited"
 done
+# With translation on, a store far outside the linear mapping is a data segment fault the MMU
+# refuses to resolve: a report naming the address, not a silent write into nowhere.
+for profile in smp g5; do
+	boot_until_off 30 --profile "$profile" --append "fault=dsi"
+	expect '^kov: PANIC on cpu 0: unhandled storage fault 0x380 \(data segment\)$'
+	expect '^  nip  c0000000[0-9a-f]{8} fault_dsi(\+0x[0-9a-f]+)?$'
+	expect ' dar cfff000000000000 '
+	expect '^kov: halted$'
+	echo "$profile: storage fault reported"
+done

@@ -1,0 +1,48 @@
+/* The hashed page table of a PAPR guest (pseries): the hypervisor owns it; entries go in and
+ * out through H_ENTER and H_REMOVE, which also do the TLB invalidation. */
+#include "mmu.h"
+#include "platform.h"
+#include "hcall.h"
+#include "console.h"
+
+static uint32_t evict_next;
+
+static void papr_setup(void)
+{
+	/* "ibm,pft-size" = <0 log2(table bytes)> on every CPU node. */
+	int cpu = fdt_find_by_type(&boot_fdt, -1, "cpu");
+	int len;
+	const void *p = cpu >= 0 ? fdt_prop(&boot_fdt, cpu, "ibm,pft-size", &len) : 0;
+	if (!p || len != 8) {
+		kprintf("mmu: no ibm,pft-size in the device tree\n");
+		machine_halt();
+	}
+	hpt_papr.groups = (1ull << fdt_cells(p, 1, 1)) / 128;
+}
+
+static void papr_init_cpu(void)
+{
+}
+
+static bool papr_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags)
+{
+	uint64_t hash = hpt_hash(vsid, ea), mask = hpt_papr.groups - 1;
+	uint64_t v = hpte_v(vsid, ea) | PTE_V_VALID, r = pa | flags | PTE_R | PTE_C;
+	uint64_t out[3];
+	for (int tries = 0; tries < 3; tries++) {
+		if (hcall_out(out, H_ENTER, 0, (hash & mask) * 8, v, r) == H_SUCCESS)
+			return true;
+		if (hcall_out(out, H_ENTER, 0, (~hash & mask) * 8, v | PTE_V_SECONDARY, r) == H_SUCCESS)
+			return true;
+		/* Both groups full: evict one entry of the primary group, round robin. */
+		hcall_out(out, H_REMOVE, 0, (hash & mask) * 8 + (evict_next++ & 7), 0, 0);
+	}
+	return false;
+}
+
+struct hpt_ops hpt_papr = {
+	.name = "via PAPR hypercalls",
+	.setup = papr_setup,
+	.init_cpu = papr_init_cpu,
+	.insert = papr_insert,
+};

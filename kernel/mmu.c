@@ -1,0 +1,118 @@
+#include "mmu.h"
+#include "platform.h"
+#include "percpu.h"
+#include "console.h"
+#include "cpu.h"
+
+#define SLB_ENTRIES 64         /* the 970's SLB */
+#define SLB_BOLTED 1           /* entry 0: the kernel's first segment, never replaced */
+#define SLB_ESID_V (1ull << 27)
+#define SLB_VSID_SHIFT 12
+#define SLB_VSID_KP 0x400ull   /* problem-state key 1: user mode gets no access to PP=00 */
+#define VSID_MASK ((1ull << 36) - 1)
+#define VSID_MULTIPLIER 0x5DEECE66Dull  /* odd, so the scramble is a bijection on 36 bits */
+
+#define DSISR_NOHPTE 0x40000000ull
+#define SRR1_ISI_NOHPTE 0x40000000ull
+
+const struct hpt_ops *hpt;
+static uint64_t linear_end;    /* first kernel address past the linear mapping */
+
+uint64_t kernel_vsid(uint64_t ea)
+{
+	return ((ea >> SEGMENT_SHIFT) * VSID_MULTIPLIER) & VSID_MASK;
+}
+
+uint64_t hpt_hash(uint64_t vsid, uint64_t ea)
+{
+	return (vsid & 0x7fffffffffull) ^ ((ea & ((1ull << SEGMENT_SHIFT) - 1)) >> PAGE_SHIFT);
+}
+
+uint64_t hpte_v(uint64_t vsid, uint64_t ea)
+{
+	/* Abbreviated virtual page number: VSID and the top five bits of the segment offset. */
+	return (vsid << 12) | (((ea & ((1ull << SEGMENT_SHIFT) - 1)) >> 23) << 7);
+}
+
+static void slb_insert(uint64_t ea, unsigned int slot)
+{
+	uint64_t esid = (ea >> SEGMENT_SHIFT) << SEGMENT_SHIFT;
+	uint64_t rb = esid | SLB_ESID_V | slot;
+	uint64_t rs = (kernel_vsid(ea) << SLB_VSID_SHIFT) | SLB_VSID_KP;
+	__asm__ volatile("slbmte %0, %1\n isync" : : "r"(rs), "r"(rb) : "memory");
+}
+
+static bool is_kernel_linear(uint64_t ea)
+{
+	return ea >= KERNEL_BASE && ea < linear_end;
+}
+
+static void enable_translation(void)
+{
+	/* slbia leaves entry 0 alone, so it is rewritten first. */
+	slb_insert(KERNEL_BASE, 0);
+	__asm__ volatile("slbia\n isync" : : : "memory");
+	this_cpu()->slb_next = SLB_BOLTED;
+	hpt->init_cpu();
+	mtmsrd(mfmsr() | MSR_IR | MSR_DR);
+	isync();
+}
+
+void mmu_init(void)
+{
+	hpt = platform->hpt;
+	uint64_t top = 0;
+	for (unsigned i = 0; i < machine.mem_count; i++)
+		if (machine.mem[i].base + machine.mem[i].size > top)
+			top = machine.mem[i].base + machine.mem[i].size;
+	linear_end = KERNEL_BASE + top;
+	hpt->setup();
+	enable_translation();
+	kprintf("mmu: translation on; hashed page table %lu KiB (%lu groups) %s; "
+		"kernel linear map of %lu MiB in 4 KiB pages\n",
+		(unsigned long)(hpt->groups * 128 / 1024), (unsigned long)hpt->groups, hpt->name,
+		(unsigned long)(top >> 20));
+}
+
+void mmu_init_secondary(void)
+{
+	enable_translation();
+}
+
+static bool slb_fault(uint64_t ea)
+{
+	if (!is_kernel_linear(ea))
+		return false;
+	struct percpu *cpu = this_cpu();
+	slb_insert(ea, cpu->slb_next);
+	cpu->slb_next = cpu->slb_next + 1 < SLB_ENTRIES ? cpu->slb_next + 1 : SLB_BOLTED;
+	cpu->slb_misses++;
+	return true;
+}
+
+static bool hpt_fault(uint64_t ea)
+{
+	if (!is_kernel_linear(ea))
+		return false;
+	uint64_t page = ea & ~(PAGE_SIZE - 1);
+	if (!hpt->insert(kernel_vsid(page), page, page - KERNEL_BASE, PTE_M | PTE_PP_RW_KERNEL))
+		return false;
+	this_cpu()->hpt_misses++;
+	return true;
+}
+
+bool mmu_fault(struct trap_frame *tf)
+{
+	switch (tf->vector) {
+	case 0x380:
+		return slb_fault(tf->dar);
+	case 0x480:
+		return slb_fault(tf->nip);
+	case 0x300:
+		return (tf->dsisr & DSISR_NOHPTE) && hpt_fault(tf->dar);
+	case 0x400:
+		return (tf->msr & SRR1_ISI_NOHPTE) && hpt_fault(tf->nip);
+	default:
+		return false;
+	}
+}

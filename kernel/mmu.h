@@ -1,0 +1,62 @@
+/* The 970's MMU: segment lookaside buffer (256 MiB segments, software-reloaded) and the hashed
+ * page table (4 KiB pages). The kernel maps all memory linearly at KERNEL_BASE; the platform
+ * decides how page-table entries are written (PAPR hypercalls or directly on bare metal).
+ *
+ * Exceptions are taken with translation off; the SLB and page-table miss handlers run in real
+ * mode, where kernel linear addresses still work (the top four bits are ignored), so they never
+ * fault themselves. */
+#ifndef KOV_MMU_H
+#define KOV_MMU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "trap.h"
+
+#define SEGMENT_SHIFT 28
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ull << PAGE_SHIFT)
+
+/* Page-table entry, second doubleword: storage attributes and protection. */
+#define PTE_R   0x100ull  /* referenced */
+#define PTE_C   0x080ull  /* changed */
+#define PTE_I   0x020ull  /* cache inhibited */
+#define PTE_M   0x010ull  /* memory coherence */
+#define PTE_G   0x008ull  /* guarded */
+#define PTE_N   0x004ull  /* no execute */
+#define PTE_PP_RW_KERNEL 0x0ull   /* with the kernel's SLB keys: kernel read/write, user none */
+
+/* First doubleword flags. */
+#define PTE_V_VALID     0x1ull
+#define PTE_V_SECONDARY 0x2ull
+
+/* Hashed page table operations, one implementation per platform. */
+struct hpt_ops {
+	const char *name;
+	/* Finds or allocates the table (boot CPU, once). */
+	void (*setup)(void);
+	/* Prepares the table on this CPU (called on every CPU before translation is on). */
+	void (*init_cpu)(void);
+	/* Inserts a translation, evicting another from a full group if need be. */
+	bool (*insert)(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags);
+	uint64_t groups;  /* number of 128-byte page-table entry groups */
+};
+
+extern const struct hpt_ops *hpt;
+extern struct hpt_ops hpt_papr, hpt_native;   /* kernel/hpt_papr.c, kernel/hpt_native.c */
+
+/* Sets up the page table (boot CPU) and turns translation on for the calling CPU. */
+void mmu_init(void);
+/* Turns translation on for a secondary CPU. */
+void mmu_init_secondary(void);
+
+/* Handles SLB and page-table misses (0x300, 0x380, 0x400, 0x480). Returns false if the fault is
+ * not a miss the MMU can resolve (the caller then panics). */
+bool mmu_fault(struct trap_frame *tf);
+
+/* VSID of a kernel segment, and the page-table group an address hashes to. */
+uint64_t kernel_vsid(uint64_t ea);
+uint64_t hpt_hash(uint64_t vsid, uint64_t ea);
+/* First page-table doubleword for a 4 KiB page in a 256 MiB segment. */
+uint64_t hpte_v(uint64_t vsid, uint64_t ea);
+
+#endif
