@@ -43,16 +43,18 @@ setup:
 # --- target ------------------------------------------------------------------------------
 $(B)/include/asm_offsets.h: kernel/asm_offsets.c kernel/percpu.h kernel/trap.h
 	@mkdir -p $(dir $@)
-	$(TCC) $(TFLAGS) -S -o $@.s $<
-	sed -n 's/^->\([A-Z0-9_]*\) \([0-9]*\).*/#define \1 \2/p' $@.s > $@.tmp && mv $@.tmp $@
+	@$(TCC) $(TFLAGS) -S -o $@.s $<
+	@sed -n 's/^->\([A-Z0-9_]*\) \([0-9]*\).*/#define \1 \2/p' $@.s > $@.tmp && mv $@.tmp $@
 
 $(B)/target/%.c.o: %.c | $(B)/include/asm_offsets.h
 	@mkdir -p $(dir $@)
-	$(TCC) $(TFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC  $<"
+	@$(TCC) $(TFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/target/%.S.o: %.S $(B)/include/asm_offsets.h
 	@mkdir -p $(dir $@)
-	$(TCC) $(TASFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  AS  $<"
+	@$(TCC) $(TASFLAGS) -MMD -MP -c -o $@ $<
 
 # The build id names the source revision, so a console log says what it came from.
 BUILD_ID := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -80,17 +82,19 @@ $(B)/kov.elf: $(KOBJS) boot/kernel.lds $(B)/host/mksyms
 	done; echo "symbol table did not converge"; rm -f $@; exit 1
 
 $(B)/kov.bin: $(B)/kov.elf
-	$(OBJCOPY) -O binary $< $@
+	@$(OBJCOPY) -O binary $< $@
 	@size=$$(stat -c %s $@); [ $$size -le 4194304 ] || { echo "kov.bin is $$size bytes; pseries -bios takes at most 4 MiB"; exit 1; }
 
 # --- host --------------------------------------------------------------------------------
 $(B)/host/mksyms: tools/mksyms.c tools/mksyms_lib.c tools/mksyms_lib.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
 
 $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka -lpthread
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka -lpthread
 
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup

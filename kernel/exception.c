@@ -6,12 +6,11 @@
 #include "symbols.h"
 #include "timer.h"
 #include "mmu.h"
+#include "stack.h"
 #include "cpu.h"
 #include "lib/stackwalk.h"
 #include "../kov/pmu_probe.h"
 
-extern char boot_stack_top[];
-extern char cpu_stacks[];
 
 void exception_dispatch(struct trap_frame *tf)
 {
@@ -77,35 +76,11 @@ static const char *program_cause(uint64_t srr1)
 	return "unknown cause";
 }
 
-/* The walker may only read the stack the trap happened on. */
-struct stack_range { uint64_t lo, hi; };
-
-static bool read_stack(void *ctx, uint64_t addr, uint64_t *value)
-{
-	const struct stack_range *r = ctx;
-	if (addr < r->lo || addr + 8 > r->hi || (addr & 7))
-		return false;
-	*value = *(const uint64_t *)addr;
-	return true;
-}
-
-static struct stack_range stack_of(uint64_t sp)
-{
-	uint64_t boot_top = (uint64_t)boot_stack_top;
-	if (sp <= boot_top && sp > boot_top - BOOT_STACK_SIZE)
-		return (struct stack_range){ boot_top - BOOT_STACK_SIZE, boot_top };
-	uint64_t base = (uint64_t)cpu_stacks;
-	if (sp > base && sp <= base + (uint64_t)MAX_CPUS * CPU_STACK_SIZE) {
-		uint64_t lo = base + (sp - base - 1) / CPU_STACK_SIZE * CPU_STACK_SIZE;
-		return (struct stack_range){ lo, lo + CPU_STACK_SIZE };
-	}
-	return (struct stack_range){ 0, 0 };
-}
-
 static void print_backtrace(uint64_t sp)
 {
-	struct stack_range range = stack_of(sp);
-	struct stack_walk w = { .sp = sp, .read = read_stack, .ctx = &range, .max_frame = 16384 };
+	/* The walker may only read the stack the trap happened on. */
+	struct stack_range range = kernel_stack_of(sp);
+	struct stack_walk w = { .sp = sp, .read = kernel_stack_read, .ctx = &range, .max_frame = 16384 };
 	uint64_t pcs[32];
 	enum walk_end end;
 	int n = stack_walk(&w, pcs, 32, &end);

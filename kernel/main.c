@@ -6,6 +6,9 @@
 #include "timer.h"
 #include "smp.h"
 #include "mmu.h"
+#include "page_alloc.h"
+#include "cobj.h"
+#include "cobj_test.h"
 #include "symbols.h"
 #include "cpu.h"
 #include "lib/bootargs.h"
@@ -111,6 +114,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	if (bootarg_str(machine.bootargs, "hang", arg, sizeof arg))
 		run_hang_test();
 	mmu_init();
+	page_alloc_init(kernel_ptr(phys_of((void *)fdt)), fdt_blob_size(kernel_ptr(phys_of((void *)fdt))));
+	cobj_init();
+	cobj_init_cpu();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();
@@ -123,6 +129,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		if (percpu_area[i].online)
 			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
 	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
+
+	if (bootarg_str(machine.bootargs, "selftest", arg, sizeof arg) && arg[0] == 'c')
+		cobj_selftest();
 
 	kprintf("mmu:");
 	for (unsigned i = 0; i < MAX_CPUS; i++)

@@ -3,9 +3,10 @@
 #include "percpu.h"
 #include "console.h"
 #include "cpu.h"
+#include "early_alloc.h"
 
 #define SLB_ENTRIES 64         /* the 970's SLB */
-#define SLB_BOLTED 1           /* entry 0: the kernel's first segment, never replaced */
+#define SLB_BOLTED 2           /* entries 0 and 1 are set up at boot; the rest round robin */
 #define SLB_ESID_V (1ull << 27)
 #define SLB_VSID_SHIFT 12
 #define SLB_VSID_KP 0x400ull   /* problem-state key 1: user mode gets no access to PP=00 */
@@ -17,6 +18,8 @@
 
 const struct hpt_ops *hpt;
 static uint64_t linear_end;    /* first kernel address past the linear mapping */
+static uint64_t ltt_memory[MAX_CPUS];   /* physical base of each CPU's local translation table */
+#define SLB_LTT 1              /* entry 1: this CPU's local translation table */
 
 uint64_t kernel_vsid(uint64_t ea)
 {
@@ -34,12 +37,9 @@ uint64_t hpte_v(uint64_t vsid, uint64_t ea)
 	return (vsid << 12) | (((ea & ((1ull << SEGMENT_SHIFT) - 1)) >> 23) << 7);
 }
 
-static void slb_insert(uint64_t ea, unsigned int slot)
+uint64_t ltt_phys(unsigned int cpu)
 {
-	uint64_t esid = (ea >> SEGMENT_SHIFT) << SEGMENT_SHIFT;
-	uint64_t rb = esid | SLB_ESID_V | slot;
-	uint64_t rs = (kernel_vsid(ea) << SLB_VSID_SHIFT) | SLB_VSID_KP;
-	__asm__ volatile("slbmte %0, %1\n isync" : : "r"(rs), "r"(rb) : "memory");
+	return ltt_memory[cpu];
 }
 
 static bool is_kernel_linear(uint64_t ea)
@@ -47,11 +47,41 @@ static bool is_kernel_linear(uint64_t ea)
 	return ea >= KERNEL_BASE && ea < linear_end;
 }
 
+static bool is_ltt(uint64_t ea)
+{
+	return ea >= LTT_BASE && ea < LTT_BASE + LTT_BYTES;
+}
+
+/* Each CPU's table gets the VSID of a segment nothing else uses (LTT_BASE + cpu + 1). */
+static uint64_t ltt_vsid(unsigned int cpu)
+{
+	return kernel_vsid(LTT_BASE + ((uint64_t)(cpu + 1) << SEGMENT_SHIFT));
+}
+
+/* The VSID that translates ea on this CPU, or 0 if ea is in no kernel segment. */
+static uint64_t segment_vsid(uint64_t ea)
+{
+	if (is_kernel_linear(ea))
+		return kernel_vsid(ea);
+	if (is_ltt(ea))
+		return ltt_vsid(this_cpu()->index);
+	return 0;
+}
+
+static void slb_insert(uint64_t ea, uint64_t vsid, unsigned int slot)
+{
+	uint64_t esid = (ea >> SEGMENT_SHIFT) << SEGMENT_SHIFT;
+	uint64_t rb = esid | SLB_ESID_V | slot;
+	uint64_t rs = (vsid << SLB_VSID_SHIFT) | SLB_VSID_KP;
+	__asm__ volatile("slbmte %0, %1\n isync" : : "r"(rs), "r"(rb) : "memory");
+}
+
 static void enable_translation(void)
 {
 	/* slbia leaves entry 0 alone, so it is rewritten first. */
-	slb_insert(KERNEL_BASE, 0);
+	slb_insert(KERNEL_BASE, kernel_vsid(KERNEL_BASE), 0);
 	__asm__ volatile("slbia\n isync" : : : "memory");
+	slb_insert(LTT_BASE, ltt_vsid(this_cpu()->index), SLB_LTT);
 	this_cpu()->slb_next = SLB_BOLTED;
 	hpt->init_cpu();
 	mtmsrd(mfmsr() | MSR_IR | MSR_DR);
@@ -67,6 +97,8 @@ void mmu_init(void)
 			top = machine.mem[i].base + machine.mem[i].size;
 	linear_end = KERNEL_BASE + top;
 	hpt->setup();
+	for (unsigned i = 0; i < machine.cpu_count && i < MAX_CPUS; i++)
+		ltt_memory[i] = phys_of(early_alloc(LTT_BYTES, PAGE_SIZE));
 	enable_translation();
 	kprintf("mmu: translation on; hashed page table %lu KiB (%lu groups) %s; "
 		"kernel linear map of %lu MiB in 4 KiB pages\n",
@@ -81,10 +113,11 @@ void mmu_init_secondary(void)
 
 static bool slb_fault(uint64_t ea)
 {
-	if (!is_kernel_linear(ea))
+	uint64_t vsid = segment_vsid(ea);
+	if (!vsid)
 		return false;
 	struct percpu *cpu = this_cpu();
-	slb_insert(ea, cpu->slb_next);
+	slb_insert(ea, vsid, cpu->slb_next);
 	cpu->slb_next = cpu->slb_next + 1 < SLB_ENTRIES ? cpu->slb_next + 1 : SLB_BOLTED;
 	cpu->slb_misses++;
 	return true;
@@ -92,10 +125,14 @@ static bool slb_fault(uint64_t ea)
 
 static bool hpt_fault(uint64_t ea)
 {
-	if (!is_kernel_linear(ea))
+	uint64_t page = ea & ~(PAGE_SIZE - 1), vsid = segment_vsid(ea), pa;
+	if (is_kernel_linear(ea))
+		pa = page - KERNEL_BASE;
+	else if (is_ltt(ea) && ltt_memory[this_cpu()->index])
+		pa = ltt_memory[this_cpu()->index] + (page - LTT_BASE);
+	else
 		return false;
-	uint64_t page = ea & ~(PAGE_SIZE - 1);
-	if (!hpt->insert(kernel_vsid(page), page, page - KERNEL_BASE, PTE_M | PTE_PP_RW_KERNEL))
+	if (!hpt->insert(vsid, page, pa, PTE_M | PTE_PP_RW_KERNEL))
 		return false;
 	this_cpu()->hpt_misses++;
 	return true;

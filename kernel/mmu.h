@@ -29,6 +29,15 @@
 #define PTE_V_VALID     0x1ull
 #define PTE_V_SECONDARY 0x2ull
 
+/* The local translation table (clustered objects): one segment at the same address on every
+ * CPU, mapped through a per-CPU VSID onto that CPU's own memory. */
+#define LTT_BASE 0xD000000000000000ull
+#define LTT_BYTES (256ull * 1024)
+
+/* Physical address of CPU `cpu`'s local translation table (reachable through the linear map,
+ * which is how one CPU edits another's table). */
+uint64_t ltt_phys(unsigned int cpu);
+
 /* Hashed page table operations, one implementation per platform. */
 struct hpt_ops {
 	const char *name;

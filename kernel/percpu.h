@@ -24,6 +24,8 @@ struct percpu {
 	uint64_t slb_misses;       /* segment misses handled (0x380, 0x480) */
 	uint64_t hpt_misses;       /* page-table misses handled (0x300, 0x400) */
 	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
+	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
+	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -3,6 +3,8 @@
 #include "platform.h"
 #include "timer.h"
 #include "mmu.h"
+#include "cobj.h"
+#include "spinlock.h"
 #include "console.h"
 #include "cpu.h"
 
@@ -10,22 +12,65 @@ extern char secondary_entry[];
 
 char cpu_stacks[MAX_CPUS * CPU_STACK_SIZE] __attribute__((aligned(16)));
 
+static struct {
+	void (*fn)(void *);
+	void *arg;
+	volatile uint64_t seq;
+	volatile uint32_t done;
+} xcall;
+static struct spinlock xcall_lock;
+
 static void mark_online(void)
 {
+	/* Calls made before this CPU was online are not its business. */
+	this_cpu()->xcall_seen = __atomic_load_n(&xcall.seq, __ATOMIC_ACQUIRE);
 	__atomic_fetch_add(&cpus_online, 1, __ATOMIC_SEQ_CST);
 	this_cpu()->online = 1;
 }
 
+static void run_pending_call(void)
+{
+	uint64_t seq = __atomic_load_n(&xcall.seq, __ATOMIC_ACQUIRE);
+	if (seq == this_cpu()->xcall_seen)
+		return;
+	this_cpu()->xcall_seen = seq;
+	xcall.fn(xcall.arg);
+	__atomic_fetch_add(&xcall.done, 1, __ATOMIC_RELEASE);
+}
+
+bool smp_call_all(void (*fn)(void *), void *arg)
+{
+	spin_lock(&xcall_lock);
+	xcall.fn = fn;
+	xcall.arg = arg;
+	xcall.done = 0;
+	this_cpu()->xcall_seen = __atomic_add_fetch(&xcall.seq, 1, __ATOMIC_RELEASE);
+	fn(arg);
+	__atomic_fetch_add(&xcall.done, 1, __ATOMIC_RELEASE);
+	uint64_t deadline = mftb() + 2 * machine.tb_freq;
+	while (__atomic_load_n(&xcall.done, __ATOMIC_ACQUIRE) < cpus_online &&
+	       (int64_t)(deadline - mftb()) > 0)
+		platform->idle();
+	bool ok = xcall.done >= cpus_online;
+	spin_unlock(&xcall_lock);
+	return ok;
+}
+
 void cpu_idle_loop(void)
 {
-	for (;;)
+	for (;;) {
+		co_quiescent();
+		co_reclaim();
+		run_pending_call();
 		platform->idle();
+	}
 }
 
 void secondary_main(unsigned long index)
 {
 	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
 	mmu_init_secondary();
+	cobj_init_cpu();
 	timer_start_cpu();
 	mark_online();
 	irq_enable();

@@ -1,0 +1,16 @@
+/* The kernel heap: power-of-two size classes carved from pages, and whole pages for large
+ * blocks. Safe on every CPU and with interrupts on or off. Blocks are 16-byte aligned. */
+#ifndef KOV_KMEM_H
+#define KOV_KMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Zeroed memory, or 0 when memory is exhausted. */
+void *kmalloc(size_t size);
+void kfree(void *p);
+
+/* Blocks currently handed out (for leak checks in tests). */
+uint64_t kmem_live_blocks(void);
+
+#endif
