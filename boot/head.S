@@ -16,16 +16,26 @@
 
 	.section .text.boot, "ax"
 
-	.globl cold_boot
-cold_boot:
-	li	r4, 0			/* device tree came from the machine, BSS not yet cleared */
+#define KOV_BOOTED_PHYS 0x10		/* kov_booted in boot/vectors.S */
+
+	.globl reset_without_percpu
+reset_without_percpu:
+	lwz	r13, KOV_BOOTED_PHYS(0)
+	cmpwi	r13, 0
+	bne	park			/* an NMI reached a CPU the kernel never started */
+	li	r4, 0			/* cold boot: device tree from the machine, BSS not yet cleared */
 	b	start_64
+
+park:	or	1, 1, 1			/* low thread priority; interrupts stay off */
+	b	park
 
 /* r3 = FDT, r4 = 1 if the BSS is already cleared (the Open Firmware path). */
 start_64:
 	MSR_KERNEL_REAL(r11)
 	mtmsrd	r11
 	isync
+	li	r11, 1
+	stw	r11, KOV_BOOTED_PHYS(0)
 	LOAD_ADDR(r11, 1f)		/* continue at the link address */
 	mtctr	r11
 	bctr

@@ -16,6 +16,11 @@ _start:
 	.globl kov_image_magic
 kov_image_magic:
 	.ascii	"KOV-IMG1"
+	/* Set by start_64 (at physical 0x10): after it, a CPU reaching 0x100 with SPRG0 still zero
+	 * is one that was never started, hit by an NMI, not the boot CPU. */
+	.globl kov_booted
+kov_booted:
+	.long	0
 
 #define VECTOR_STUB(num)                       \
 	mtspr	SPRN_SPRG1, r13;               \
@@ -33,7 +38,7 @@ kov_image_magic:
 	mtspr	SPRN_SPRG2, r13
 	mfspr	r13, SPRN_SPRG0
 	cmpdi	r13, 0
-	beq	cold_boot		/* r3 = flattened device tree from QEMU */
+	beq	reset_without_percpu	/* cold boot (r3 = FDT from QEMU) or an unstarted CPU */
 	std	r9, PC_SCRATCH0(r13)
 	mfspr	r9, SPRN_SPRG2
 	mtcr	r9
