@@ -139,12 +139,23 @@ exc_common:
 	std	r11, TF_DAR+STACK_FRAME_MIN(r1)
 	mfdsisr	r11
 	std	r11, TF_DSISR+STACK_FRAME_MIN(r1)
-	LOAD_TOC(r2)
+	/* Continue at the link address: the vector ran at its physical address, and a handler
+	 * that switches threads may be resumed later with translation on. */
+	LOAD_ADDR(r11, 1f)
+	mtctr	r11
+	bctr
+1:	LOAD_TOC(r2)
 	addi	r3, r1, STACK_FRAME_MIN
 	bl	exception_dispatch
 	nop
 
-	/* Return to the (possibly modified) state in the trap frame. */
+	/* Return to the (possibly modified) state in the trap frame. Translation goes off first,
+	 * so no miss can clobber SRR0/SRR1 between loading them and rfid. */
+	li	r11, 1
+	rldicr	r11, r11, MSR_SF_BIT, 0
+	ori	r11, r11, MSR_ME
+	mtmsrd	r11
+	isync
 	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
 	mtcr	r11
 	ld	r11, TF_LR+STACK_FRAME_MIN(r1)

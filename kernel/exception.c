@@ -7,6 +7,7 @@
 #include "timer.h"
 #include "mmu.h"
 #include "stack.h"
+#include "thread.h"
 #include "cpu.h"
 #include "lib/stackwalk.h"
 #include "../kov/pmu_probe.h"
@@ -19,6 +20,7 @@ void exception_dispatch(struct trap_frame *tf)
 	switch (tf->vector) {
 	case 0x900:
 		timer_interrupt(tf);
+		sched_preempt(tf);
 		break;
 	case 0xf00:
 		pmu_interrupt(tf);

@@ -11,6 +11,7 @@
 #define H_REMOVE         0x04
 #define H_ENTER          0x08
 #define H_CEDE           0xE0
+#define H_PROD           0xE4
 #define H_GET_TERM_CHAR  0x54
 #define H_PUT_TERM_CHAR  0x58
 #define KVMPPC_H_RTAS    0xF000  /* QEMU's private call that runs an RTAS service */

@@ -9,6 +9,8 @@
 #include "page_alloc.h"
 #include "cobj.h"
 #include "cobj_test.h"
+#include "thread.h"
+#include "thread_test.h"
 #include "symbols.h"
 #include "cpu.h"
 #include "lib/bootargs.h"
@@ -16,6 +18,9 @@
 #include "../kov/pmu_probe.h"
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
+
+static uint64_t boot_tb;
+static unsigned int boot_cpus;
 
 extern char boot_stack_top[];
 extern const char kov_build_id[];
@@ -87,6 +92,40 @@ static bool wait_for_ticks(uint64_t ticks)
 	}
 }
 
+/* The rest of boot runs as a thread, so that it may block: the boot CPU's own flow becomes
+ * its idle thread, which never does. */
+static void kernel_init(void *unused)
+{
+	(void)unused;
+	char arg[16];
+	if (bootarg_str(machine.bootargs, "selftest", arg, sizeof arg)) {
+		if (arg[0] == 'c' || arg[0] == 'a')
+			cobj_selftest();
+		if (arg[0] == 't' || arg[0] == 'a')
+			thread_selftest();
+	}
+
+	kprintf("mmu:");
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (percpu_area[i].online)
+			kprintf(" cpu%u slb_misses=%lu hpt_misses=%lu", i,
+				(unsigned long)percpu_area[i].slb_misses,
+				(unsigned long)percpu_area[i].hpt_misses);
+	kprintf("\n");
+
+	uint64_t boot_us = (mftb() - boot_tb) * 1000000 / machine.tb_freq;
+	kprintf("kov: ready profile=%s cpus=%u pvr=0x%08x mem=%luMiB boot_us=%lu\n",
+		machine.profile, boot_cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
+		(unsigned long)boot_us);
+
+	if (bootarg_str(machine.bootargs, "fault", arg, sizeof arg))
+		run_fault_test(arg);
+	if (bootarg_str(machine.bootargs, "halt", arg, sizeof arg)) {
+		kprintf("kov: halt requested\n");
+		machine_halt();
+	}
+}
+
 void kmain(uint64_t fdt, uint64_t from_firmware)
 {
 	percpu_init_self(0, 0);
@@ -94,7 +133,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	if (!fdt || !platform_init(kernel_ptr(phys_of((void *)fdt))))
 		machine_halt();   /* no console to complain on */
 	percpu_area[0].hw_id = machine.cpu_hw_id[0];
-	uint64_t boot_tb = mftb();
+	boot_tb = mftb();
 
 	kprintf("\nKOV kernel %s on %s (%s), %s\n", kov_build_id, platform->name, machine.model,
 		from_firmware ? "device tree from Open Firmware" : "device tree from the machine");
@@ -117,6 +156,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	page_alloc_init(kernel_ptr(phys_of((void *)fdt)), fdt_blob_size(kernel_ptr(phys_of((void *)fdt))));
 	cobj_init();
 	cobj_init_cpu();
+	sched_init_cpu();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();
@@ -130,26 +170,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
 	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
 
-	if (bootarg_str(machine.bootargs, "selftest", arg, sizeof arg) && arg[0] == 'c')
-		cobj_selftest();
-
-	kprintf("mmu:");
-	for (unsigned i = 0; i < MAX_CPUS; i++)
-		if (percpu_area[i].online)
-			kprintf(" cpu%u slb_misses=%lu hpt_misses=%lu", i,
-				(unsigned long)percpu_area[i].slb_misses,
-				(unsigned long)percpu_area[i].hpt_misses);
-	kprintf("\n");
-
-	uint64_t boot_us = (mftb() - boot_tb) * 1000000 / machine.tb_freq;
-	kprintf("kov: ready profile=%s cpus=%u pvr=0x%08x mem=%luMiB boot_us=%lu\n",
-		machine.profile, cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
-		(unsigned long)boot_us);
-
-	if (bootarg_str(machine.bootargs, "fault", arg, sizeof arg))
-		run_fault_test(arg);
-	if (bootarg_str(machine.bootargs, "halt", arg, sizeof arg)) {
-		kprintf("kov: halt requested\n");
+	boot_cpus = cpus;
+	if (!thread_create("init", kernel_init, 0, 0)) {
+		kprintf("kov: cannot create the init thread\n");
 		machine_halt();
 	}
 	cpu_idle_loop();

@@ -26,6 +26,7 @@ struct percpu {
 	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
+	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -36,6 +36,8 @@ struct platform {
 	void (*console_write)(const char *s, size_t n);
 	/* Starts CPU hw_id at the physical address entry with r3 = arg; false if it cannot. */
 	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
+	/* Wakes CPU hw_id if it is waiting in idle (0: the CPU notices at its next tick). */
+	void (*kick)(uint32_t hw_id);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
 	/* How the hashed page table is written. */

@@ -53,6 +53,12 @@ static void pseries_idle(void)
 	irq_enable();
 }
 
+/* H_PROD ends another CPU's H_CEDE at once (or makes its next one return immediately). */
+static void pseries_kick(uint32_t hw_id)
+{
+	hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
+}
+
 __attribute__((noreturn)) static void pseries_power_off(void)
 {
 	rtas_call("power-off", 2, 1, 0, 0xffffffffu, 0xffffffffu);
@@ -68,6 +74,7 @@ const struct platform platform_pseries = {
 	.console_write = pseries_console_write,
 	.start_cpu = pseries_start_cpu,
 	.idle = pseries_idle,
+	.kick = pseries_kick,
 	.hpt = &hpt_papr,
 	.power_off = pseries_power_off,
 };

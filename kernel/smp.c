@@ -4,6 +4,7 @@
 #include "timer.h"
 #include "mmu.h"
 #include "cobj.h"
+#include "thread.h"
 #include "spinlock.h"
 #include "console.h"
 #include "cpu.h"
@@ -62,7 +63,8 @@ void cpu_idle_loop(void)
 		co_quiescent();
 		co_reclaim();
 		run_pending_call();
-		platform->idle();
+		if (!sched_run_queued())
+			platform->idle();
 	}
 }
 
@@ -71,6 +73,7 @@ void secondary_main(unsigned long index)
 	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
 	mmu_init_secondary();
 	cobj_init_cpu();
+	sched_init_cpu();
 	timer_start_cpu();
 	mark_online();
 	irq_enable();

@@ -26,13 +26,9 @@ static inline bool spin_trylock_as(struct spinlock *l, uint32_t owner)
 	return old == 0;
 }
 
+/* Taking a lock also holds off preemption on this CPU until it is released. */
 void spin_lock(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);
-
-static inline void spin_unlock(struct spinlock *l)
-{
-	__asm__ volatile("lwsync" : : : "memory");
-	l->word = 0;
-}
+void spin_unlock(struct spinlock *l);
 
 #endif

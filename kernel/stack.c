@@ -1,5 +1,6 @@
 #include "stack.h"
 #include "percpu.h"
+#include "thread.h"
 
 extern char boot_stack_top[];
 extern char cpu_stacks[];
@@ -14,6 +15,9 @@ struct stack_range kernel_stack_of(uint64_t sp)
 		uint64_t lo = base + (sp - base - 1) / CPU_STACK_SIZE * CPU_STACK_SIZE;
 		return (struct stack_range){ lo, lo + CPU_STACK_SIZE };
 	}
+	const struct thread *t = this_cpu()->index < MAX_CPUS ? current_thread() : 0;
+	if (t && t->stack && sp > (uint64_t)t->stack && sp <= (uint64_t)t->stack + t->stack_size)
+		return (struct stack_range){ (uint64_t)t->stack, (uint64_t)t->stack + t->stack_size };
 	return (struct stack_range){ 0, 0 };
 }
 

@@ -2,6 +2,7 @@
 #include "percpu.h"
 #include "platform.h"
 #include "cpu.h"
+#include "thread.h"
 
 static unsigned int hz = TIMER_HZ_DEFAULT;
 
@@ -56,4 +57,5 @@ void timer_interrupt(struct trap_frame *tf)
 	cpu->ticks++;
 	cpu->next_tick_tb += cpu->dec_period;
 	program_next(cpu);
+	sched_tick();
 }

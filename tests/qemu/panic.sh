@@ -9,7 +9,8 @@ for profile in smp g5; do
 	expect '^  r0  [0-9a-f]{16} r1  c0000000[0-9a-f]{8} r2  c0000000'
 	expect '^  r28 [0-9a-f]{16} r29 [0-9a-f]{16} r30 [0-9a-f]{16} r31 [0-9a-f]{16}$'
 	expect '^  lr   c0000000[0-9a-f]{8} run_fault_test\+0x'
-	expect '^  #[0-9 ]+ c0000000[0-9a-f]{8} kmain\+0x'
+	expect '^  #[0-9 ]+ c0000000[0-9a-f]{8} kernel_init\+0x'
+	expect '^  #[0-9 ]+ c0000000[0-9a-f]{8} thread_start_asm\+0x'
 	expect '^  \(end of stack\)$'
 	expect '^kov: halted$'
 	echo "$profile: panic report complete, QEMU exited"

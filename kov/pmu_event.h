@@ -1,0 +1,106 @@
+/* The KM's event catalogue: every event the monitor can count, where its numbers come from
+ * (a hardware counter or the kernel itself) and whether it counts and samples on this machine.
+ *
+ * The catalogue is machine-independent: a PMU backend (kov/ppc970_pmu.h) supplies its table of
+ * hardware events, the kernel's software events are added here, and the boot probe's
+ * measurements decide each event's status. Nothing is assumed: an event the probe could not
+ * show to count is listed with the reason it does not. An event's number in the catalogue
+ * (its index) is the `event` of a sample record. */
+#ifndef KOV_PMU_EVENT_H
+#define KOV_PMU_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum event_source { EVSRC_HW, EVSRC_SW };
+
+/* event_desc.flags */
+#define EV_CAN_SAMPLE 0x1u  /* an overflow of this event can raise a sample on silicon */
+#define EV_GENERIC_INST 0x2u  /* the backend's "instructions completed" event */
+#define EV_GENERIC_CYC 0x4u   /* the backend's "processor cycles" event */
+#define EV_MARKED 0x8u        /* counts marked (sampled) instructions: needs MMCRA sampling */
+
+/* event_desc.pmcs: bit n-1 set when PMCn can count the event (0 for software events). */
+#define PMCS(n) (1u << ((n) - 1))
+#define PMCS_ANY 0xffu
+#define PMCS_1256 0x33u       /* PMC1, 2, 5, 6 */
+#define PMCS_3478 0xccu       /* PMC3, 4, 7, 8 */
+
+struct event_desc {
+	const char *name;
+	const char *description;
+	enum event_source source;
+	uint32_t code;        /* backend encoding (970 format, kov/ppc970_pmu.h); sw_event for SW */
+	uint32_t flags;
+	uint8_t pmcs;
+};
+
+/* Software events: counted by the kernel where they happen and sampled through the same path
+ * as counter overflows. */
+enum sw_event {
+	SW_SLB_MISS,          /* segment lookaside buffer reloads (data and instruction) */
+	SW_HPT_MISS,          /* hashed-page-table misses: page faults */
+	SW_CONTEXT_SWITCH,
+	SW_SYSCALL,
+	SW_SLEEPLOCK_BLOCK,   /* a thread blocked on a sleep lock */
+	SW_CPU_CLOCK,         /* decrementer time: the time base for time-based sampling */
+	SW_EVENT_COUNT
+};
+
+const struct event_desc *sw_event_desc(enum sw_event e);
+
+/* How an event is programmed where it counts. */
+enum event_encoding {
+	EVENC_NONE,           /* software event, or does not count */
+	EVENC_NATIVE,         /* the backend's own selects (970 PMCxSEL, TTM muxes) */
+	EVENC_ARCH,           /* ISA 2.07 architected selects: the only ones QEMU implements */
+};
+
+struct event_status {
+	bool counts_here;
+	bool samples_here;
+	const char *why_not;  /* why it does not count or sample here; NULL when it does both */
+	enum event_encoding encoding;
+	uint8_t count_pmcs;   /* counters it counts on here */
+	uint8_t sample_pmcs;  /* counters whose overflow interrupted here */
+};
+
+/* What the boot probe measured, per counter, for the two events a probe can check against a
+ * loop of known length, once with the backend's selects and once with ISA 2.07 selects. */
+enum probe_event { PROBE_INSTRUCTIONS, PROBE_CYCLES, PROBE_EVENT_COUNT };
+
+struct probe_cell {
+	bool counts;          /* the counter moved as the loop predicts */
+	int8_t overflow_irq;  /* 1 an overflow interrupted, 0 it did not, -1 not tried */
+};
+
+#define PROBE_PMCS 8
+struct catalogue_probe {
+	struct probe_cell native[PROBE_PMCS][PROBE_EVENT_COUNT];
+	struct probe_cell arch[PROBE_PMCS][PROBE_EVENT_COUNT];
+};
+
+#define CATALOGUE_MAX 64
+
+/* Hardware events first (in the backend's order), then the software events. */
+struct catalogue {
+	const struct event_desc *hw;
+	size_t n_hw;
+	struct event_status status[CATALOGUE_MAX];
+};
+
+/* Returns 0, or -1 when the backend table does not fit. Hardware events start "not probed". */
+int catalogue_init(struct catalogue *c, const struct event_desc *hw, size_t n_hw);
+void catalogue_apply_probe(struct catalogue *c, const struct catalogue_probe *p);
+
+size_t catalogue_count(const struct catalogue *c);
+const struct event_desc *catalogue_desc(const struct catalogue *c, size_t i);   /* NULL past end */
+const struct event_status *catalogue_status(const struct catalogue *c, size_t i);
+/* Index of the event with this name (ASCII case-insensitive), or -1. */
+int catalogue_find(const struct catalogue *c, const char *name);
+
+/* ASCII case-insensitive string equality. */
+bool name_equal(const char *a, const char *b);
+
+#endif

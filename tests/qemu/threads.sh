@@ -1,0 +1,14 @@
+# Kernel threads on every CPU with spin locks (lwarx/stwcx.) and sleep locks (blocked-thread
+# queues): exact totals; two CPU-bound threads on one CPU both finish (decrementer preemption).
+source "$(dirname "$0")/lib.bash"
+for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
+	# shellcheck disable=SC2086
+	boot_check $args --append selftest=threads
+	cpus=$(field cpus)
+	n=$((cpus * 4)); want=$((n * 2000))
+	expect "^threads: $n threads on $cpus CPUs: spin total $want, sleep total $want, expected $want: exact\$"
+	expect '^threads: sleep lock acquisitions [0-9]+, contended [0-9]+; [0-9]+ us$'
+	expect '^threads: two CPU-bound threads on cpu0 both finished: yes \(preempted\)$'
+	expect '^threads: selftest passed$'
+	echo "$args: threads ok"
+done
