@@ -16,6 +16,9 @@ TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector -ffixed-r13 \
            -fno-asynchronous-unwind-tables -fno-pic -Ikernel -Iboot -I$(B)/include -I.
 TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
+UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
+           -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector \
+           -fno-asynchronous-unwind-tables -fno-pic -Ilibc-instr/include -I.
 HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
 
 KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
@@ -28,7 +31,12 @@ KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/bu
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out kov/pmu_probe.c,$(wildcard kov/*.c)) $(wildcard dci/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
-HOST_TOOLS := $(B)/host/mksyms
+HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
+
+# User space: the C library (sharing the kernel's formatting and string code) and programs.
+LIBC_SRC := libc-instr/libc.c libc-instr/syscall.S kernel/lib/format.c kernel/lib/string.c
+LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
+PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c))
 
 .PHONY: all kernel host unit-tests test run bench setup clean help
 all: kernel host unit-tests
@@ -68,13 +76,13 @@ FORCE:
 
 # The symbol table is linked into the image, which moves what follows it: link again with the
 # table of the previous link until the table no longer changes (two or three links).
-$(B)/kov.elf: $(KOBJS) boot/kernel.lds $(B)/host/mksyms
+$(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(B)/host/mksyms
 	@: > $(B)/ksyms.bin
 	@for pass in 1 2 3 4 5; do \
 		printf '\t.section .ksyms, "a"\n\t.incbin "%s"\n' $(B)/ksyms.bin | \
 			$(TCC) $(TASFLAGS) -x assembler -c -o $(B)/ksyms.o - || exit 1; \
 		$(TCC) $(TFLAGS) -static -Wl,-T,boot/kernel.lds -Wl,--build-id=none -Wl,-z,noexecstack \
-			-Wl,--no-warn-rwx-segments -Wl,--orphan-handling=error -o $@ $(KOBJS) $(B)/ksyms.o -lgcc \
+			-Wl,--no-warn-rwx-segments -Wl,--orphan-handling=error -o $@ $(KOBJS) $(B)/initrd.o $(B)/ksyms.o -lgcc \
 			|| exit 1; \
 		$(NM) -n --synthetic $@ | $(B)/host/mksyms -o $(B)/ksyms.next || exit 1; \
 		if cmp -s $(B)/ksyms.next $(B)/ksyms.bin; then echo "  LD  $@ ($$pass links)"; exit 0; fi; \
@@ -85,11 +93,44 @@ $(B)/kov.bin: $(B)/kov.elf
 	@$(OBJCOPY) -O binary $< $@
 	@size=$$(stat -c %s $@); [ $$size -le 4194304 ] || { echo "kov.bin is $$size bytes; pseries -bios takes at most 4 MiB"; exit 1; }
 
+# --- user space --------------------------------------------------------------------------
+$(B)/user/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (user)"
+	@$(TCC) $(UFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/user/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS  $< (user)"
+	@$(TCC) $(TASFLAGS) -c -o $@ $<
+
+$(B)/user/libc.a: $(LIBC_OBJS)
+	@rm -f $@
+	@$(CROSS)ar rcs $@ $^
+
+$(B)/user/bin/%: sim/workloads/%.c $(B)/user/libc.a $(B)/user/obj/libc-instr/crt0.S.o libc-instr/user.lds
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"
+	@$(TCC) $(UFLAGS) -static -Wl,-T,libc-instr/user.lds -Wl,--build-id=none -Wl,-z,noexecstack \
+		-Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -o $@ $(B)/user/obj/libc-instr/crt0.S.o $< $(B)/user/libc.a -lgcc
+
+$(B)/initrd.bin: $(PROGRAMS) $(B)/host/mkinitrd
+	@$(B)/host/mkinitrd -o $@ $(PROGRAMS)
+
+$(B)/initrd.o: $(B)/initrd.bin
+	@printf '\t.section .initrd, "a"\n\t.balign 8\n\t.incbin "%s"\n' $< | \
+		$(TCC) $(TASFLAGS) -x assembler -c -o $@ -
+
 # --- host --------------------------------------------------------------------------------
 $(B)/host/mksyms: tools/mksyms.c tools/mksyms_lib.c tools/mksyms_lib.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
+
+$(B)/host/mkinitrd: tools/mkinitrd.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) -o $@ $<
 
 $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
@@ -115,4 +156,4 @@ clean:
 help:
 	@sed -n 's/^#   //p' Makefile
 
--include $(shell find $(B)/target -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/target $(B)/user -name '*.d' 2>/dev/null)

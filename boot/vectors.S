@@ -97,9 +97,14 @@ kov_booted:
 /* Shared tail of every vector. In: r13 = per-CPU area, r9 = CR, r10 = vector,
  * scratch[0..2] = r9..r11, SPRG1 = r13 of the interrupted code. */
 exc_common:
+	mfsrr1	r11
+	andi.	r11, r11, MSR_PR	/* CR is already saved in r9 */
 	mr	r11, r1
-	subi	r1, r1, STACK_RED_ZONE
-	clrrdi	r1, r1, 4
+	beq	1f
+	ld	r1, PC_KSTACK_TOP(r13)	/* from user mode: the thread's kernel stack */
+	b	2f
+1:	subi	r1, r1, STACK_RED_ZONE	/* from the kernel: below the interrupted frame */
+2:	clrrdi	r1, r1, 4
 	stdu	r11, -(STACK_FRAME_MIN + TF_SIZE)(r1)
 	std	r0,  TF_GPR0+0*8+STACK_FRAME_MIN(r1)
 	std	r11, TF_GPR0+1*8+STACK_FRAME_MIN(r1)
@@ -151,6 +156,8 @@ exc_common:
 
 	/* Return to the (possibly modified) state in the trap frame. Translation goes off first,
 	 * so no miss can clobber SRR0/SRR1 between loading them and rfid. */
+	.globl exc_return
+exc_return:
 	li	r11, 1
 	rldicr	r11, r11, MSR_SF_BIT, 0
 	ori	r11, r11, MSR_ME
@@ -174,4 +181,12 @@ exc_common:
 	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
 	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
 	rfid
+
+/* void enter_user(struct trap_frame *tf): leaves the kernel through the exception return path
+ * with the state in tf (a new user thread's first entry). tf must sit STACK_FRAME_MIN bytes
+ * above a 16-byte aligned stack pointer, as exc_common builds it. */
+FUNC(enter_user)
+	subi	r1, r3, STACK_FRAME_MIN
+	b	exc_return
+ENDFUNC(enter_user)
 	. = 0x4000

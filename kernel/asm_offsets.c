@@ -13,6 +13,7 @@ void asm_offsets(void)
 	DEFINE(PC_SCRATCH1, offsetof(struct percpu, scratch[1]));
 	DEFINE(PC_SCRATCH2, offsetof(struct percpu, scratch[2]));
 	DEFINE(PC_STACK_TOP, offsetof(struct percpu, stack_top));
+	DEFINE(PC_KSTACK_TOP, offsetof(struct percpu, kstack_top));
 	DEFINE(PERCPU_SIZE, sizeof(struct percpu));
 	DEFINE(TF_GPR0, offsetof(struct trap_frame, gpr[0]));
 	DEFINE(TF_NIP, offsetof(struct trap_frame, nip));

@@ -8,7 +8,6 @@
 #include "lib/string.h"
 
 #define MAX_CLASSES 64
-#define MAX_PENDING 256
 
 extern const void *const co_default_ops[];
 extern const uint64_t __co_methods_start[], __co_methods_end[];
@@ -21,10 +20,12 @@ static const struct co_class *classes[MAX_CLASSES];
 static unsigned int nclasses;
 
 /* Objects destroyed but not yet reclaimed, with each CPU's quiescent count at destruction. */
-static struct pending {
+struct pending {
+	struct pending *next;
 	uint32_t index;
 	uint64_t seen[MAX_CPUS];
-} pending[MAX_PENDING];
+};
+static struct pending *pending;
 static unsigned int npending;
 static struct spinlock pending_lock;
 
@@ -153,6 +154,33 @@ coid_t co_create(struct co_root *root)
 	return index ? ltt_va(index) : 0;
 }
 
+static void *existing_rep(struct co_root *root, unsigned int cpu)
+{
+	(void)cpu;
+	return root->reps[0];
+}
+
+static void free_with_kfree(struct co_root *root, void *rep)
+{
+	kfree(rep ? rep : (void *)root);
+}
+
+coid_t co_new_single(const struct co_class *cls, void *rep)
+{
+	struct co_root *root = kmalloc(sizeof *root);
+	if (!root)
+		return 0;
+	root->cls = cls;
+	root->kind = CO_SINGLE_REP;
+	root->make_rep = existing_rep;
+	root->free = free_with_kfree;
+	root->reps[0] = rep;
+	coid_t coid = co_create(root);
+	if (!coid)
+		kfree(root);
+	return coid;
+}
+
 void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 {
 	uint32_t index = co_index(entry);
@@ -193,6 +221,12 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 	return rep;
 }
 
+void *co_rep(coid_t coid)
+{
+	void *rep = DREF(coid);
+	return rep == (void *)&coid->miss_ops ? co_handle_miss(coid, 0) : rep;
+}
+
 void co_destroy(coid_t coid)
 {
 	uint32_t index = co_index(coid);
@@ -206,16 +240,18 @@ void co_destroy(coid_t coid)
 			reset_entry(ltt_of_cpu(index, cpu), index);
 	spin_unlock(&root->lock);
 	sync();
-	spin_lock(&pending_lock);
-	if (npending == MAX_PENDING) {
-		spin_unlock(&pending_lock);
-		kprintf("cobj: more than %d objects awaiting reclamation\n", MAX_PENDING);
+	struct pending *p = kmalloc(sizeof *p);
+	if (!p) {
+		kprintf("cobj: no memory to defer the destruction of object %u\n", index);
 		machine_halt();
 	}
-	struct pending *p = &pending[npending++];
 	p->index = index;
 	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
 		p->seen[cpu] = percpu_area[cpu].quiescent;
+	spin_lock(&pending_lock);
+	p->next = pending;
+	pending = p;
+	npending++;
 	spin_unlock(&pending_lock);
 	irq_restore(irq);
 }
@@ -253,22 +289,32 @@ static void free_object(uint32_t index)
 
 unsigned int co_reclaim(void)
 {
-	uint32_t ready[MAX_PENDING];
+	struct pending *ready = 0;
 	unsigned int n = 0;
+	if (!__atomic_load_n(&pending, __ATOMIC_RELAXED))
+		return 0;
 	int irq = irq_save();
 	spin_lock(&pending_lock);
-	for (unsigned i = 0; i < npending;) {
-		if (all_passed(&pending[i])) {
-			ready[n++] = pending[i].index;
-			pending[i] = pending[--npending];
+	for (struct pending **pp = &pending; *pp;) {
+		struct pending *p = *pp;
+		if (all_passed(p)) {
+			*pp = p->next;
+			p->next = ready;
+			ready = p;
+			npending--;
+			n++;
 		} else {
-			i++;
+			pp = &p->next;
 		}
 	}
 	spin_unlock(&pending_lock);
 	irq_restore(irq);
-	for (unsigned i = 0; i < n; i++)
-		free_object(ready[i]);
+	while (ready) {
+		struct pending *p = ready;
+		ready = p->next;
+		free_object(p->index);
+		kfree(p);
+	}
 	return n;
 }
 

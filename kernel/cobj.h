@@ -97,6 +97,14 @@ const struct co_class *co_class_at(unsigned int i);
 /* Makes a new object from a root (which the caller allocated and filled); returns its
  * reference, or 0 if the tables are full. */
 coid_t co_create(struct co_root *root);
+/* This CPU's rep of an object, installing it (as a method call's miss would) if this CPU has
+ * not used the object yet. DREF alone is only valid for calling methods: before the first call
+ * on a CPU it yields the default object, not a rep. */
+void *co_rep(coid_t coid);
+
+/* Makes a single-rep object around an existing rep (whose ops the caller has set); the rep
+ * is freed with kfree when the object is reclaimed. 0 if out of memory or tables full. */
+coid_t co_new_single(const struct co_class *cls, void *rep);
 /* Unlinks the object now and frees its reps and root once every CPU has been quiescent. */
 void co_destroy(coid_t coid);
 

@@ -8,29 +8,102 @@
 #include "mmu.h"
 #include "stack.h"
 #include "thread.h"
+#include "process.h"
+#include "syscall.h"
+#include "uaccess.h"
 #include "cpu.h"
 #include "lib/stackwalk.h"
 #include "../kov/pmu_probe.h"
 
 
+/* Program interrupts say why in SRR1 bits 43-47. */
+static const char *program_cause(uint64_t srr1)
+{
+	if (srr1 & (1ull << 20)) return "floating-point enabled";
+	if (srr1 & (1ull << 19)) return "illegal instruction";
+	if (srr1 & (1ull << 18)) return "privileged instruction";
+	if (srr1 & (1ull << 17)) return "trap";
+	return "unknown cause";
+}
+
+/* Handlers start in real mode; everything but the MMU's fast paths runs translated, so it can
+ * reach user memory and the local translation table. The return path turns it off again. */
+static void translation_on(void)
+{
+	mtmsrd(mfmsr() | MSR_IR | MSR_DR);
+	isync();
+}
+
+/* A user program did something fatal: report it and end the process. */
+__attribute__((noreturn)) static void kill_process(const struct trap_frame *tf, const char *what,
+						   uint64_t addr, long status)
+{
+	struct process *p = current_process();
+	kprintf("kov: pid %u (%s) killed: %s at 0x%lx (pc 0x%lx)\n", p->pid, p->name, what,
+		(unsigned long)addr, (unsigned long)tf->nip);
+	process_exit(status);
+}
+
+#define DSISR_PROTECTION 0x08000000ull
+#define DSISR_STORE 0x02000000ull
+#define SRR1_ISI_NOEXEC 0x10000000ull
+#define SRR1_ISI_PROTECTION 0x08000000ull
+
+static void storage_fault(struct trap_frame *tf, bool user)
+{
+	bool data = tf->vector == 0x300 || tf->vector == 0x380;
+	uint64_t ea = data ? tf->dar : tf->nip;
+	bool write = tf->vector == 0x300 && (tf->dsisr & DSISR_STORE);
+	bool refused = (tf->vector == 0x300 && (tf->dsisr & DSISR_PROTECTION)) ||
+		       (tf->vector == 0x400 && (tf->msr & (SRR1_ISI_NOEXEC | SRR1_ISI_PROTECTION)));
+	struct process *p = current_process();
+	if (p && !refused && ea >= USER_BASE && ea < USER_END &&
+	    CO_CALL(struct process, p->self, fault, ea, write) == 0)
+		return;
+	if (!user) {
+		uint64_t resume;
+		if (uaccess_fixup(tf->nip, &resume)) {
+			tf->nip = resume;
+			return;
+		}
+		panic_trap(tf, "unhandled storage fault");
+	}
+	kill_process(tf, refused ? "protection fault" : "bad address", ea, -11);
+}
+
 void exception_dispatch(struct trap_frame *tf)
 {
 	struct percpu *cpu = this_cpu();
+	bool user = tf->msr & MSR_PR;
 	cpu->exceptions++;
 	switch (tf->vector) {
-	case 0x900:
-		timer_interrupt(tf);
-		sched_preempt(tf);
-		break;
-	case 0xf00:
-		pmu_interrupt(tf);
-		break;
 	case 0x300:
 	case 0x380:
 	case 0x400:
 	case 0x480:
-		if (!mmu_fault(tf))
-			panic_trap(tf, "unhandled storage fault");
+		if (mmu_fault(tf))
+			break;
+		translation_on();
+		storage_fault(tf, user);
+		break;
+	case 0x900:
+		translation_on();
+		timer_interrupt(tf);
+		sched_preempt(tf);
+		break;
+	case 0xc00:
+		translation_on();
+		if (!user)
+			panic_trap(tf, "system call from the kernel");
+		syscall_dispatch(tf);
+		break;
+	case 0x700:
+		if (!user)
+			panic_trap(tf, "unexpected exception");
+		translation_on();
+		kill_process(tf, program_cause(tf->msr), tf->nip, tf->msr & (1ull << 17) ? -5 : -4);
+	case 0xf00:
+		pmu_interrupt(tf);
 		break;
 	case 0x100:
 		panic_trap(tf, "NMI");
@@ -66,16 +139,6 @@ const char *vector_name(uint64_t v)
 	case 0x1800: return "thermal";
 	default: return "reserved";
 	}
-}
-
-/* Program interrupts say why in SRR1 bits 43-47. */
-static const char *program_cause(uint64_t srr1)
-{
-	if (srr1 & (1ull << 20)) return "floating-point enabled";
-	if (srr1 & (1ull << 19)) return "illegal instruction";
-	if (srr1 & (1ull << 18)) return "privileged instruction";
-	if (srr1 & (1ull << 17)) return "trap";
-	return "unknown cause";
 }
 
 static void print_backtrace(uint64_t sp)

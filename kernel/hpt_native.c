@@ -46,7 +46,7 @@ static struct hpte *free_slot(uint64_t group)
 	return 0;
 }
 
-static bool native_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags)
+static int64_t native_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags)
 {
 	uint64_t hash = hpt_hash(vsid, ea), mask = hpt_native.groups - 1;
 	uint64_t v = hpte_v(vsid, ea) | PTE_V_VALID, r = pa | flags | PTE_R | PTE_C;
@@ -67,7 +67,16 @@ static bool native_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flag
 	__asm__ volatile("eieio" : : : "memory");
 	e->v = v;
 	__asm__ volatile("ptesync" : : : "memory");
-	return true;
+	return e - table;
+}
+
+static void native_remove(int64_t slot, uint64_t vsid, uint64_t ea)
+{
+	struct hpte *e = &table[slot];
+	if ((e->v & ~0x7full) != (hpte_v(vsid, ea) & ~0x7full) || !(e->v & PTE_V_VALID))
+		return;   /* evicted and reused meanwhile */
+	e->v = 0;
+	tlb_flush_local();
 }
 
 struct hpt_ops hpt_native = {
@@ -75,4 +84,5 @@ struct hpt_ops hpt_native = {
 	.setup = native_setup,
 	.init_cpu = native_init_cpu,
 	.insert = native_insert,
+	.remove = native_remove,
 };

@@ -24,20 +24,30 @@ static void papr_init_cpu(void)
 {
 }
 
-static bool papr_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags)
+static int64_t papr_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags)
 {
 	uint64_t hash = hpt_hash(vsid, ea), mask = hpt_papr.groups - 1;
 	uint64_t v = hpte_v(vsid, ea) | PTE_V_VALID, r = pa | flags | PTE_R | PTE_C;
 	uint64_t out[3];
 	for (int tries = 0; tries < 3; tries++) {
 		if (hcall_out(out, H_ENTER, 0, (hash & mask) * 8, v, r) == H_SUCCESS)
-			return true;
+			return (int64_t)out[0];
 		if (hcall_out(out, H_ENTER, 0, (~hash & mask) * 8, v | PTE_V_SECONDARY, r) == H_SUCCESS)
-			return true;
+			return (int64_t)out[0];
 		/* Both groups full: evict one entry of the primary group, round robin. */
-		hcall_out(out, H_REMOVE, 0, (hash & mask) * 8 + (evict_next++ & 7), 0, 0);
+		hcall_out(out, H_REMOVE, 0, (hash & mask) * 8 + (__atomic_fetch_add(&evict_next, 1,
+			  __ATOMIC_RELAXED) & 7), 0, 0);
 	}
-	return false;
+	return -1;
+}
+
+#define H_AVPN 0x0100000000000000ull   /* H_REMOVE flag: only if the AVPN still matches */
+
+static void papr_remove(int64_t slot, uint64_t vsid, uint64_t ea)
+{
+	uint64_t out[3];
+	/* The AVPN compare excludes the low 7 bits of the first doubleword. */
+	hcall_out(out, H_REMOVE, H_AVPN, (uint64_t)slot, hpte_v(vsid, ea) & ~0x7full, 0);
 }
 
 struct hpt_ops hpt_papr = {
@@ -45,4 +55,5 @@ struct hpt_ops hpt_papr = {
 	.setup = papr_setup,
 	.init_cpu = papr_init_cpu,
 	.insert = papr_insert,
+	.remove = papr_remove,
 };

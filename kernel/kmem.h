@@ -12,5 +12,7 @@ void kfree(void *p);
 
 /* Blocks currently handed out (for leak checks in tests). */
 uint64_t kmem_live_blocks(void);
+/* Pages the heap keeps although every block on them is free (reusable memory). */
+uint64_t kmem_empty_pages(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cobj.h"
 #include "cobj_test.h"
 #include "thread.h"
+#include "process.h"
 #include "thread_test.h"
 #include "symbols.h"
 #include "cpu.h"
@@ -92,6 +93,24 @@ static bool wait_for_ticks(uint64_t ticks)
 	}
 }
 
+/* "run=PROGRAM,ARG,...": runs one program, reports its exit status and powers off. */
+static void run_program(char *spec)
+{
+	char *args = spec;
+	while (*args && *args != ',')
+		args++;
+	if (*args)
+		*args++ = 0;
+	long status = 127;
+	long pid = process_spawn(spec, args, 0);
+	if (pid < 0)
+		kprintf("kov: cannot run %s: error %ld\n", spec, -pid);
+	else
+		process_wait((uint32_t)pid, 0, &status);
+	kprintf("kov: exit status %ld\n", status);
+	machine_halt();
+}
+
 /* The rest of boot runs as a thread, so that it may block: the boot CPU's own flow becomes
  * its idle thread, which never does. */
 static void kernel_init(void *unused)
@@ -118,6 +137,9 @@ static void kernel_init(void *unused)
 		machine.profile, boot_cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
 		(unsigned long)boot_us);
 
+	char run[128];
+	if (bootarg_str(machine.bootargs, "run", run, sizeof run))
+		run_program(run);
 	if (bootarg_str(machine.bootargs, "fault", arg, sizeof arg))
 		run_fault_test(arg);
 	if (bootarg_str(machine.bootargs, "halt", arg, sizeof arg)) {
@@ -157,6 +179,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	cobj_init();
 	cobj_init_cpu();
 	sched_init_cpu();
+	process_init();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();

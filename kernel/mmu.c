@@ -58,21 +58,47 @@ static uint64_t ltt_vsid(unsigned int cpu)
 	return kernel_vsid(LTT_BASE + ((uint64_t)(cpu + 1) << SEGMENT_SHIFT));
 }
 
-/* The VSID that translates ea on this CPU, or 0 if ea is in no kernel segment. */
+static void slb_insert(uint64_t ea, uint64_t vsid, unsigned int slot);
+
+uint64_t user_vsid(uint64_t ctx, uint64_t ea)
+{
+	/* Proto-VSIDs below 0xC00000000: kernel segments all start there, so none collide. */
+	uint64_t proto = (ctx << 24) | ((ea >> SEGMENT_SHIFT) & 0xffffff);
+	return (proto * VSID_MULTIPLIER) & VSID_MASK;
+}
+
+/* The VSID that translates ea on this CPU, or 0 if ea is in no segment it may use. */
 static uint64_t segment_vsid(uint64_t ea)
 {
 	if (is_kernel_linear(ea))
 		return kernel_vsid(ea);
 	if (is_ltt(ea))
 		return ltt_vsid(this_cpu()->index);
+	if (ea >= USER_BASE && ea < USER_END && this_cpu()->user_context)
+		return user_vsid(this_cpu()->user_context, ea);
 	return 0;
 }
+
+void mmu_switch_user(uint64_t ctx)
+{
+	struct percpu *cpu = this_cpu();
+	if (cpu->user_context == ctx)
+		return;
+	cpu->user_context = ctx;
+	/* slbia keeps entry 0 (the kernel); the LTT entry is rewritten, the rest refault. */
+	__asm__ volatile("slbia\n isync" : : : "memory");
+	slb_insert(LTT_BASE, ltt_vsid(cpu->index), SLB_LTT);
+	cpu->slb_next = SLB_BOLTED;
+}
+
+#define SLB_VSID_KS 0x800ull   /* supervisor key 1: kernel access to user pages follows PP */
 
 static void slb_insert(uint64_t ea, uint64_t vsid, unsigned int slot)
 {
 	uint64_t esid = (ea >> SEGMENT_SHIFT) << SEGMENT_SHIFT;
 	uint64_t rb = esid | SLB_ESID_V | slot;
-	uint64_t rs = (vsid << SLB_VSID_SHIFT) | SLB_VSID_KP;
+	uint64_t keys = ea < USER_END ? SLB_VSID_KS | SLB_VSID_KP : SLB_VSID_KP;
+	uint64_t rs = (vsid << SLB_VSID_SHIFT) | keys;
 	__asm__ volatile("slbmte %0, %1\n isync" : : "r"(rs), "r"(rb) : "memory");
 }
 
@@ -132,7 +158,7 @@ static bool hpt_fault(uint64_t ea)
 		pa = ltt_memory[this_cpu()->index] + (page - LTT_BASE);
 	else
 		return false;
-	if (!hpt->insert(vsid, page, pa, PTE_M | PTE_PP_RW_KERNEL))
+	if (hpt->insert(vsid, page, pa, PTE_M | PTE_PP_RW_KERNEL) < 0)
 		return false;
 	this_cpu()->hpt_misses++;
 	return true;

@@ -24,6 +24,17 @@
 #define PTE_G   0x008ull  /* guarded */
 #define PTE_N   0x004ull  /* no execute */
 #define PTE_PP_RW_KERNEL 0x0ull   /* with the kernel's SLB keys: kernel read/write, user none */
+#define PTE_PP_RW 0x2ull          /* user segments (both keys 1): read/write */
+#define PTE_PP_RO 0x3ull          /* user segments: read only */
+
+/* User address space: the first 4 GiB (segments 0-15), above a guard at 0. */
+#define USER_BASE 0x10000ull
+#define USER_END  0x100000000ull
+
+/* VSID of user segment `ea` for VSID context `ctx` (1-0xBFF: never a kernel VSID). */
+uint64_t user_vsid(uint64_t ctx, uint64_t ea);
+/* Drops this CPU's user segment translations (a different process runs next). */
+void mmu_switch_user(uint64_t ctx);
 
 /* First doubleword flags. */
 #define PTE_V_VALID     0x1ull
@@ -45,8 +56,11 @@ struct hpt_ops {
 	void (*setup)(void);
 	/* Prepares the table on this CPU (called on every CPU before translation is on). */
 	void (*init_cpu)(void);
-	/* Inserts a translation, evicting another from a full group if need be. */
-	bool (*insert)(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags);
+	/* Inserts a translation, evicting another from a full group if need be; returns the slot
+	 * (index of the entry in the table) or -1. */
+	int64_t (*insert)(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t flags);
+	/* Removes the translation in `slot` if it still is the one for (vsid, ea). */
+	void (*remove)(int64_t slot, uint64_t vsid, uint64_t ea);
 	uint64_t groups;  /* number of 128-byte page-table entry groups */
 };
 

@@ -12,6 +12,8 @@
 struct percpu {
 	uint64_t scratch[4];       /* exception entry: r9, r10, r11 of the interrupted code */
 	uint64_t stack_top;        /* initial kernel stack of this CPU */
+	uint64_t kstack_top;       /* kernel stack of the running thread (entries from user mode) */
+	uint64_t user_context;     /* VSID context of the running process, 0 for none */
 	uint32_t index;            /* logical CPU number, 0 = boot CPU */
 	uint32_t hw_id;            /* interrupt server number (FDT "reg") */
 	volatile uint32_t online;  /* set by the CPU itself once it runs kernel C code */

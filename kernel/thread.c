@@ -5,6 +5,8 @@
 #include "platform.h"
 #include "console.h"
 #include "cpu.h"
+#include "mmu.h"
+#include "cobj.h"
 #include "lib/string.h"
 
 #define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */
@@ -72,6 +74,12 @@ static void switch_locked(struct runqueue *q)
 	next->state = THREAD_RUNNING;
 	next->switches++;
 	q->current = next;
+	struct percpu *cpu = this_cpu();
+	/* A switch is a quiescent point: threads hold no rep pointers across one (except reps of
+	 * objects they themselves keep alive). */
+	co_quiescent();
+	cpu->kstack_top = next->stack ? (uint64_t)next->stack + next->stack_size : 0;
+	mmu_switch_user(next->user_ctx);
 	switch_context(&prev->ctx, &next->ctx);
 }
 
@@ -115,6 +123,12 @@ void thread_start(struct thread *t)
 
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, int cpu)
 {
+	return thread_create_user(name, fn, arg, cpu, 0, 0);
+}
+
+struct thread *thread_create_user(const char *name, void (*fn)(void *), void *arg, int cpu,
+				  struct process *proc, uint64_t user_ctx)
+{
 	struct thread *t = kmalloc(sizeof *t);
 	uint8_t *stack = kmalloc(THREAD_STACK_SIZE);
 	if (!t || !stack) {
@@ -135,6 +149,8 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, in
 	t->stack_size = THREAD_STACK_SIZE;
 	t->entry = fn;
 	t->arg = arg;
+	t->proc = proc;
+	t->user_ctx = user_ctx;
 	/* First switch_context into it "returns" to thread_start_asm with r14 = t. */
 	t->ctx.r1 = (uint64_t)(stack + THREAD_STACK_SIZE - 16);
 	*(uint64_t *)t->ctx.r1 = 0;
@@ -183,6 +199,9 @@ long thread_join(struct thread *t)
 
 void thread_yield(void)
 {
+	/* A yield is a quiescent point even when nothing else is runnable. */
+	co_quiescent();
+	co_reclaim();
 	int irq = irq_save();
 	struct runqueue *q = my_rq();
 	spin_lock(&q->lock);

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include "trap.h"
 
+struct process;
+
 enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD };
 
 /* Registers a thread keeps across a switch (the ELFv1 non-volatile set). */
@@ -35,6 +37,8 @@ struct thread {
 	volatile bool reaped;      /* exited and switched away from: safe to free */
 	const void *wait_key;      /* what the thread is blocked on */
 	uint64_t switches;         /* times it was switched in */
+	struct process *proc;      /* user process the thread belongs to, 0 for kernel threads */
+	uint64_t user_ctx;         /* its VSID context */
 };
 
 #define THREAD_STACK_SIZE (16 * 1024)
@@ -44,6 +48,9 @@ void sched_init_cpu(void);
 
 /* Creates a runnable thread on `cpu` (-1: spread round robin over the online CPUs). */
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, int cpu);
+/* The same for a thread of a user process (proc and its VSID context set before it runs). */
+struct thread *thread_create_user(const char *name, void (*fn)(void *), void *arg, int cpu,
+				  struct process *proc, uint64_t user_ctx);
 /* Ends the calling thread. */
 void thread_exit(long code) __attribute__((noreturn));
 /* Waits for a thread to exit, frees it and returns its exit code. */

@@ -1,0 +1,400 @@
+#include "process.h"
+#include "vm.h"
+#include "kmem.h"
+#include "console.h"
+#include "platform.h"
+#include "percpu.h"
+#include "syscall_nr.h"
+#include "cpu.h"
+#include "lib/bytes.h"
+#include "lib/string.h"
+
+#define STACK_TOP   0xF0000000ull
+#define STACK_BYTES (256 * 1024ull)
+#define HEAP_BYTES  (64ull << 20)
+#define MAX_CONTEXTS 0xBFF
+
+coid_t process_annex;
+static uint32_t next_pid = 1;
+static struct spinlock ctx_lock;
+static uint8_t ctx_used[MAX_CONTEXTS + 1];
+static uint32_t ctx_next = 1;
+
+void enter_user(struct trap_frame *tf) __attribute__((noreturn));
+
+/* ---- ProcessAnnex --------------------------------------------------------------------- */
+CO_METHOD(bool, annex_add, struct annex *a, coid_t p)
+{
+	spin_lock(&a->lock);
+	bool ok = a->n < MAX_PROCESSES;
+	if (ok)
+		a->procs[a->n++] = p;
+	spin_unlock(&a->lock);
+	return ok;
+}
+
+CO_METHOD(void, annex_remove, struct annex *a, coid_t p)
+{
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n; i++)
+		if (a->procs[i] == p) {
+			a->procs[i] = a->procs[--a->n];
+			break;
+		}
+	spin_unlock(&a->lock);
+}
+
+CO_METHOD(coid_t, annex_find, struct annex *a, uint32_t pid)
+{
+	coid_t found = 0;
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n && !found; i++)
+		if (((struct process *)co_rep(a->procs[i]))->pid == pid)
+			found = a->procs[i];
+	spin_unlock(&a->lock);
+	return found;
+}
+
+CO_METHOD(uint32_t, annex_count, struct annex *a)
+{
+	return a->n;
+}
+
+static int annex_children(void *rep, coid_t *children, int max)
+{
+	struct annex *a = rep;
+	for (uint32_t i = 0; i < a->n && (int)i < max; i++)
+		children[i] = a->procs[i];
+	return (int)a->n;
+}
+
+static const struct annex_ops annex_ops = { annex_add, annex_remove, annex_find, annex_count };
+const struct co_class annex_class = { "ProcessAnnex", &annex_ops, 4, annex_children };
+
+/* ---- Process -------------------------------------------------------------------------- */
+CO_METHOD(long, process_fault, struct process *p, uint64_t ea, bool write)
+{
+	for (unsigned i = 0; i < p->nregions; i++)
+		if (ea >= p->region_start[i] && ea < p->region_end[i]) {
+			if (p->heap_end == p->region_end[i] && ea >= p->brk)
+				return -KOV_EFAULT;   /* above the break: not yet part of the heap */
+			return CO_CALL(struct region, p->regions[i], fault, ea, write, p->hat);
+		}
+	return -KOV_EFAULT;
+}
+
+CO_METHOD(long, process_sbrk, struct process *p, long incr)
+{
+	spin_lock(&p->lock);
+	uint64_t old = p->brk, new = old + (uint64_t)incr;
+	long rc = (long)old;
+	if (new < p->heap_start || new > p->heap_end)
+		rc = -KOV_ENOMEM;
+	else
+		p->brk = new;
+	spin_unlock(&p->lock);
+	return rc;
+}
+
+static int process_children(void *rep, coid_t *children, int max)
+{
+	struct process *p = rep;
+	int n = 0;
+	if (n < max)
+		children[n] = p->hat;
+	n++;
+	for (unsigned i = 0; i < p->nregions; i++, n++)
+		if (n < max)
+			children[n] = p->regions[i];
+	return n;
+}
+
+static const struct process_ops process_ops = { process_fault, process_sbrk };
+const struct co_class process_class = { "Process", &process_ops, 2, process_children };
+
+void process_init(void)
+{
+	struct annex *a = kmalloc(sizeof *a);
+	a->ops = &annex_ops;
+	process_annex = co_new_single(&annex_class, a);
+	co_register_class(&annex_class);
+	co_register_class(&process_class);
+	vm_register_classes();
+	pm_init();
+}
+
+struct process *current_process(void)
+{
+	struct thread *t = current_thread();
+	return t ? t->proc : 0;
+}
+
+static uint64_t alloc_context(void)
+{
+	uint64_t ctx = 0;
+	spin_lock(&ctx_lock);
+	for (uint32_t n = 0; n < MAX_CONTEXTS && !ctx; n++) {
+		uint32_t c = ctx_next;
+		ctx_next = ctx_next % MAX_CONTEXTS + 1;
+		if (!ctx_used[c]) {
+			ctx_used[c] = 1;
+			ctx = c;
+		}
+	}
+	spin_unlock(&ctx_lock);
+	return ctx;
+}
+
+static void free_context(uint64_t ctx)
+{
+	spin_lock(&ctx_lock);
+	ctx_used[ctx] = 0;
+	spin_unlock(&ctx_lock);
+}
+
+static bool add_region(struct process *p, uint64_t start, uint64_t end, unsigned prot,
+		       coid_t fr, uint64_t file_off, uint64_t file_bytes)
+{
+	if (p->nregions == MAX_REGIONS || start < USER_BASE || end > USER_END || start >= end)
+		return false;
+	for (unsigned i = 0; i < p->nregions; i++)
+		if (start < p->region_end[i] && end > p->region_start[i])
+			return false;
+	coid_t fcm = fcm_create(fr, file_off, file_bytes);
+	coid_t r = fcm ? region_create(start, end - start, prot, fcm) : 0;
+	if (!r) {
+		if (fcm)
+			co_destroy(fcm);
+		return false;
+	}
+	p->regions[p->nregions] = r;
+	p->region_start[p->nregions] = start;
+	p->region_end[p->nregions] = end;
+	p->nregions++;
+	return true;
+}
+
+/* ELF64 big-endian header and program header fields (offsets). */
+#define EH_TYPE 16
+#define EH_MACHINE 18
+#define EH_ENTRY 24
+#define EH_PHOFF 32
+#define EH_PHENTSIZE 54
+#define EH_PHNUM 56
+#define PH_TYPE 0
+#define PH_FLAGS 4
+#define PH_OFFSET 8
+#define PH_VADDR 16
+#define PH_FILESZ 32
+#define PH_MEMSZ 40
+#define PT_LOAD 1
+#define EM_PPC64 21
+
+static long load_elf(struct process *p)
+{
+	struct fr *fr = co_rep(p->fr);
+	uint8_t eh[64], ph[56];
+	if (CO_CALL(struct fr, p->fr, read, 0, eh, sizeof eh) != sizeof eh ||
+	    memcmp(eh, "\177ELF\2\2\1", 7) != 0 || be16_load(eh + EH_TYPE) != 2 ||
+	    be16_load(eh + EH_MACHINE) != EM_PPC64 || be16_load(eh + EH_PHENTSIZE) != sizeof ph)
+		return -KOV_ENOEXEC;
+	uint64_t entry = be64_load(eh + EH_ENTRY), top = 0;
+	bool entry_found = false;
+	for (unsigned i = 0; i < be16_load(eh + EH_PHNUM); i++) {
+		uint64_t off = be64_load(eh + EH_PHOFF) + i * sizeof ph;
+		if (CO_CALL(struct fr, p->fr, read, off, ph, sizeof ph) != sizeof ph)
+			return -KOV_ENOEXEC;
+		if (be32_load(ph + PH_TYPE) != PT_LOAD)
+			continue;
+		uint64_t vaddr = be64_load(ph + PH_VADDR), foff = be64_load(ph + PH_OFFSET);
+		uint64_t filesz = be64_load(ph + PH_FILESZ), memsz = be64_load(ph + PH_MEMSZ);
+		uint32_t flags = be32_load(ph + PH_FLAGS);
+		uint64_t start = vaddr & ~(PAGE_SIZE - 1), lead = vaddr - start;
+		if (filesz > memsz || foff < lead || (foff - lead) % PAGE_SIZE ||
+		    foff + filesz > fr->bytes || memsz > USER_END || vaddr > USER_END - memsz)
+			return -KOV_ENOEXEC;
+		unsigned prot = (flags & 4 ? PROT_READ : 0) | (flags & 2 ? PROT_WRITE : 0) |
+				(flags & 1 ? PROT_EXEC : 0);
+		uint64_t end = (vaddr + memsz + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+		if (!add_region(p, start, end, prot, p->fr, foff - lead, filesz + lead))
+			return -KOV_ENOEXEC;
+		if (end > top)
+			top = end;
+		/* ELFv1: the entry point is a function descriptor (code address, TOC). */
+		if (entry >= vaddr && entry + 16 <= vaddr + filesz) {
+			uint8_t desc[16];
+			CO_CALL(struct fr, p->fr, read, foff + (entry - vaddr), desc, sizeof desc);
+			p->entry = be64_load(desc);
+			p->toc = be64_load(desc + 8);
+			entry_found = true;
+		}
+	}
+	if (!entry_found)
+		return -KOV_ENOEXEC;
+	p->heap_start = p->brk = top + PAGE_SIZE;
+	p->heap_end = p->heap_start + HEAP_BYTES;
+	if (!add_region(p, p->heap_start, p->heap_end, PROT_READ | PROT_WRITE, 0, 0, 0) ||
+	    !add_region(p, STACK_TOP - STACK_BYTES, STACK_TOP, PROT_READ | PROT_WRITE, 0, 0, 0))
+		return -KOV_ENOMEM;
+	return 0;
+}
+
+/* Writes argv (the program name and the comma-separated arguments) at the top of the stack,
+ * through the stack region's frames (the process is not running yet). */
+static long build_stack(struct process *p, const char *program, const char *args)
+{
+	unsigned stack_region = p->nregions - 1;
+	struct region *r = co_rep(p->regions[stack_region]);
+	uint64_t page_va = STACK_TOP - PAGE_SIZE;
+	uint64_t pa = CO_CALL(struct fcm, r->fcm, get_page, page_va - r->start);
+	if (!pa)
+		return -KOV_ENOMEM;
+	uint8_t *page = kernel_ptr(pa);
+	char strings[1024];
+	uint64_t argv[32];
+	size_t used = 0;
+	int argc = 0;
+	const char *src[2] = { program, args };
+	for (int s = 0; s < 2; s++) {
+		const char *a = src[s];
+		while (a && *a && argc < 31) {
+			size_t n = 0;
+			while (a[n] && (s == 0 || a[n] != ','))
+				n++;
+			if (used + n + 1 > sizeof strings)
+				return -KOV_EINVAL;
+			memcpy(strings + used, a, n);
+			strings[used + n] = 0;
+			argv[argc++] = STACK_TOP - sizeof strings + used;
+			used += n + 1;
+			a += n;
+			if (*a == ',')
+				a++;
+		}
+	}
+	argv[argc] = 0;
+	memcpy(page + PAGE_SIZE - sizeof strings, strings, sizeof strings);
+	uint64_t argv_va = STACK_TOP - sizeof strings - 8 * (uint64_t)(argc + 1);
+	argv_va &= ~15ull;
+	for (int i = 0; i <= argc; i++)
+		be64_store(page + (argv_va - page_va) + 8 * (uint64_t)i, argv[i]);
+	p->argc = (uint64_t)argc;
+	p->argv = argv_va;
+	p->sp = (argv_va - 128) & ~15ull;   /* below the arguments, room for crt0's frame */
+	return 0;
+}
+
+static void user_start(void *arg)
+{
+	struct process *p = arg;
+	struct thread *t = current_thread();
+	struct trap_frame *tf = (struct trap_frame *)((uint64_t)(t->stack + t->stack_size -
+			      sizeof *tf - 512) & ~15ull);
+	memset(tf, 0, sizeof *tf);
+	tf->nip = p->entry;
+	tf->msr = MSR_SF | MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
+	tf->gpr[1] = p->sp;
+	tf->gpr[2] = p->toc;
+	tf->gpr[3] = p->argc;
+	tf->gpr[4] = p->argv;
+	irq_disable();
+	enter_user(tf);
+}
+
+static void destroy_address_space(struct process *p)
+{
+	if (p->hat) {
+		CO_CALL(struct hat, p->hat, unmap_all);
+		co_destroy(p->hat);
+	}
+	for (unsigned i = 0; i < p->nregions; i++) {
+		struct region *r = co_rep(p->regions[i]);
+		CO_CALL(struct fcm, r->fcm, release);
+		co_destroy(r->fcm);
+		co_destroy(p->regions[i]);
+	}
+	p->nregions = 0;
+	if (p->fr)
+		co_destroy(p->fr);
+	if (p->ctx)
+		free_context(p->ctx);
+}
+
+long process_spawn(const char *program, const char *args, uint32_t ppid)
+{
+	struct process *p = kmalloc(sizeof *p);
+	if (!p)
+		return -KOV_ENOMEM;
+	p->ops = &process_ops;
+	size_t n = strlen(program);
+	memcpy(p->name, program, n < sizeof p->name - 1 ? n : sizeof p->name - 1);
+	p->ppid = ppid;
+	long rc = -KOV_ENOENT;
+	p->fr = fr_create(program);
+	if (!p->fr)
+		goto fail;
+	rc = -KOV_ENOMEM;
+	p->ctx = alloc_context();
+	p->hat = p->ctx ? hat_create(p->ctx) : 0;
+	if (!p->hat)
+		goto fail;
+	rc = load_elf(p);
+	if (rc == 0)
+		rc = build_stack(p, program, args);
+	if (rc)
+		goto fail;
+	rc = -KOV_ENOMEM;
+	p->self = co_new_single(&process_class, p);
+	if (!p->self)
+		goto fail;
+	p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+	if (!CO_CALL(struct annex, process_annex, add, p->self)) {
+		co_destroy(p->self);   /* frees p when reclaimed */
+		destroy_address_space(p);
+		return -KOV_ENOMEM;
+	}
+	p->thread = thread_create_user(p->name, user_start, p, -1, p, p->ctx);
+	if (!p->thread) {
+		CO_CALL(struct annex, process_annex, remove, p->self);
+		co_destroy(p->self);
+		destroy_address_space(p);
+		return -KOV_ENOMEM;
+	}
+	return p->pid;
+fail:
+	destroy_address_space(p);
+	kfree(p);
+	return rc;
+}
+
+void process_exit(long status)
+{
+	struct process *p = current_process();
+	p->status = status;
+	__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_RELEASE);
+	thread_wake_all(p);
+	thread_exit(status);
+}
+
+static bool still_running(const void *key)
+{
+	return ((const struct process *)key)->state != PROC_ZOMBIE;
+}
+
+long process_wait(uint32_t pid, uint32_t ppid, long *status)
+{
+	coid_t c = CO_CALL(struct annex, process_annex, find, pid);
+	if (!c)
+		return -KOV_ECHILD;
+	struct process *p = co_rep(c);
+	if (p->ppid != ppid)
+		return -KOV_ECHILD;
+	thread_block_on(p, still_running);
+	thread_join(p->thread);   /* the exit is complete once the thread is reaped */
+	*status = p->status;
+	CO_CALL(struct annex, process_annex, remove, c);
+	destroy_address_space(p);
+	co_destroy(c);
+	co_reclaim();   /* whatever earlier exits left behind and every CPU has let go of */
+	return (long)pid;
+}

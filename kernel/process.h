@@ -1,0 +1,67 @@
+/* Processes (K42's Process object) and the ProcessAnnex that lists the live ones. A process
+ * has one address space (a HAT and its Regions), an ELF program from the initial RAM disk
+ * (an FR), and, for now, one thread. */
+#ifndef KOV_PROCESS_H
+#define KOV_PROCESS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "cobj.h"
+#include "thread.h"
+
+#define MAX_REGIONS 8
+#define MAX_PROCESSES 1024
+
+enum process_state { PROC_RUNNING, PROC_ZOMBIE };
+
+struct process;
+struct process_ops {
+	/* Resolves a page fault at ea: 0, or -errno if no region allows the access. */
+	long (*fault)(struct process *p, uint64_t ea, bool write);
+	/* Moves the break by incr bytes; returns the old break or -errno. */
+	long (*sbrk)(struct process *p, long incr);
+};
+
+struct process {
+	const struct process_ops *ops;
+	struct spinlock lock;
+	coid_t self, hat, fr;
+	uint32_t pid, ppid;
+	char name[32];
+	coid_t regions[MAX_REGIONS];
+	uint64_t region_start[MAX_REGIONS], region_end[MAX_REGIONS];
+	unsigned int nregions;
+	uint64_t heap_start, brk, heap_end;
+	uint64_t ctx;                      /* VSID context */
+	volatile enum process_state state;
+	long status;
+	struct thread *thread;
+	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
+};
+
+struct annex;
+struct annex_ops {
+	bool (*add)(struct annex *a, coid_t process);
+	void (*remove)(struct annex *a, coid_t process);
+	coid_t (*find)(struct annex *a, uint32_t pid);
+	uint32_t (*count)(struct annex *a);
+};
+struct annex {
+	const struct annex_ops *ops;
+	struct spinlock lock;
+	coid_t procs[MAX_PROCESSES];
+	uint32_t n;
+};
+extern coid_t process_annex;
+
+void process_init(void);
+/* Starts `program` from the initial RAM disk with a comma-separated argument string.
+ * Returns the pid or -errno. */
+long process_spawn(const char *program, const char *args, uint32_t ppid);
+/* Waits for child pid of parent ppid to exit; frees it; returns its status via *status. */
+long process_wait(uint32_t pid, uint32_t ppid, long *status);
+/* Ends the calling thread's process. */
+void process_exit(long status) __attribute__((noreturn));
+struct process *current_process(void);
+
+#endif

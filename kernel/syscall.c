@@ -1,0 +1,116 @@
+/* System calls. Every user pointer goes through uaccess (range check, then a copy that turns
+ * an unmapped address into -KOV_EFAULT); every number is range-checked. A bad call returns an
+ * error and changes nothing. */
+#include "syscall.h"
+#include "syscall_nr.h"
+#include "process.h"
+#include "uaccess.h"
+#include "platform.h"
+#include "percpu.h"
+#include "timer.h"
+#include "cpu.h"
+#include "vm.h"
+#include "kmem.h"
+#include "page_alloc.h"
+
+#define WRITE_MAX (64 * 1024)
+
+static long sys_write(uint64_t fd, uint64_t buf, uint64_t len)
+{
+	if (fd != 1 && fd != 2)
+		return -KOV_EBADF;
+	if (len > WRITE_MAX)
+		return -KOV_EINVAL;
+	char chunk[256];
+	for (uint64_t done = 0; done < len;) {
+		uint64_t n = len - done < sizeof chunk ? len - done : sizeof chunk;
+		long rc = copy_from_user(chunk, buf + done, n);
+		if (rc)
+			return rc;
+		platform->console_write(chunk, n);
+		done += n;
+	}
+	return (long)len;
+}
+
+static long sys_spawn(uint64_t uprogram, uint64_t uargs)
+{
+	char program[48], args[256];
+	long rc = string_from_user(program, uprogram, sizeof program);
+	if (rc < 0)
+		return rc;
+	args[0] = 0;
+	if (uargs && (rc = string_from_user(args, uargs, sizeof args)) < 0)
+		return rc;
+	return process_spawn(program, args, current_process()->pid);
+}
+
+static long sys_wait(uint64_t pid, uint64_t ustatus)
+{
+	if (pid == 0 || pid > UINT32_MAX)
+		return -KOV_EINVAL;
+	if (ustatus && !user_range_ok(ustatus, sizeof(int)))
+		return -KOV_EFAULT;
+	long status;
+	long rc = process_wait((uint32_t)pid, current_process()->pid, &status);
+	if (rc > 0 && ustatus) {
+		int s = (int)status;
+		long copied = copy_to_user(ustatus, &s, sizeof s);
+		if (copied)
+			return copied;
+	}
+	return rc;
+}
+
+static long meminfo(uint64_t what)
+{
+	switch (what) {
+	case MEMINFO_FREE_PAGES: return (long)(pages_free() + kmem_empty_pages());
+	case MEMINFO_PM_FRAMES: return (long)CO_CALL(struct pm, the_pm, frames_out);
+	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
+	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
+	default: return -KOV_EINVAL;
+	}
+}
+
+void syscall_dispatch(struct trap_frame *tf)
+{
+	uint64_t *a = &tf->gpr[3];
+	struct process *p = current_process();
+	long rc;
+	switch (tf->gpr[0]) {
+	case SYS_EXIT:
+		process_exit((long)(int)a[0]);
+	case SYS_WRITE:
+		rc = sys_write(a[0], a[1], a[2]);
+		break;
+	case SYS_GETPID:
+		rc = p->pid;
+		break;
+	case SYS_SPAWN:
+		rc = sys_spawn(a[0], a[1]);
+		break;
+	case SYS_WAIT:
+		rc = sys_wait(a[0], a[1]);
+		break;
+	case SYS_YIELD:
+		thread_yield();
+		rc = 0;
+		break;
+	case SYS_SBRK:
+		rc = CO_CALL(struct process, p->self, sbrk, (long)a[0]);
+		break;
+	case SYS_CLOCK:
+		rc = (long)clock_ns();
+		break;
+	case SYS_GETCPU:
+		rc = this_cpu()->index;
+		break;
+	case SYS_MEMINFO:
+		rc = meminfo(a[0]);
+		break;
+	default:
+		rc = -KOV_ENOSYS;
+	}
+	tf->gpr[3] = (uint64_t)rc;
+}

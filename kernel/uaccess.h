@@ -1,0 +1,21 @@
+/* Copying between the kernel and a user address space. Every user pointer is checked against
+ * the user range first; a page that is not mapped is faulted in through the process's regions,
+ * and an address no region covers ends the copy with -KOV_EFAULT instead of a kernel fault. */
+#ifndef KOV_UACCESS_H
+#define KOV_UACCESS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+bool user_range_ok(uint64_t addr, uint64_t len);
+long copy_from_user(void *dst, uint64_t src, uint64_t len);
+long copy_to_user(uint64_t dst, const void *src, uint64_t len);
+/* Copies a NUL-terminated string of at most max-1 bytes; returns its length, -KOV_EFAULT, or
+ * -KOV_EINVAL if it does not fit. */
+long string_from_user(char *dst, uint64_t src, uint64_t max);
+
+/* For the fault handler: where a faulting user copy resumes, if pc is inside one. */
+bool uaccess_fixup(uint64_t pc, uint64_t *resume);
+
+#endif

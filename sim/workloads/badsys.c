@@ -1,0 +1,62 @@
+/* Bad pointers and arguments to every system call: each must be refused with the right error
+ * and leave the kernel (and this process) running. A crashing child is reaped with its
+ * signal-like status. Exits 0 if every check held. */
+#include <kov.h>
+#include "../../kernel/syscall_nr.h"
+
+static int failures, checks;
+
+static void expect(const char *what, long got, long want)
+{
+	checks++;
+	if (got != want) {
+		failures++;
+		printf("badsys: FAIL %s: got %ld, want %ld\n", what, got, want);
+	}
+}
+
+int main(void)
+{
+	char buf[16] = "ok\n";
+	char *heap_top = sbrk(0);
+	expect("write null", write(1, 0, 4), -KOV_EFAULT);
+	expect("write kernel address", write(1, (void *)0xC000000000000000ull, 8), -KOV_EFAULT);
+	expect("write beyond user space", write(1, (void *)0x200000000ull, 8), -KOV_EFAULT);
+	expect("write wrapping range", write(1, (void *)0xFFFFFFFFFFFFFFF0ull, 64), -KOV_EFAULT);
+	expect("write above the break", write(1, heap_top + 4096, 8), -KOV_EFAULT);
+	expect("write unmapped hole", write(1, (void *)0x80000000ull, 8), -KOV_EFAULT);
+	expect("write bad fd", write(5, buf, 3), -KOV_EBADF);
+	expect("write huge length", write(1, buf, 1L << 40), -KOV_EINVAL);
+	expect("spawn null", spawn(0, 0), -KOV_EFAULT);
+	expect("spawn kernel pointer", spawn((const char *)0xC000000000001000ull, 0), -KOV_EFAULT);
+	expect("spawn missing program", spawn("no-such-program", 0), -KOV_ENOENT);
+	expect("spawn bad args pointer", spawn("hello", (const char *)0x300000000ull), -KOV_EFAULT);
+	expect("wait pid 0", wait_pid(0, 0), -KOV_EINVAL);
+	expect("wait not a child", wait_pid(9999, 0), -KOV_ECHILD);
+	expect("sbrk beyond the heap", (long)sbrk(1L << 40), -KOV_ENOMEM);
+	expect("sbrk below the heap", (long)sbrk(-(1L << 40)), -KOV_ENOMEM);
+	expect("unknown system call", __syscall(999, 0, 0, 0, 0, 0), -KOV_ENOSYS);
+	expect("negative system call", __syscall(-1, 0, 0, 0, 0, 0), -KOV_ENOSYS);
+
+	/* A child whose status pointer is bad: the wait fails, the child is still reapable. */
+	int pid = spawn("hello", "5");
+	expect("spawn hello", pid > 0, 1);
+	int status = 0;
+	expect("wait bad status pointer", wait_pid(pid, (int *)0x10), -KOV_EFAULT);
+
+	int crash = spawn("crash", 0);
+	expect("wait for a crashing child", wait_pid(crash, &status), crash);
+	expect("crash status", status, -11);
+	int noexec = spawn("crash", "exec");
+	expect("wait for an exec-violating child", wait_pid(noexec, &status), noexec);
+	expect("no-execute status", status, -11);
+
+	/* Still working after all that. */
+	expect("write still works", write(1, buf, 3), 3);
+	char *p = sbrk(8192);
+	expect("sbrk grows", (long)((char *)sbrk(0) - p), 8192);
+	p[8191] = 'x';
+	expect("new heap is usable", p[8191], 'x');
+	printf("badsys: %d of %d checks passed\n", checks - failures, checks);
+	return failures ? 1 : 0;
+}
