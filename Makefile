@@ -34,7 +34,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
-LIBC_SRC := libc-instr/libc.c libc-instr/syscall.S kernel/lib/format.c kernel/lib/string.c
+LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/syscall.S \
+            kernel/lib/format.c kernel/lib/string.c
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
 PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c))
 

@@ -82,7 +82,7 @@ void exception_dispatch(struct trap_frame *tf)
 	case 0x400:
 	case 0x480:
 		if (mmu_fault(tf))
-			break;
+			return;   /* the real-mode fast path: nothing else to do on the way out */
 		translation_on();
 		storage_fault(tf, user);
 		break;
@@ -112,6 +112,8 @@ void exception_dispatch(struct trap_frame *tf)
 	}
 	/* Never return into a nap: the interrupted idle loop re-checks for work itself. */
 	tf->msr &= ~MSR_POW;
+	if (user)
+		process_check_exit();
 }
 
 const char *vector_name(uint64_t v)

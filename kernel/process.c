@@ -6,6 +6,7 @@
 #include "percpu.h"
 #include "syscall_nr.h"
 #include "cpu.h"
+#include "uaccess.h"
 #include "lib/bytes.h"
 #include "lib/string.h"
 
@@ -284,21 +285,37 @@ static long build_stack(struct process *p, const char *program, const char *args
 	return 0;
 }
 
-static void user_start(void *arg)
+/* Leaves the kernel for user mode at pc with the given stack, TOC and two arguments. */
+__attribute__((noreturn)) static void enter_user_at(uint64_t pc, uint64_t toc, uint64_t sp,
+						    uint64_t r3, uint64_t r4)
 {
-	struct process *p = arg;
 	struct thread *t = current_thread();
 	struct trap_frame *tf = (struct trap_frame *)((uint64_t)(t->stack + t->stack_size -
 			      sizeof *tf - 512) & ~15ull);
 	memset(tf, 0, sizeof *tf);
-	tf->nip = p->entry;
+	tf->nip = pc;
 	tf->msr = MSR_SF | MSR_EE | MSR_PR | MSR_ME | MSR_IR | MSR_DR | MSR_RI;
-	tf->gpr[1] = p->sp;
-	tf->gpr[2] = p->toc;
-	tf->gpr[3] = p->argc;
-	tf->gpr[4] = p->argv;
+	tf->gpr[1] = sp;
+	tf->gpr[2] = toc;
+	tf->gpr[3] = r3;
+	tf->gpr[4] = r4;
 	irq_disable();
 	enter_user(tf);
+}
+
+static void user_start(void *arg)
+{
+	struct process *p = arg;
+	enter_user_at(p->entry, p->toc, p->sp, p->argc, p->argv);
+}
+
+struct user_thread_start { uint64_t entry, toc, sp, arg; };
+
+static void user_thread_start(void *arg)
+{
+	struct user_thread_start u = *(struct user_thread_start *)arg;
+	kfree(arg);
+	enter_user_at(u.entry, u.toc, u.sp, u.arg, 0);
 }
 
 static void destroy_address_space(struct process *p)
@@ -353,6 +370,7 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 		destroy_address_space(p);
 		return -KOV_ENOMEM;
 	}
+	p->live_threads = 1;
 	p->thread = thread_create_user(p->name, user_start, p, -1, p, p->ctx);
 	if (!p->thread) {
 		CO_CALL(struct annex, process_annex, remove, p->self);
@@ -367,13 +385,116 @@ fail:
 	return rc;
 }
 
+/* The calling user thread ends; the last one to go makes the process a zombie. */
+__attribute__((noreturn)) static void thread_leaves(struct process *p, long code)
+{
+	if (__atomic_sub_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL) == 0) {
+		__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_RELEASE);
+		thread_wake_all(p);
+	}
+	thread_exit(code);
+}
+
+/* Wakes the process's threads that sleep in the kernel, so they notice the exit. */
+static void wake_sleepers(struct process *p)
+{
+	struct thread *ts[MAX_THREADS + 1];
+	unsigned n = 0;
+	spin_lock(&p->lock);
+	ts[n++] = p->thread;
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i])
+			ts[n++] = p->threads[i];
+	spin_unlock(&p->lock);
+	for (unsigned i = 0; i < n; i++) {
+		const void *key = ts[i]->wait_key;
+		if (ts[i]->state == THREAD_BLOCKED && key)
+			thread_wake_all(key);
+	}
+}
+
 void process_exit(long status)
 {
 	struct process *p = current_process();
-	p->status = status;
-	__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_RELEASE);
-	thread_wake_all(p);
-	thread_exit(status);
+	if (!__atomic_exchange_n(&p->exiting, true, __ATOMIC_ACQ_REL)) {
+		p->status = status;
+		wake_sleepers(p);
+	}
+	thread_leaves(p, status);
+}
+
+void process_check_exit(void)
+{
+	struct process *p = current_process();
+	if (p && __atomic_load_n(&p->exiting, __ATOMIC_ACQUIRE))
+		thread_leaves(p, p->status);
+}
+
+long process_thread_create(uint64_t udesc, uint64_t arg, uint64_t stack_top, long cpu)
+{
+	struct process *p = current_process();
+	uint64_t desc[2];
+	if (copy_from_user(desc, udesc, sizeof desc))
+		return -KOV_EFAULT;
+	if (!user_range_ok(desc[0], 4) || (stack_top & 15) || !user_range_ok(stack_top - 4096, 4096))
+		return -KOV_EINVAL;
+	if (cpu < -1 || cpu >= MAX_CPUS || (cpu >= 0 && !percpu_area[cpu].online))
+		return -KOV_EINVAL;
+	struct user_thread_start *u = kmalloc(sizeof *u);
+	if (!u)
+		return -KOV_ENOMEM;
+	*u = (struct user_thread_start){ desc[0], desc[1], stack_top - 128, arg };
+	spin_lock(&p->lock);
+	int slot = -1;
+	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
+		if (!p->threads[i])
+			slot = i;
+	if (slot >= 0)
+		p->threads[slot] = (struct thread *)1;   /* reserved until created */
+	spin_unlock(&p->lock);
+	if (slot < 0) {
+		kfree(u);
+		return -KOV_EAGAIN;
+	}
+	__atomic_add_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL);
+	struct thread *t = thread_create_user(p->name, user_thread_start, u, (int)cpu, p, p->ctx);
+	if (!t) {
+		__atomic_sub_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL);
+		p->threads[slot] = 0;
+		kfree(u);
+		return -KOV_ENOMEM;
+	}
+	p->threads[slot] = t;
+	return t->tid;
+}
+
+void process_thread_exit(long code)
+{
+	thread_leaves(current_process(), code);
+}
+
+long process_thread_join(uint32_t tid)
+{
+	struct process *p = current_process();
+	struct thread *t = 0;
+	int slot = -1;
+	spin_lock(&p->lock);
+	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
+		if (p->threads[i] && p->threads[i] != (struct thread *)1 && p->threads[i]->tid == tid) {
+			slot = i;
+			t = p->threads[i];
+			p->threads[i] = (struct thread *)1;   /* one joiner only */
+		}
+	spin_unlock(&p->lock);
+	if (!t)
+		return -KOV_ESRCH;
+	if (t == current_thread()) {
+		p->threads[slot] = t;
+		return -KOV_EINVAL;
+	}
+	long code = thread_join(t);
+	p->threads[slot] = 0;
+	return code;
 }
 
 static bool still_running(const void *key)
@@ -389,8 +510,17 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 	struct process *p = co_rep(c);
 	if (p->ppid != ppid)
 		return -KOV_ECHILD;
-	thread_block_on(p, still_running);
-	thread_join(p->thread);   /* the exit is complete once the thread is reaped */
+	while (still_running(p)) {
+		struct process *self = current_process();
+		if (self && self->exiting)
+			return -KOV_ESRCH;   /* we are going away ourselves */
+		thread_block_on(p, still_running);
+	}
+	/* The exit is complete once every thread is reaped. */
+	thread_join(p->thread);
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i] && p->threads[i] != (struct thread *)1)
+			thread_join(p->threads[i]);
 	*status = p->status;
 	CO_CALL(struct annex, process_annex, remove, c);
 	destroy_address_space(p);

@@ -11,6 +11,7 @@
 
 #define MAX_REGIONS 8
 #define MAX_PROCESSES 1024
+#define MAX_THREADS 64
 
 enum process_state { PROC_RUNNING, PROC_ZOMBIE };
 
@@ -35,7 +36,10 @@ struct process {
 	uint64_t ctx;                      /* VSID context */
 	volatile enum process_state state;
 	long status;
-	struct thread *thread;
+	struct thread *thread;             /* the main thread */
+	struct thread *threads[MAX_THREADS];   /* further threads, by slot (tid in t->tid) */
+	volatile uint32_t live_threads;    /* running user threads, the main one included */
+	volatile bool exiting;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 };
 
@@ -60,8 +64,15 @@ void process_init(void);
 long process_spawn(const char *program, const char *args, uint32_t ppid);
 /* Waits for child pid of parent ppid to exit; frees it; returns its status via *status. */
 long process_wait(uint32_t pid, uint32_t ppid, long *status);
-/* Ends the calling thread's process. */
+/* Ends the calling thread's process (its other threads end at their next kernel entry). */
 void process_exit(long status) __attribute__((noreturn));
+/* Starts another thread in the calling process at the user function descriptor `entry` with
+ * r3 = arg and the given stack; returns its tid or -errno. */
+long process_thread_create(uint64_t entry, uint64_t arg, uint64_t stack_top, long cpu);
+void process_thread_exit(long code) __attribute__((noreturn));
+long process_thread_join(uint32_t tid);
+/* Called on the way back to user mode: ends the thread if its process is exiting. */
+void process_check_exit(void);
 struct process *current_process(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "percpu.h"
 #include "timer.h"
 #include "cpu.h"
+#include "thread.h"
 #include "vm.h"
 #include "kmem.h"
 #include "page_alloc.h"
@@ -73,6 +74,44 @@ static long meminfo(uint64_t what)
 	}
 }
 
+/* Futex keys: the VSID context and the user address, never a kernel pointer. */
+static const void *futex_key(const struct process *p, uint64_t addr)
+{
+	return (const void *)((p->ctx << 32) | addr);
+}
+
+static bool futex_still_waiting(const void *key)
+{
+	(void)key;
+	struct thread *t = current_thread();
+	uint32_t v;
+	if (t->proc->exiting || copy_from_user(&v, t->futex_addr, sizeof v))
+		return false;
+	return v == t->futex_expected;
+}
+
+static long sys_futex_wait(uint64_t addr, uint64_t expected)
+{
+	if ((addr & 3) || !user_range_ok(addr, 4))
+		return -KOV_EFAULT;
+	struct thread *t = current_thread();
+	t->futex_addr = addr;
+	t->futex_expected = (uint32_t)expected;
+	thread_block_on(futex_key(t->proc, addr), futex_still_waiting);
+	return 0;
+}
+
+static long sys_futex_wake(uint64_t addr, uint64_t count)
+{
+	if ((addr & 3) || !user_range_ok(addr, 4))
+		return -KOV_EFAULT;
+	const void *key = futex_key(current_process(), addr);
+	long n = 0;
+	while ((uint64_t)n < count && thread_wake_one(key))
+		n++;
+	return n;
+}
+
 void syscall_dispatch(struct trap_frame *tf)
 {
 	uint64_t *a = &tf->gpr[3];
@@ -108,6 +147,20 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_MEMINFO:
 		rc = meminfo(a[0]);
+		break;
+	case SYS_THREAD_CREATE:
+		rc = process_thread_create(a[0], a[1], a[2], (long)a[3]);
+		break;
+	case SYS_THREAD_EXIT:
+		process_thread_exit((long)a[0]);
+	case SYS_THREAD_JOIN:
+		rc = a[0] > UINT32_MAX ? -KOV_ESRCH : process_thread_join((uint32_t)a[0]);
+		break;
+	case SYS_FUTEX_WAIT:
+		rc = sys_futex_wait(a[0], a[1]);
+		break;
+	case SYS_FUTEX_WAKE:
+		rc = sys_futex_wake(a[0], a[1]);
 		break;
 	default:
 		rc = -KOV_ENOSYS;

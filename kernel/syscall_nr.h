@@ -13,7 +13,12 @@
 #define SYS_CLOCK     7   /* () -> nanoseconds since boot */
 #define SYS_GETCPU    8   /* () -> CPU number */
 #define SYS_MEMINFO   9   /* (what) -> MEMINFO_* figure */
-#define SYS_COUNT     10
+#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu or -1) -> tid */
+#define SYS_THREAD_EXIT   11  /* (code): ends the calling thread */
+#define SYS_THREAD_JOIN   12  /* (tid) -> its exit code */
+#define SYS_FUTEX_WAIT    13  /* (addr, expected): sleeps while *addr == expected -> 0 */
+#define SYS_FUTEX_WAKE    14  /* (addr, count) -> threads woken */
+#define SYS_COUNT     15
 
 #define MEMINFO_FREE_PAGES  0   /* physical pages free (including empty heap pages kept) */
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */
@@ -31,5 +36,6 @@
 #define KOV_ENOSYS  38
 #define KOV_ENOEXEC 8
 #define KOV_EBADF   9
+#define KOV_EAGAIN  11
 
 #endif

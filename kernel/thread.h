@@ -39,6 +39,8 @@ struct thread {
 	uint64_t switches;         /* times it was switched in */
 	struct process *proc;      /* user process the thread belongs to, 0 for kernel threads */
 	uint64_t user_ctx;         /* its VSID context */
+	uint64_t futex_addr;       /* user word a futex wait is on, and the value it waits out */
+	uint32_t futex_expected;
 };
 
 #define THREAD_STACK_SIZE (16 * 1024)

@@ -20,6 +20,25 @@ uint64_t clock_ns(void);
 int getcpu(void);
 long meminfo(int what);   /* MEMINFO_* from kernel/syscall_nr.h */
 
+/* Threads: fn(arg) runs on `cpu` (-1: any); the stack comes from malloc. */
+int thread_create(void (*fn)(void *), void *arg, int cpu);
+long thread_join(int tid);
+void thread_exit(long code) __attribute__((noreturn));
+long futex_wait(volatile uint32_t *addr, uint32_t expected);
+long futex_wake(volatile uint32_t *addr, long count);
+
+/* Spin locks (lwarx/stwcx., the same code as the kernel's) and sleep locks (mutexes) whose
+ * waiters block in the kernel's blocked-thread queues. */
+#include "../../kernel/spinlock.h"
+struct mutex { volatile uint32_t locked, waiters; };
+#define MUTEX_INIT { 0, 0 }
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+
+/* A thread-safe heap on sbrk. */
+void *malloc(size_t size);
+void free(void *p);
+
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int puts(const char *s);

@@ -1,0 +1,49 @@
+/* exit() while other threads still run: one spins in user mode, one sleeps on a futex that is
+ * never woken. The process must end with main's status and give everything back. Run as a
+ * child of itself ("threadexit" spawns "threadexit child" and checks the aftermath). */
+#include <kov.h>
+#include "../../kernel/syscall_nr.h"
+
+static volatile uint32_t never;
+
+static void spinner(void *arg)
+{
+	(void)arg;
+	for (;;)
+		__asm__ volatile("" : : : "memory");
+}
+
+static void sleeper(void *arg)
+{
+	(void)arg;
+	futex_wait(&never, 0);
+	printf("threadexit: sleeper woke up\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "child") == 0) {
+		thread_create(spinner, 0, -1);
+		thread_create(sleeper, 0, -1);
+		for (int i = 0; i < 20; i++)
+			yield();
+		exit(3);
+	}
+	int warm = spawn("threadexit", "child");
+	wait_pid(warm, 0);
+	/* Kernel heap blocks and page-manager frames are exact; free pages may differ by the heap's
+	 * fragmentation (same blocks on different pages), so they are only reported. */
+	long pages = meminfo(MEMINFO_FREE_PAGES), blocks = meminfo(MEMINFO_HEAP_BLOCKS);
+	long frames = meminfo(MEMINFO_PM_FRAMES);
+	int status = -1;
+	int pid = spawn("threadexit", "child");
+	int got = wait_pid(pid, &status);
+	for (uint64_t t = clock_ns(); meminfo(MEMINFO_HEAP_BLOCKS) != blocks &&
+	     clock_ns() - t < 2000000000ull;)
+		yield();
+	long pages2 = meminfo(MEMINFO_FREE_PAGES), blocks2 = meminfo(MEMINFO_HEAP_BLOCKS);
+	long frames2 = meminfo(MEMINFO_PM_FRAMES);
+	printf("threadexit: child %d status %d; PM frames out %ld -> %ld, heap blocks %ld -> %ld, "
+	       "free pages %ld -> %ld\n", got, status, frames, frames2, blocks, blocks2, pages, pages2);
+	return got == pid && status == 3 && frames == frames2 && blocks == blocks2 ? 0 : 1;
+}

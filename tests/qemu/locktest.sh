@@ -1,0 +1,16 @@
+# User threads on every CPU under a user spin lock and a user sleep lock (futex on the kernel's
+# blocked-thread queues): exact totals; exit() with threads still running or sleeping ends
+# the process cleanly.
+cd "$(dirname "$0")/../.."
+fail() { echo "FAIL: $*"; exit 1; }
+for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
+	# shellcheck disable=SC2086
+	out=$(sim/run $args --run locktest 3 3000 2>&1); rc=$?
+	echo "$out" | grep locktest
+	[ "$rc" = 0 ] && echo "$out" | grep -qE '^locktest: [0-9]+ threads on [0-9]+ CPUs .*: exact' \
+		|| fail "$args: $out"
+	# shellcheck disable=SC2086
+	out=$(sim/run $args --run threadexit 2>&1); rc=$?
+	echo "$out" | grep threadexit
+	[ "$rc" = 0 ] || fail "$args threadexit: $out"
+done

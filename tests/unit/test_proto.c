@@ -1,0 +1,1421 @@
+/* The wire protocol codec (dci/): every message type round-trips with non-trivial contents
+ * and re-encodes to the same bytes; the streaming reader gives the same frames however the
+ * bytes are cut; and every kind of bad frame is refused: truncated at any length, oversized,
+ * of unknown type, with counts or strings beyond the frame, inconsistent, of another magic or
+ * major version, or sent by the wrong role. A deterministic fuzz loop mutates valid frames;
+ * run under valgrind or -fsanitize=address it shows the decoders stay inside the frame. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bytes.h"
+#include "dci/proto.h"
+
+#define BUF 4096
+#define REQ(type) (0x00A00000u + (type))
+
+/* ---- canonical contents ---------------------------------------------------------------- */
+
+static const struct proto_hello hello = {
+	PROTO_MAGIC, PROTO_MAJOR, PROTO_MINOR, PROTO_STR("kovctl 0.1"), PROTO_STR("s3cret"),
+};
+
+static const struct proto_server_hello welcome = {
+	.magic = PROTO_MAGIC,
+	.major = PROTO_MAJOR,
+	.minor = PROTO_MINOR,
+	.status = 0,
+	.role = PROTO_ROLE_CONTROLLER,
+	.client_id = 7,
+	.reason = PROTO_STR("token accepted: you are the controller"),
+	.target = {
+		.timebase_hz = 512000000,
+		.timebase_now = 0x0000001234567890ull,
+		.memory = 512ull << 20,
+		.pvr = 0x00390202,
+		.cpus = 4,
+		.events = 5,
+		.profile = PROTO_STR("smp"),
+		.model = PROTO_STR("IBM pSeries (emulated by qemu)"),
+		.pmu = PROTO_STR("isa207-arch"),
+		.build_id = PROTO_STR("5551a82-dirty"),
+		.server = PROTO_STR("kov-dci 0.1"),
+	},
+};
+
+static const struct proto_server_hello refusal = {
+	.magic = PROTO_MAGIC,
+	.major = PROTO_MAJOR,
+	.minor = PROTO_MINOR,
+	.status = PROTO_E_DENIED,
+	.role = PROTO_ROLE_NONE,
+	.client_id = 0,
+	.reason = PROTO_STR("wrong controller token"),
+};
+
+static const struct proto_error_msg error_msg = {
+	PROTO_E_NOT_CONTROLLER, PROTO_START, 0, PROTO_STR("observers may not start monitoring"),
+};
+
+static const struct proto_ping ping = { 0x0123456789ABCDEFull };
+static const struct proto_pong pong = { 0x0123456789ABCDEFull, 0xFEDCBA9876543210ull };
+static const struct proto_claim claim = { PROTO_STR("s3cret") };
+static const struct proto_status status = {
+	0x1111111122222222ull, 3, 7, 42, PROTO_STREAM_SAMPLES | PROTO_STREAM_LOCKS, 2,
+	0x0000000300000004ull, 0x0000000500000006ull,
+};
+
+static const struct proto_dropped_head dropped_head = { 3, 70000, 1200 };
+static const struct proto_drop drops[] = {
+	{ PROTO_SAMPLES, 2, 1180 },
+	{ PROTO_INTERVAL_COUNTS, 1, 20 },
+};
+
+static const struct proto_scan_request scan_request = {
+	PROTO_PID_ALL, PROTO_SCAN_PROCESSES_BIT | PROTO_SCAN_OBJECTS_BIT,
+};
+static const struct proto_scan_head scan_head = { 0x00000000DEADBEEFull };
+static const struct proto_process processes[] = {
+	{ 0, 0, 5, PROTO_PS_RUNNING, PROTO_STR("kernel") },
+	{ 1, 0, 1, PROTO_PS_BLOCKED, PROTO_STR("init") },
+	{ 12, 1, 9, PROTO_PS_READY, PROTO_STR("httpd") },
+};
+
+static const uint64_t reps4[] = {
+	0xC000000001230000ull, 0xC000000001230100ull, 0, 0xC000000001230300ull,
+};
+static const uint64_t reps1[] = { 0xC000000004560000ull };
+static const struct proto_ref kids[] = {
+	{ 0xD000000000000010ull, 1 }, { 0xD000000000000020ull, 2 }, { 0xD000000000000030ull, 3 },
+};
+static const struct proto_object objects[] = {
+	{ 0, 4, 0xD000000000000000ull, 0xC000000000F00000ull, PROTO_OBJ_PER_CPU,
+	  PROTO_STR("ProcessReplicated"), { reps4, NULL, 4 }, { kids, NULL, 3 } },
+	{ 12, 1, 0x00000000D0000040ull, 0x0000000010002000ull, PROTO_OBJ_SINGLE_REP,
+	  PROTO_STR("FCMComputation"), { reps1, NULL, 1 }, { NULL, NULL, 0 } },
+	{ 12, 9, 0x00000000D0000050ull, 0x0000000010003000ull, PROTO_OBJ_DYING,
+	  PROTO_STR("Region"), { NULL, NULL, 0 }, { kids + 2, NULL, 1 } },
+};
+
+static const struct proto_symbol_query symbol_query = { PROTO_PID_KERNEL };
+static const uint64_t addresses[] = { 0xC000000000001010ull, 0xC000000000002000ull, 0x42 };
+static const struct proto_symbol_query symtab_get = { 12 };
+static const struct proto_symbols_head symbols_head = { PROTO_PID_KERNEL, PROTO_STR("kernel") };
+static const struct proto_symbol symbols[] = {
+	{ 0xC000000000001010ull, 0xC000000000001000ull, 0x80, PROTO_STR("kmain") },
+	{ 0xC000000000002000ull, 0xC000000000002000ull, 0, PROTO_STR("co_handle_miss") },
+	{ 0x42, 0, 0, PROTO_STR("") },
+};
+
+static const struct proto_catalogue_head catalogue_head = { 5, 2 };
+static const struct proto_event events[] = {
+	{ PROTO_SRC_HW, PROTO_EV_COUNTS_HERE | PROTO_EV_CAN_SAMPLE | PROTO_EV_SAMPLES_HERE, 0x1E,
+	  PROTO_STR("PM_CYC"), PROTO_STR("Processor cycles"), PROTO_STR("") },
+	{ PROTO_SRC_HW, PROTO_EV_CAN_SAMPLE, 0x10C7, PROTO_STR("PM_DTLB_MISS"),
+	  PROTO_STR("Data TLB misses"), PROTO_STR("QEMU counts only instructions and cycles") },
+	{ PROTO_SRC_SW, PROTO_EV_COUNTS_HERE, 0, PROTO_STR("SW_SLB_MISS"),
+	  PROTO_STR("Segment lookaside buffer reloads"),
+	  PROTO_STR("counted by the kernel; sampled through the instruction counter") },
+};
+
+static const struct proto_pmu_config config = {
+	.config_id = 0,
+	.unit = PROTO_UNIT_INSTRUCTIONS,
+	.flags = PROTO_CFG_KERNEL | PROTO_CFG_USER | PROTO_CFG_CALLCHAIN,
+	.slice = 10000000,
+	.chain_depth = 8,
+	.n_groups = 2,
+	.groups = {
+		{ PROTO_STR("ipc"), 60, 2,
+		  { { PROTO_STR("PM_INST_CMPL"), 100000 }, { PROTO_STR("PM_CYC"), 0 } } },
+		{ PROTO_STR("mmu"), 40, 3,
+		  { { PROTO_STR("PM_DTLB_MISS"), 1000 }, { PROTO_STR("SW_SLB_MISS"), 10 },
+		    { PROTO_STR("PM_CYC"), 0 } } },
+	},
+};
+
+static const struct proto_start start = { PROTO_STREAM_ALL, 100000 };
+
+static const struct proto_samples_head samples_head = { 3 };
+static const struct proto_sample samples[] = {
+	{ 1000, 0xC000000000001234ull, 0xD000000000000010ull, 1, 0, 0, 2, 0, PROTO_SMP_KERNEL, 3,
+	  { 0xC000000000001100ull, 0xC000000000001200ull, 0xC000000000001300ull } },
+	{ 1001, 0x0000000010000400ull, 0x00000000D0000040ull, 1, 12, 13, 1, 1,
+	  PROTO_SMP_USER | PROTO_SMP_UNCERTAIN, 0, { 0 } },
+	{ 1002, 0xC000000000005678ull, 0, 0, 0, 0, 3, 0,
+	  PROTO_SMP_KERNEL | PROTO_SMP_NO_OBJECT | PROTO_SMP_TRUNCATED, 16,
+	  { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 } },
+};
+
+static const struct proto_counts_head counts_head = { 3, 5000, 9000 };
+static const struct proto_count counts[] = {
+	{ 0, 0, 2, 123456, 4000, 2400 },
+	{ 0, 1, 3, 77, 4000, 1600 },
+	{ 1, 0, 2, 99999, 4000, 2400 },
+	{ 3, 1, 0, 0x8000000000000001ull, 4000, 4000 },
+};
+
+static const struct proto_interval interval = { 5000, 9000 };
+static const struct proto_lock locks[] = {
+	{ 0xC000000000F00040ull, 0xD000000000000000ull, 4, 0, PROTO_LOCK_SPIN, 1000, 37, 5000, 400,
+	  90000, 800, 37, 50, 4 },
+	{ 0x0000000010002040ull, 0x00000000D0000040ull, 1, 12, PROTO_LOCK_SLEEP, 10, 0, 0, 0, 300,
+	  100, 0, 0, 0 },
+};
+static const struct proto_invocation invocations[] = {
+	{ 0xD000000000000000ull, 4, 0, 123 },
+	{ 0x00000000D0000040ull, 1, 12, 0xFFFFFFFFFFull },
+	{ 0x00000000D0000050ull, 9, 12, 1 },
+};
+static const struct proto_lost losts[] = {
+	{ 0, 1, 2, 12 },
+	{ 3, 0, 4, 0x100000000ull },
+};
+
+/* ---- comparisons ----------------------------------------------------------------------- */
+
+static bool same_str(struct proto_str a, struct proto_str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+#define assert_str(a, b) assert_true(same_str((a), (b)))
+
+static void assert_target(const struct proto_target *a, const struct proto_target *b)
+{
+	assert_int_equal(a->timebase_hz, b->timebase_hz);
+	assert_int_equal(a->timebase_now, b->timebase_now);
+	assert_int_equal(a->memory, b->memory);
+	assert_int_equal(a->pvr, b->pvr);
+	assert_int_equal(a->cpus, b->cpus);
+	assert_int_equal(a->events, b->events);
+	assert_str(a->profile, b->profile);
+	assert_str(a->model, b->model);
+	assert_str(a->pmu, b->pmu);
+	assert_str(a->build_id, b->build_id);
+	assert_str(a->server, b->server);
+}
+
+static void assert_object(const struct proto_object *a, const struct proto_object *b)
+{
+	assert_int_equal(a->pid, b->pid);
+	assert_int_equal(a->gen, b->gen);
+	assert_int_equal(a->coid, b->coid);
+	assert_int_equal(a->root, b->root);
+	assert_int_equal(a->flags, b->flags);
+	assert_str(a->class_name, b->class_name);
+	assert_int_equal(a->reps.count, b->reps.count);
+	for (uint32_t i = 0; i < a->reps.count; i++)
+		assert_int_equal(proto_u64_at(&a->reps, i), proto_u64_at(&b->reps, i));
+	assert_int_equal(a->children.count, b->children.count);
+	for (uint32_t i = 0; i < a->children.count; i++) {
+		struct proto_ref x = proto_ref_at(&a->children, i), y = proto_ref_at(&b->children, i);
+		assert_int_equal(x.coid, y.coid);
+		assert_int_equal(x.gen, y.gen);
+	}
+}
+
+static void assert_sample(const struct proto_sample *a, const struct proto_sample *b)
+{
+	assert_int_equal(a->timebase, b->timebase);
+	assert_int_equal(a->pc, b->pc);
+	assert_int_equal(a->coid, b->coid);
+	assert_int_equal(a->gen, b->gen);
+	assert_int_equal(a->pid, b->pid);
+	assert_int_equal(a->tid, b->tid);
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->event, b->event);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->depth, b->depth);
+	assert_memory_equal(a->chain, b->chain, a->depth * sizeof a->chain[0]);
+}
+
+static void assert_lock(const struct proto_lock *a, const struct proto_lock *b)
+{
+	assert_int_equal(a->lock, b->lock);
+	assert_int_equal(a->coid, b->coid);
+	assert_int_equal(a->gen, b->gen);
+	assert_int_equal(a->pid, b->pid);
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->acquisitions, b->acquisitions);
+	assert_int_equal(a->contentions, b->contentions);
+	assert_int_equal(a->wait_total, b->wait_total);
+	assert_int_equal(a->wait_max, b->wait_max);
+	assert_int_equal(a->hold_total, b->hold_total);
+	assert_int_equal(a->hold_max, b->hold_max);
+	assert_int_equal(a->qlen_samples, b->qlen_samples);
+	assert_int_equal(a->qlen_sum, b->qlen_sum);
+	assert_int_equal(a->qlen_max, b->qlen_max);
+}
+
+/* The decoded message encodes again to exactly the bytes it came from. */
+static void assert_same_frame(const struct proto_frame *f, const uint8_t *again, int n)
+{
+	assert_int_equal(n, (int)(f->size + PROTO_HEADER_SIZE));
+	assert_memory_equal(again, f->payload - PROTO_HEADER_SIZE, (size_t)n);
+}
+
+/* ---- one builder and one checker per message type -------------------------------------- */
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int build_hello(uint8_t *b, size_t cap)
+{
+	return proto_encode_hello(b, cap, REQ(PROTO_HELLO), 0, &hello);
+}
+
+static void check_hello(const struct proto_frame *f)
+{
+	struct proto_hello m;
+	assert_int_equal(proto_decode_hello(f, &m), 0);
+	assert_int_equal(m.magic, PROTO_MAGIC);
+	assert_int_equal(m.major, PROTO_MAJOR);
+	assert_int_equal(m.minor, PROTO_MINOR);
+	assert_str(m.client, hello.client);
+	assert_str(m.token, hello.token);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_hello(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_welcome(uint8_t *b, size_t cap)
+{
+	return proto_encode_server_hello(b, cap, REQ(PROTO_HELLO), PROTO_F_MORE, &welcome);
+}
+
+static void check_welcome(const struct proto_frame *f)
+{
+	struct proto_server_hello m;
+	assert_int_equal(proto_decode_server_hello(f, &m), 0);
+	assert_int_equal(m.status, 0);
+	assert_int_equal(m.role, PROTO_ROLE_CONTROLLER);
+	assert_int_equal(m.client_id, 7);
+	assert_str(m.reason, welcome.reason);
+	assert_target(&m.target, &welcome.target);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_server_hello(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_refusal(uint8_t *b, size_t cap)
+{
+	return proto_encode_server_hello(b, cap, REQ(PROTO_HELLO), 0, &refusal);
+}
+
+static void check_refusal(const struct proto_frame *f)
+{
+	struct proto_server_hello m;
+	assert_int_equal(proto_decode_server_hello(f, &m), 0);
+	assert_int_equal(m.status, PROTO_E_DENIED);
+	assert_int_equal(m.role, PROTO_ROLE_NONE);
+	assert_str(m.reason, refusal.reason);
+	assert_int_equal(m.target.cpus, 0);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_server_hello(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_error(uint8_t *b, size_t cap)
+{
+	return proto_encode_error(b, cap, REQ(PROTO_START), 0, &error_msg);
+}
+
+static void check_error(const struct proto_frame *f)
+{
+	struct proto_error_msg m;
+	assert_int_equal(proto_decode_error(f, &m), 0);
+	assert_int_equal(m.code, PROTO_E_NOT_CONTROLLER);
+	assert_int_equal(m.about, PROTO_START);
+	assert_int_equal(m.flags, 0);
+	assert_str(m.text, error_msg.text);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_error(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_ping(uint8_t *b, size_t cap)
+{
+	return proto_encode_ping(b, cap, REQ(PROTO_PING), 0, &ping);
+}
+
+static void check_ping(const struct proto_frame *f)
+{
+	struct proto_ping m;
+	assert_int_equal(proto_decode_ping(f, &m), 0);
+	assert_int_equal(m.cookie, ping.cookie);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_ping(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_pong(uint8_t *b, size_t cap)
+{
+	return proto_encode_pong(b, cap, REQ(PROTO_PING), 0, &pong);
+}
+
+static void check_pong(const struct proto_frame *f)
+{
+	struct proto_pong m;
+	assert_int_equal(proto_decode_pong(f, &m), 0);
+	assert_int_equal(m.cookie, pong.cookie);
+	assert_int_equal(m.timebase, pong.timebase);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_pong(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_claim(uint8_t *b, size_t cap)
+{
+	return proto_encode_claim(b, cap, REQ(PROTO_CLAIM_CONTROL), 0, &claim);
+}
+
+static void check_claim(const struct proto_frame *f)
+{
+	struct proto_claim m;
+	assert_int_equal(proto_decode_claim(f, &m), 0);
+	assert_str(m.token, claim.token);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_claim(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_status(uint8_t *b, size_t cap)
+{
+	return proto_encode_status(b, cap, 0, 0, &status);
+}
+
+static void check_status(const struct proto_frame *f)
+{
+	struct proto_status m;
+	assert_int_equal(proto_decode_status(f, &m), 0);
+	assert_int_equal(m.timebase, status.timebase);
+	assert_int_equal(m.clients, status.clients);
+	assert_int_equal(m.controller, status.controller);
+	assert_int_equal(m.config_id, status.config_id);
+	assert_int_equal(m.streams, status.streams);
+	assert_int_equal(m.clients_cut_off, status.clients_cut_off);
+	assert_int_equal(m.frames_dropped, status.frames_dropped);
+	assert_int_equal(m.samples_lost, status.samples_lost);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_status(again, BUF, f->req, f->flags, &m));
+}
+
+#define EMPTY(name, type)                                                                  \
+	static int build_##name(uint8_t *b, size_t cap)                                    \
+	{                                                                                  \
+		return proto_encode_empty(b, cap, type, REQ(type), 0);                     \
+	}                                                                                  \
+	static void check_##name(const struct proto_frame *f)                             \
+	{                                                                                  \
+		assert_int_equal(f->type, type);                                           \
+		assert_int_equal(f->size, 0);                                              \
+		assert_int_equal(proto_decode_empty(f), 0);                                \
+	}
+EMPTY(ok, PROTO_OK)
+EMPTY(status_get, PROTO_STATUS_GET)
+EMPTY(catalogue_get, PROTO_CATALOGUE_GET)
+EMPTY(config_get, PROTO_CONFIG_GET)
+EMPTY(stop, PROTO_STOP)
+
+static int build_dropped(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_dropped(&bl, b, cap, 0, 0, &dropped_head);
+	for (size_t i = 0; !err && i < N(drops); i++)
+		err = proto_add_drop(&bl, &drops[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_dropped(const struct proto_frame *f)
+{
+	struct proto_dropped_head h;
+	struct proto_iter it;
+	struct proto_drop d;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_dropped(f, &h, &it), 0);
+	assert_int_equal(h.frames, dropped_head.frames);
+	assert_int_equal(h.bytes, dropped_head.bytes);
+	assert_int_equal(h.records, dropped_head.records);
+	assert_int_equal(proto_iter_left(&it), N(drops));
+	assert_int_equal(proto_begin_dropped(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(drops); i++) {
+		assert_true(proto_next_drop(&it, &d));
+		assert_int_equal(d.type, drops[i].type);
+		assert_int_equal(d.frames, drops[i].frames);
+		assert_int_equal(d.records, drops[i].records);
+		assert_int_equal(proto_add_drop(&bl, &d), 0);
+	}
+	assert_false(proto_next_drop(&it, &d));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_scan_request(uint8_t *b, size_t cap)
+{
+	return proto_encode_scan_request(b, cap, REQ(PROTO_SCAN_REQUEST), 0, &scan_request);
+}
+
+static void check_scan_request(const struct proto_frame *f)
+{
+	struct proto_scan_request m;
+	assert_int_equal(proto_decode_scan_request(f, &m), 0);
+	assert_int_equal(m.pid, PROTO_PID_ALL);
+	assert_int_equal(m.what, scan_request.what);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_scan_request(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_processes(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_scan_processes(&bl, b, cap, REQ(PROTO_SCAN_REQUEST), PROTO_F_MORE,
+	                                     &scan_head);
+	for (size_t i = 0; !err && i < N(processes); i++)
+		err = proto_add_process(&bl, &processes[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_processes(const struct proto_frame *f)
+{
+	struct proto_scan_head h;
+	struct proto_iter it;
+	struct proto_process p;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(f->flags, PROTO_F_MORE);
+	assert_int_equal(proto_decode_scan_processes(f, &h, &it), 0);
+	assert_int_equal(h.timebase, scan_head.timebase);
+	assert_int_equal(proto_begin_scan_processes(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(processes); i++) {
+		assert_true(proto_next_process(&it, &p));
+		assert_int_equal(p.pid, processes[i].pid);
+		assert_int_equal(p.ppid, processes[i].ppid);
+		assert_int_equal(p.threads, processes[i].threads);
+		assert_int_equal(p.state, processes[i].state);
+		assert_str(p.name, processes[i].name);
+		assert_int_equal(proto_add_process(&bl, &p), 0);
+	}
+	assert_false(proto_next_process(&it, &p));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_objects(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_scan_objects(&bl, b, cap, REQ(PROTO_SCAN_REQUEST), 0, &scan_head);
+	for (size_t i = 0; !err && i < N(objects); i++)
+		err = proto_add_object(&bl, &objects[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_objects(const struct proto_frame *f)
+{
+	struct proto_scan_head h;
+	struct proto_iter it;
+	struct proto_object o;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_scan_objects(f, &h, &it), 0);
+	assert_int_equal(h.timebase, scan_head.timebase);
+	assert_int_equal(proto_begin_scan_objects(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(objects); i++) {
+		assert_true(proto_next_object(&it, &o));
+		assert_null(o.reps.items);             /* decoded lists point into the frame */
+		assert_object(&o, &objects[i]);
+		assert_int_equal(proto_add_object(&bl, &o), 0);
+	}
+	assert_false(proto_next_object(&it, &o));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_symbol_lookup(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_symbol_lookup(&bl, b, cap, REQ(PROTO_SYMBOL_LOOKUP), 0, &symbol_query);
+	for (size_t i = 0; !err && i < N(addresses); i++)
+		err = proto_add_address(&bl, &addresses[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_symbol_lookup(const struct proto_frame *f)
+{
+	struct proto_symbol_query h;
+	struct proto_iter it;
+	uint64_t a;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_symbol_lookup(f, &h, &it), 0);
+	assert_int_equal(h.pid, PROTO_PID_KERNEL);
+	assert_int_equal(proto_begin_symbol_lookup(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(addresses); i++) {
+		assert_true(proto_next_address(&it, &a));
+		assert_int_equal(a, addresses[i]);
+		assert_int_equal(proto_add_address(&bl, &a), 0);
+	}
+	assert_false(proto_next_address(&it, &a));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_symtab_get(uint8_t *b, size_t cap)
+{
+	return proto_encode_symbol_table_get(b, cap, REQ(PROTO_SYMBOL_TABLE_GET), 0, &symtab_get);
+}
+
+static void check_symtab_get(const struct proto_frame *f)
+{
+	struct proto_symbol_query m;
+	assert_int_equal(proto_decode_symbol_table_get(f, &m), 0);
+	assert_int_equal(m.pid, 12);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_symbol_table_get(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_symbols(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_symbols(&bl, b, cap, REQ(PROTO_SYMBOL_LOOKUP), 0, &symbols_head);
+	for (size_t i = 0; !err && i < N(symbols); i++)
+		err = proto_add_symbol(&bl, &symbols[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_symbols(const struct proto_frame *f)
+{
+	struct proto_symbols_head h;
+	struct proto_iter it;
+	struct proto_symbol s;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_symbols(f, &h, &it), 0);
+	assert_int_equal(h.pid, symbols_head.pid);
+	assert_str(h.image, symbols_head.image);
+	assert_int_equal(proto_begin_symbols(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(symbols); i++) {
+		assert_true(proto_next_symbol(&it, &s));
+		assert_int_equal(s.addr, symbols[i].addr);
+		assert_int_equal(s.start, symbols[i].start);
+		assert_int_equal(s.size, symbols[i].size);
+		assert_str(s.name, symbols[i].name);
+		assert_int_equal(proto_add_symbol(&bl, &s), 0);
+	}
+	assert_false(proto_next_symbol(&it, &s));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_catalogue(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_event_catalogue(&bl, b, cap, REQ(PROTO_HELLO), 0, &catalogue_head);
+	for (size_t i = 0; !err && i < N(events); i++)
+		err = proto_add_event(&bl, &events[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_catalogue(const struct proto_frame *f)
+{
+	struct proto_catalogue_head h;
+	struct proto_iter it;
+	struct proto_event e;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_event_catalogue(f, &h, &it), 0);
+	assert_int_equal(h.total, 5);
+	assert_int_equal(h.first, 2);
+	assert_int_equal(proto_begin_event_catalogue(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(events); i++) {
+		assert_true(proto_next_event(&it, &e));
+		assert_int_equal(e.source, events[i].source);
+		assert_int_equal(e.flags, events[i].flags);
+		assert_int_equal(e.code, events[i].code);
+		assert_str(e.name, events[i].name);
+		assert_str(e.description, events[i].description);
+		assert_str(e.why_not, events[i].why_not);
+		assert_int_equal(proto_add_event(&bl, &e), 0);
+	}
+	assert_false(proto_next_event(&it, &e));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_config(uint8_t *b, size_t cap)
+{
+	return proto_encode_pmu_config(b, cap, REQ(PROTO_PMU_CONFIG), 0, &config);
+}
+
+static void check_config(const struct proto_frame *f)
+{
+	static struct proto_pmu_config m;
+	assert_int_equal(proto_decode_pmu_config(f, &m), 0);
+	assert_int_equal(m.config_id, config.config_id);
+	assert_int_equal(m.unit, config.unit);
+	assert_int_equal(m.flags, config.flags);
+	assert_int_equal(m.slice, config.slice);
+	assert_int_equal(m.chain_depth, config.chain_depth);
+	assert_int_equal(m.n_groups, config.n_groups);
+	for (unsigned g = 0; g < m.n_groups; g++) {
+		assert_str(m.groups[g].name, config.groups[g].name);
+		assert_int_equal(m.groups[g].share, config.groups[g].share);
+		assert_int_equal(m.groups[g].n_events, config.groups[g].n_events);
+		for (unsigned e = 0; e < m.groups[g].n_events; e++) {
+			assert_str(m.groups[g].events[e].name, config.groups[g].events[e].name);
+			assert_int_equal(m.groups[g].events[e].threshold,
+			                 config.groups[g].events[e].threshold);
+		}
+	}
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_pmu_config(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_start(uint8_t *b, size_t cap)
+{
+	return proto_encode_start(b, cap, REQ(PROTO_START), 0, &start);
+}
+
+static void check_start(const struct proto_frame *f)
+{
+	struct proto_start m;
+	assert_int_equal(proto_decode_start(f, &m), 0);
+	assert_int_equal(m.streams, start.streams);
+	assert_int_equal(m.interval_us, start.interval_us);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_start(again, BUF, f->req, f->flags, &m));
+}
+
+static int build_samples(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_samples(&bl, b, cap, 0, 0, &samples_head);
+	for (size_t i = 0; !err && i < N(samples); i++)
+		err = proto_add_sample(&bl, &samples[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_samples(const struct proto_frame *f)
+{
+	struct proto_samples_head h;
+	struct proto_iter it;
+	struct proto_sample s;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_samples(f, &h, &it), 0);
+	assert_int_equal(h.config_id, samples_head.config_id);
+	assert_int_equal(proto_begin_samples(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(samples); i++) {
+		assert_true(proto_next_sample(&it, &s));
+		assert_sample(&s, &samples[i]);
+		assert_int_equal(proto_add_sample(&bl, &s), 0);
+	}
+	assert_false(proto_next_sample(&it, &s));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_counts(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_interval_counts(&bl, b, cap, 0, 0, &counts_head);
+	for (size_t i = 0; !err && i < N(counts); i++)
+		err = proto_add_count(&bl, &counts[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_counts(const struct proto_frame *f)
+{
+	struct proto_counts_head h;
+	struct proto_iter it;
+	struct proto_count c;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_interval_counts(f, &h, &it), 0);
+	assert_int_equal(h.config_id, counts_head.config_id);
+	assert_int_equal(h.start, counts_head.start);
+	assert_int_equal(h.end, counts_head.end);
+	assert_int_equal(proto_begin_interval_counts(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(counts); i++) {
+		assert_true(proto_next_count(&it, &c));
+		assert_int_equal(c.cpu, counts[i].cpu);
+		assert_int_equal(c.group, counts[i].group);
+		assert_int_equal(c.event, counts[i].event);
+		assert_int_equal(c.raw, counts[i].raw);
+		assert_int_equal(c.enabled, counts[i].enabled);
+		assert_int_equal(c.running, counts[i].running);
+		assert_int_equal(proto_add_count(&bl, &c), 0);
+	}
+	assert_false(proto_next_count(&it, &c));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_locks(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_lock_stats(&bl, b, cap, 0, 0, &interval);
+	for (size_t i = 0; !err && i < N(locks); i++)
+		err = proto_add_lock(&bl, &locks[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_locks(const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_lock l;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_lock_stats(f, &h, &it), 0);
+	assert_int_equal(h.start, interval.start);
+	assert_int_equal(h.end, interval.end);
+	assert_int_equal(proto_begin_lock_stats(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(locks); i++) {
+		assert_true(proto_next_lock(&it, &l));
+		assert_lock(&l, &locks[i]);
+		assert_int_equal(proto_add_lock(&bl, &l), 0);
+	}
+	assert_false(proto_next_lock(&it, &l));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_invocations(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_invocations(&bl, b, cap, 0, 0, &interval);
+	for (size_t i = 0; !err && i < N(invocations); i++)
+		err = proto_add_invocation(&bl, &invocations[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_invocations(const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_invocation v;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_invocations(f, &h, &it), 0);
+	assert_int_equal(h.start, interval.start);
+	assert_int_equal(h.end, interval.end);
+	assert_int_equal(proto_begin_invocations(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(invocations); i++) {
+		assert_true(proto_next_invocation(&it, &v));
+		assert_int_equal(v.coid, invocations[i].coid);
+		assert_int_equal(v.gen, invocations[i].gen);
+		assert_int_equal(v.pid, invocations[i].pid);
+		assert_int_equal(v.count, invocations[i].count);
+		assert_int_equal(proto_add_invocation(&bl, &v), 0);
+	}
+	assert_false(proto_next_invocation(&it, &v));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+static int build_lost(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_lost_samples(&bl, b, cap, 0, 0, &interval);
+	for (size_t i = 0; !err && i < N(losts); i++)
+		err = proto_add_lost(&bl, &losts[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_lost(const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_lost l;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_lost_samples(f, &h, &it), 0);
+	assert_int_equal(h.start, interval.start);
+	assert_int_equal(h.end, interval.end);
+	assert_int_equal(proto_begin_lost_samples(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(losts); i++) {
+		assert_true(proto_next_lost(&it, &l));
+		assert_int_equal(l.cpu, losts[i].cpu);
+		assert_int_equal(l.pmc, losts[i].pmc);
+		assert_int_equal(l.event, losts[i].event);
+		assert_int_equal(l.lost, losts[i].lost);
+		assert_int_equal(proto_add_lost(&bl, &l), 0);
+	}
+	assert_false(proto_next_lost(&it, &l));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+struct kind {
+	const char *name;
+	uint16_t type;
+	int (*build)(uint8_t *buf, size_t cap);
+	void (*check)(const struct proto_frame *f);
+};
+
+static const struct kind kinds[] = {
+	{ "hello", PROTO_HELLO, build_hello, check_hello },
+	{ "welcome", PROTO_SERVER_HELLO, build_welcome, check_welcome },
+	{ "refusal", PROTO_SERVER_HELLO, build_refusal, check_refusal },
+	{ "error", PROTO_ERROR, build_error, check_error },
+	{ "ok", PROTO_OK, build_ok, check_ok },
+	{ "ping", PROTO_PING, build_ping, check_ping },
+	{ "pong", PROTO_PONG, build_pong, check_pong },
+	{ "claim", PROTO_CLAIM_CONTROL, build_claim, check_claim },
+	{ "status_get", PROTO_STATUS_GET, build_status_get, check_status_get },
+	{ "status", PROTO_STATUS, build_status, check_status },
+	{ "dropped", PROTO_DROPPED, build_dropped, check_dropped },
+	{ "scan_request", PROTO_SCAN_REQUEST, build_scan_request, check_scan_request },
+	{ "processes", PROTO_SCAN_PROCESSES, build_processes, check_processes },
+	{ "objects", PROTO_SCAN_OBJECTS, build_objects, check_objects },
+	{ "symbol_lookup", PROTO_SYMBOL_LOOKUP, build_symbol_lookup, check_symbol_lookup },
+	{ "symtab_get", PROTO_SYMBOL_TABLE_GET, build_symtab_get, check_symtab_get },
+	{ "symbols", PROTO_SYMBOLS, build_symbols, check_symbols },
+	{ "catalogue_get", PROTO_CATALOGUE_GET, build_catalogue_get, check_catalogue_get },
+	{ "catalogue", PROTO_EVENT_CATALOGUE, build_catalogue, check_catalogue },
+	{ "config", PROTO_PMU_CONFIG, build_config, check_config },
+	{ "config_get", PROTO_CONFIG_GET, build_config_get, check_config_get },
+	{ "start", PROTO_START, build_start, check_start },
+	{ "stop", PROTO_STOP, build_stop, check_stop },
+	{ "samples", PROTO_SAMPLES, build_samples, check_samples },
+	{ "counts", PROTO_INTERVAL_COUNTS, build_counts, check_counts },
+	{ "locks", PROTO_LOCK_STATS, build_locks, check_locks },
+	{ "invocations", PROTO_INVOCATIONS, build_invocations, check_invocations },
+	{ "lost", PROTO_LOST_SAMPLES, build_lost, check_lost },
+};
+#define KINDS N(kinds)
+
+/* Builds kind k into buf and parses it back as a frame. */
+static int make(size_t k, uint8_t *buf, struct proto_frame *f)
+{
+	int n = kinds[k].build(buf, BUF);
+	if (n <= 0)
+		fail_msg("%s: encode failed: %s", kinds[k].name, proto_strerror(n));
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, f), n);
+	return n;
+}
+
+/* Sets the frame's length field to say it holds `payload` bytes. */
+static void set_payload_size(uint8_t *buf, size_t payload)
+{
+	be32_store(buf, (uint32_t)(payload + PROTO_HEADER_SIZE - 4));
+}
+
+/* Deterministic, so a failure reproduces. */
+static uint64_t rng_state;
+static uint32_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 16);
+}
+
+/* ---- tests ----------------------------------------------------------------------------- */
+
+static void header_is_big_endian(void **state)
+{
+	(void)state;
+	uint8_t buf[64];
+	int n = proto_encode_ping(buf, sizeof buf, 0x01020304, PROTO_F_OPTIONAL, &ping);
+	static const uint8_t want[] = {
+		0x00, 0x00, 0x00, 0x10, 0x00, 0x05, 0x00, 0x01, 0x01, 0x02, 0x03, 0x04,
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF,
+	};
+	assert_int_equal(n, sizeof want);
+	assert_memory_equal(buf, want, sizeof want);
+
+	n = proto_encode_claim(buf, sizeof buf, 9, 0, &claim);  /* strings: u16 length, bytes */
+	static const uint8_t str[] = { 0x00, 0x06, 's', '3', 'c', 'r', 'e', 't' };
+	assert_int_equal(n, PROTO_HEADER_SIZE + sizeof str);
+	assert_memory_equal(buf + PROTO_HEADER_SIZE, str, sizeof str);
+	proto_frame_set_flags(buf, PROTO_F_MORE);
+	assert_int_equal(be16_load(buf + 6), PROTO_F_MORE);
+}
+
+static void every_type_round_trips(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	for (size_t k = 0; k < KINDS; k++) {
+		make(k, buf, &f);
+		assert_int_equal(f.type, kinds[k].type);
+		assert_true(f.size > 0 || proto_decode_empty(&f) == 0);
+		kinds[k].check(&f);
+		if (proto_validate(&f) != 0)
+			fail_msg("%s does not validate", kinds[k].name);
+	}
+	/* Every type the codec knows is in the table above. */
+	unsigned known = 0;
+	for (unsigned t = 0; t < 0x10000; t++) {
+		if (!proto_type_info((uint16_t)t))
+			continue;
+		known++;
+		bool found = false;
+		for (size_t k = 0; k < KINDS; k++)
+			found |= kinds[k].type == t;
+		if (!found)
+			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
+	}
+	assert_int_equal(known, 27);
+}
+
+static void nested_lists_read_either_way(void **state)
+{
+	(void)state;
+	const struct proto_u64_list l = { reps4, NULL, 4 };
+	assert_int_equal(proto_u64_at(&l, 3), reps4[3]);
+	assert_int_equal(proto_u64_at(&l, 4), 0);
+	const struct proto_ref_list r = { kids, NULL, 3 };
+	assert_int_equal(proto_ref_at(&r, 1).gen, 2);
+	assert_int_equal(proto_ref_at(&r, 3).coid, 0);
+	/* A listed count without elements cannot be encoded. */
+	struct proto_object o = objects[0];
+	o.reps.items = NULL;
+	uint8_t buf[BUF];
+	struct proto_builder b;
+	assert_int_equal(proto_begin_scan_objects(&b, buf, sizeof buf, 1, 0, &scan_head), 0);
+	assert_int_equal(proto_add_object(&b, &o), -PROTO_E_INVALID);
+}
+
+/* All kinds, back to back, as one byte stream. */
+static size_t make_stream(uint8_t *stream, size_t cap, struct proto_frame *frames)
+{
+	size_t len = 0;
+	for (size_t k = 0; k < KINDS; k++) {
+		assert_true(cap - len >= BUF);
+		make(k, stream + len, &frames[k]);
+		len += frames[k].size + PROTO_HEADER_SIZE;
+	}
+	return len;
+}
+
+static void assert_same(const struct proto_frame *a, const struct proto_frame *b)
+{
+	assert_int_equal(a->type, b->type);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->req, b->req);
+	assert_int_equal(a->size, b->size);
+	assert_memory_equal(a->payload, b->payload, a->size);
+}
+
+/* Feeds the stream in chunks of the sizes chunk() gives; checks every frame comes out. */
+static void feed_stream(const uint8_t *stream, size_t len, const struct proto_frame *want,
+                        size_t (*chunk)(void))
+{
+	static uint8_t rbuf[PROTO_MAX_FRAME];
+	struct proto_reader r;
+	struct proto_frame f;
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	size_t got = 0, off = 0;
+	while (off < len) {
+		size_t n = chunk();
+		if (n > len - off)
+			n = len - off;
+		const uint8_t *p = stream + off;
+		size_t left = n;
+		int rc;
+		while ((rc = proto_reader_feed(&r, &p, &left, &f)) == 1) {
+			assert_true(got < KINDS);
+			assert_same(&f, &want[got]);
+			kinds[got].check(&f);
+			got++;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(left, 0);
+		off += n;
+	}
+	assert_int_equal(got, KINDS);
+	assert_int_equal(proto_reader_pending(&r), 0);
+}
+
+static size_t one_byte(void)
+{
+	return 1;
+}
+
+static size_t random_chunk(void)
+{
+	switch (rng() % 4) {
+	case 0:
+		return 1 + rng() % 4;
+	case 1:
+		return 1 + rng() % 64;
+	case 2:
+		return 1 + rng() % 512;
+	default:
+		return 1 + rng() % 8192;
+	}
+}
+
+static void reader_byte_by_byte(void **state)
+{
+	(void)state;
+	static uint8_t stream[KINDS * BUF];
+	struct proto_frame frames[KINDS];
+	size_t len = make_stream(stream, sizeof stream, frames);
+	feed_stream(stream, len, frames, one_byte);
+}
+
+static void reader_random_chunks(void **state)
+{
+	(void)state;
+	static uint8_t stream[KINDS * BUF];
+	struct proto_frame frames[KINDS];
+	size_t len = make_stream(stream, sizeof stream, frames);
+	rng_state = 0x9E3779B97F4A7C15ull;
+	for (int trial = 0; trial < 300; trial++)
+		feed_stream(stream, len, frames, random_chunk);
+}
+
+static void reader_refuses_oversized_prefix_at_once(void **state)
+{
+	(void)state;
+	static uint8_t rbuf[PROTO_MAX_FRAME];
+	struct proto_reader r;
+	struct proto_frame f;
+	/* One byte more than the limit: refused when the 4th byte arrives, payload unread. */
+	uint8_t prefix[8];
+	be32_store(prefix, PROTO_MAX_FRAME - 4 + 1);
+	memset(prefix + 4, 0xAA, 4);
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	const uint8_t *p = prefix;
+	size_t n = 3;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), 0);
+	n = 5;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), -PROTO_E_TOO_BIG);
+	assert_int_equal(n, 4);              /* nothing after the prefix was taken */
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), -PROTO_E_TOO_BIG);  /* sticky */
+
+	/* The largest frame the protocol allows is accepted. */
+	static uint8_t big[PROTO_MAX_FRAME];
+	memset(big, 0, sizeof big);
+	be32_store(big, PROTO_MAX_FRAME - 4);
+	be16_store(big + 4, PROTO_SAMPLES);
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	p = big;
+	n = sizeof big;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), 1);
+	assert_int_equal(f.size, PROTO_MAX_PAYLOAD);
+	assert_int_equal(proto_frame_parse(big, sizeof big, &f), PROTO_MAX_FRAME);
+
+	/* A huge prefix, and one smaller than the header. */
+	be32_store(prefix, 0xFFFFFFFFu);
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	p = prefix;
+	n = sizeof prefix;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), -PROTO_E_TOO_BIG);
+	assert_int_equal(proto_frame_parse(prefix, sizeof prefix, &f), -PROTO_E_TOO_BIG);
+	be32_store(prefix, 7);
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	p = prefix;
+	n = sizeof prefix;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), -PROTO_E_LENGTH);
+	assert_int_equal(proto_frame_parse(prefix, sizeof prefix, &f), -PROTO_E_LENGTH);
+
+	/* A reader with a small buffer refuses what does not fit it, at the prefix. */
+	uint8_t small[40], frame[BUF];
+	int len = build_symbols(frame, sizeof frame);
+	assert_true(len > (int)sizeof small);
+	proto_reader_init(&r, small, sizeof small);
+	p = frame;
+	n = (size_t)len;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), -PROTO_E_TOO_BIG);
+	assert_int_equal(n, (size_t)len - 4);
+}
+
+static void reader_reports_cut_stream(void **state)
+{
+	(void)state;
+	uint8_t rbuf[BUF], frame[BUF];
+	struct proto_reader r;
+	struct proto_frame f;
+	int len = build_samples(frame, sizeof frame);
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	const uint8_t *p = frame;
+	size_t n = (size_t)len - 1;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), 0);
+	assert_int_equal(proto_reader_pending(&r), (size_t)len - 1);
+	n = 1;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), 1);
+	assert_int_equal(proto_reader_pending(&r), 0);
+	assert_int_equal(proto_validate(&f), 0);
+	n = 0;
+	assert_int_equal(proto_reader_feed(&r, &p, &n, &f), 0);
+}
+
+/* The length prefix kept: every shorter buffer is an incomplete frame. */
+static void truncated_frames_at_every_length(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	for (size_t k = 0; k < KINDS; k++) {
+		int n = make(k, buf, &f);
+		for (int cut = 0; cut < n; cut++) {
+			uint8_t *copy = malloc(cut ? (size_t)cut : 1);
+			memcpy(copy, buf, (size_t)cut);
+			assert_int_equal(proto_frame_parse(copy, (size_t)cut, &f), -PROTO_E_TRUNCATED);
+			free(copy);
+		}
+	}
+}
+
+/* The length prefix shortened with the cut: every shorter payload is refused by its decoder. */
+static void truncated_payloads_at_every_length(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	unsigned tried = 0;
+	for (size_t k = 0; k < KINDS; k++) {
+		int n = make(k, buf, &f);
+		for (size_t cut = 0; cut < f.size; cut++) {
+			size_t len = PROTO_HEADER_SIZE + cut;
+			uint8_t *copy = malloc(len);
+			memcpy(copy, buf, len);
+			set_payload_size(copy, cut);
+			struct proto_frame g;
+			assert_int_equal(proto_frame_parse(copy, len, &g), (int)len);
+			int err = proto_validate(&g);
+			if (err >= 0)
+				fail_msg("%s cut to %zu of %u payload bytes was accepted", kinds[k].name,
+				         cut, f.size);
+			tried++;
+			free(copy);
+		}
+		/* One byte more than the message is trailing garbage. */
+		buf[n] = 0;
+		set_payload_size(buf, f.size + 1);
+		assert_int_equal(proto_frame_parse(buf, (size_t)n + 1, &f), n + 1);
+		assert_int_equal(proto_validate(&f), -PROTO_E_TRAILING);
+	}
+	assert_true(tried > 1000);
+}
+
+/* Encoders never write beyond the caller's capacity and say when it is too small. */
+static void encoders_respect_capacity(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF + 16];
+	for (size_t k = 0; k < KINDS; k++) {
+		int n = kinds[k].build(buf, BUF);
+		assert_true(n > 0);
+		for (int cap = 0; cap < n; cap++) {
+			memset(buf, 0x5A, sizeof buf);
+			int rc = kinds[k].build(buf, (size_t)cap);
+			if (rc != -PROTO_E_NOSPACE)
+				fail_msg("%s into %d of %d bytes: %d", kinds[k].name, cap, n, rc);
+			for (size_t i = (size_t)cap; i < sizeof buf; i++)
+				assert_int_equal(buf[i], 0x5A);
+		}
+		assert_int_equal(kinds[k].build(buf, (size_t)n), n);
+	}
+}
+
+/* A producer fills frames until the builder says stop; each frame is complete and valid. */
+static void builder_fills_frames_to_the_limit(void **state)
+{
+	(void)state;
+	static uint8_t big[2 * PROTO_MAX_FRAME];
+	struct proto_builder b;
+	struct proto_frame f;
+	struct proto_iter it;
+	struct proto_samples_head h;
+	struct proto_sample s = samples[2];          /* 44 + 16 * 8 = 172 bytes */
+	assert_int_equal(proto_begin_samples(&b, big, sizeof big, 0, 0, &samples_head), 0);
+	int rc;
+	while ((rc = proto_add_sample(&b, &s)) == 0)
+		s.timebase++;
+	assert_int_equal(rc, -PROTO_E_TOO_BIG);   /* the protocol's limit, not the buffer's */
+	uint32_t n = proto_builder_count(&b);
+	int len = proto_finish(&b);
+	assert_true(len <= (int)PROTO_MAX_FRAME && len + 172 > (int)PROTO_MAX_FRAME);
+	assert_int_equal(proto_frame_parse(big, (size_t)len, &f), len);
+	assert_int_equal(proto_decode_samples(&f, &h, &it), 0);
+	assert_int_equal(proto_iter_left(&it), n);
+	assert_int_equal(n, (PROTO_MAX_PAYLOAD - 8) / 172);
+
+	/* A small buffer: the failed record leaves the frame as it was. */
+	uint8_t small[200];
+	assert_int_equal(proto_begin_samples(&b, small, sizeof small, 0, 0, &samples_head), 0);
+	assert_int_equal(proto_add_sample(&b, &samples[0]), 0);
+	assert_int_equal(proto_add_sample(&b, &samples[2]), -PROTO_E_NOSPACE);
+	assert_int_equal(proto_add_sample(&b, &samples[1]), 0);
+	len = proto_finish(&b);
+	assert_int_equal(proto_frame_parse(small, (size_t)len, &f), len);
+	assert_int_equal(proto_validate(&f), 0);
+	assert_int_equal(proto_decode_samples(&f, &h, &it), 0);
+	struct proto_sample got;
+	assert_true(proto_next_sample(&it, &got));
+	assert_sample(&got, &samples[0]);
+	assert_true(proto_next_sample(&it, &got));
+	assert_sample(&got, &samples[1]);
+	assert_false(proto_next_sample(&it, &got));
+
+	/* An object with more children than a frame holds is too big, even for a big buffer. */
+	static struct proto_ref many[6000];
+	struct proto_object o = objects[1];
+	o.children.items = many;
+	o.children.count = N(many);
+	assert_int_equal(proto_begin_scan_objects(&b, big, sizeof big, 1, 0, &scan_head), 0);
+	assert_int_equal(proto_add_object(&b, &o), -PROTO_E_TOO_BIG);
+	o.children.count = 0xFFFFFFFFu;      /* stops early rather than walking 4 G entries */
+	assert_int_equal(proto_add_object(&b, &o), -PROTO_E_TOO_BIG);
+	assert_int_equal(proto_finish(&b), PROTO_HEADER_SIZE + 8 + 4);
+}
+
+static void builder_misuse(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_builder b;
+	struct proto_frame f;
+	/* Records of another message, and a begin that failed. */
+	assert_int_equal(proto_begin_samples(&b, buf, sizeof buf, 0, 0, &samples_head), 0);
+	assert_int_equal(proto_add_lock(&b, &locks[0]), -PROTO_E_INVALID);
+	assert_int_equal(proto_begin_samples(&b, buf, 10, 0, 0, &samples_head), -PROTO_E_NOSPACE);
+	assert_int_equal(proto_add_sample(&b, &samples[0]), -PROTO_E_NOSPACE);
+	assert_int_equal(proto_finish(&b), -PROTO_E_NOSPACE);
+	/* A decoder handed a frame of another type. */
+	int n = build_samples(buf, sizeof buf);
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &f), n);
+	struct proto_interval h;
+	struct proto_iter it;
+	assert_int_equal(proto_decode_lock_stats(&f, &h, &it), -PROTO_E_INVALID);
+	struct proto_ping pm;
+	assert_int_equal(proto_decode_ping(&f, &pm), -PROTO_E_INVALID);
+	assert_int_equal(proto_decode_empty(&f), -PROTO_E_INVALID);
+	assert_int_equal(proto_encode_empty(buf, sizeof buf, PROTO_PING, 1, 0), -PROTO_E_INVALID);
+	/* An iterator only reads its own records. */
+	struct proto_samples_head sh;
+	assert_int_equal(proto_decode_samples(&f, &sh, &it), 0);
+	struct proto_lock l;
+	assert_false(proto_next_lock(&it, &l));
+	/* The catalogue cannot list more entries than its total. */
+	struct proto_catalogue_head ch = { 3, 2 };
+	assert_int_equal(proto_begin_event_catalogue(&b, buf, sizeof buf, 1, 0, &ch), 0);
+	assert_int_equal(proto_add_event(&b, &events[0]), 0);
+	assert_int_equal(proto_add_event(&b, &events[1]), -PROTO_E_INCONSISTENT);
+	ch.first = 4;
+	assert_int_equal(proto_begin_event_catalogue(&b, buf, sizeof buf, 1, 0, &ch),
+	                 -PROTO_E_INCONSISTENT);
+}
+
+static void unknown_types(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	int n = build_ping(buf, sizeof buf);
+	be16_store(buf + 4, 0x7777);
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &f), n);
+	assert_null(proto_type_info(0x7777));
+	assert_string_equal(proto_type_name(0x7777), "?");
+	assert_int_equal(proto_validate(&f), -PROTO_E_UNKNOWN_TYPE);
+	for (int side = 0; side < 2; side++)
+		for (int role = PROTO_ROLE_NONE; role <= PROTO_ROLE_CONTROLLER; role++)
+			assert_int_equal(proto_check_incoming(&f, side, role), -PROTO_E_UNKNOWN_TYPE);
+	/* Marked optional, it is ignored in every state. */
+	proto_frame_set_flags(buf, PROTO_F_OPTIONAL);
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &f), n);
+	for (int side = 0; side < 2; side++)
+		for (int role = PROTO_ROLE_NONE; role <= PROTO_ROLE_CONTROLLER; role++)
+			assert_int_equal(proto_check_incoming(&f, side, role), PROTO_IGNORE);
+	/* A known type marked optional is still handled. */
+	n = build_ping(buf, sizeof buf);
+	proto_frame_set_flags(buf, PROTO_F_OPTIONAL);
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &f), n);
+	assert_int_equal(proto_check_incoming(&f, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER), 0);
+	assert_int_equal(proto_validate(&f), 0);
+}
+
+/* Builds kind k, lets patch() change its bytes, and returns what validation says. */
+static int patched(size_t k, void (*patch)(uint8_t *buf, struct proto_frame *f))
+{
+	static uint8_t buf[BUF];
+	struct proto_frame f;
+	make(k, buf, &f);
+	patch(buf, &f);
+	int n = proto_frame_parse(buf, BUF, &f);
+	return n < 0 ? n : proto_validate(&f);
+}
+
+static size_t kind_of(const char *name)
+{
+	for (size_t k = 0; k < KINDS; k++)
+		if (strcmp(kinds[k].name, name) == 0)
+			return k;
+	fail_msg("no kind %s", name);
+	return 0;
+}
+
+#define P(buf) ((buf) + PROTO_HEADER_SIZE)
+
+static void count_plus_one(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be32_store(P(b) + 4, be32_load(P(b) + 4) + 1);   /* SAMPLES: config u32, count u32 */
+}
+static void count_huge(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be32_store(P(b) + 4, 0xFFFFFFFFu);
+}
+static void first_reps_huge(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	/* SCAN_OBJECTS: timebase 8, count 4; object: 4+4+8+8+2, class "ProcessReplicated" */
+	be16_store(P(b) + 12 + 26 + 2 + 17, 1000);
+}
+static void first_reps_over_limit(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be16_store(P(b) + 12 + 26 + 2 + 17, PROTO_MAX_CPUS + 1);
+}
+static void first_children_huge(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be32_store(P(b) + 12 + 26 + 2 + 17 + 2 + 4 * 8, 0x20000000u);
+}
+static void groups_17(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be16_store(P(b) + 18, 17);
+}
+static void group_events_17(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be16_store(P(b) + 20 + 2 + 3 + 2, 17);   /* first group: name "ipc", share, n_events */
+}
+static void sample_depth_17(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be16_store(P(b) + 8 + 42, 17);
+}
+
+static void counts_beyond_the_payload(void **state)
+{
+	(void)state;
+	assert_int_equal(patched(kind_of("samples"), count_plus_one), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("samples"), count_huge), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("samples"), sample_depth_17), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("objects"), first_reps_huge), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("objects"), first_reps_over_limit), -PROTO_E_INCONSISTENT);
+	assert_int_equal(patched(kind_of("objects"), first_children_huge), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("config"), groups_17), -PROTO_E_COUNT);
+	assert_int_equal(patched(kind_of("config"), group_events_17), -PROTO_E_COUNT);
+	/* Every list type with its count raised by one, and set to the maximum. */
+	static const struct {
+		const char *kind;
+		size_t at;               /* payload offset of the count: the head's size */
+	} lists[] = {
+		{ "dropped", 24 }, { "processes", 8 }, { "objects", 8 }, { "symbol_lookup", 4 },
+		{ "symbols", 4 + 2 + 6 }, { "catalogue", 4 }, { "samples", 4 }, { "counts", 20 },
+		{ "locks", 16 }, { "invocations", 16 }, { "lost", 16 },
+	};
+	for (size_t i = 0; i < N(lists); i++) {
+		uint8_t buf[BUF];
+		struct proto_frame f;
+		size_t k = kind_of(lists[i].kind);
+		make(k, buf, &f);
+		uint8_t *count = P(buf) + lists[i].at;
+		uint32_t was = be32_load(count);
+		assert_true(was >= 2 && was <= 4);
+		be32_store(count, was + 1);
+		int err = proto_validate(&f);
+		if (err != -PROTO_E_COUNT && err != -PROTO_E_TRUNCATED)
+			fail_msg("%s with count %u+1: %s", lists[i].kind, was, proto_strerror(err));
+		be32_store(count, 0xFFFFFFFFu);
+		assert_int_equal(proto_validate(&f), -PROTO_E_COUNT);
+		be32_store(count, was - 1);      /* fewer records than bytes: trailing */
+		assert_int_equal(proto_validate(&f), -PROTO_E_TRAILING);
+	}
+}
