@@ -223,8 +223,12 @@ int proto_list_decode(const struct proto_frame *f, uint16_t type, get_fn get_hea
 	if (!r.err && count > rd_left(&r) / rec_min)
 		r.err = PROTO_E_COUNT;
 	size_t first = r.pos;
-	for (uint32_t i = 0; i < count && !r.err; i++)
-		get_rec(&r, scratch);
+	for (uint32_t i = 0; i < count && !r.err; i++) {
+		if (rd_left(&r) == 0)
+			r.err = PROTO_E_COUNT;   /* out of records, not inside one */
+		else
+			get_rec(&r, scratch);
+	}
 	if (!r.err && rd_left(&r))
 		r.err = PROTO_E_TRAILING;
 	if (r.err) {

@@ -16,6 +16,7 @@ extern const char _ksyms_start[], _ksyms_end[];
 static struct gtt_entry *gtt;              /* indexed like the LTT */
 static struct spinlock gtt_lock;
 static uint32_t gtt_next_free = 1;         /* index 0 is never handed out */
+static uint32_t gtt_limit = 1;             /* one past the highest index handed out */
 static const struct co_class *classes[MAX_CLASSES];
 static unsigned int nclasses;
 
@@ -116,6 +117,11 @@ uint32_t co_generation(coid_t coid)
 	return gtt[co_index(coid)].generation;
 }
 
+uint32_t co_index_limit(void)
+{
+	return __atomic_load_n(&gtt_limit, __ATOMIC_ACQUIRE);
+}
+
 const struct gtt_entry *co_gtt(uint32_t index)
 {
 	return index < CO_MAX_OBJECTS ? &gtt[index] : 0;
@@ -144,6 +150,8 @@ coid_t co_create(struct co_root *root)
 	}
 	if (index) {
 		gtt_next_free = index + 1 < CO_MAX_OBJECTS ? index + 1 : 1;
+		if (index >= gtt_limit)
+			__atomic_store_n(&gtt_limit, index + 1, __ATOMIC_RELEASE);
 		root->coid = ltt_va(index);
 		root->generation = gtt[index].generation;
 		gtt[index].root = root;

@@ -111,6 +111,8 @@ void co_destroy(coid_t coid);
 uint32_t co_index(coid_t coid);
 coid_t co_from_index(uint32_t index);
 uint32_t co_generation(coid_t coid);
+/* One past the highest GTT index ever handed out (scans stop there). */
+uint32_t co_index_limit(void);
 /* The GTT entry for an index (read-only view for scans). */
 const struct gtt_entry *co_gtt(uint32_t index);
 /* This CPU's or another CPU's installed rep for an object, 0 if none. */

@@ -10,6 +10,7 @@
 #include "timer.h"
 #include "cpu.h"
 #include "thread.h"
+#include "../kov/scan.h"
 #include "vm.h"
 #include "kmem.h"
 #include "page_alloc.h"
@@ -112,6 +113,29 @@ static long sys_futex_wake(uint64_t addr, uint64_t count)
 	return n;
 }
 
+#define SCAN_MAX_RECORDS 4096
+
+static long sys_km_scan(uint64_t ubuf, uint64_t max, uint64_t utotals)
+{
+	struct process *p = current_process();
+	if (p->ppid != 0)
+		return -KOV_EPERM;
+	if (max > SCAN_MAX_RECORDS)
+		max = SCAN_MAX_RECORDS;
+	if (!user_range_ok(ubuf, max * sizeof(struct scan_record)) ||
+	    !user_range_ok(utotals, sizeof(struct scan_totals)))
+		return -KOV_EFAULT;
+	struct scan_record *buf = kmalloc((max ? max : 1) * sizeof *buf);
+	if (!buf)
+		return -KOV_ENOMEM;
+	struct scan_totals t = km_scan(buf, (uint32_t)max);
+	long rc = copy_to_user(ubuf, buf, t.written * sizeof *buf);
+	if (!rc)
+		rc = copy_to_user(utotals, &t, sizeof t);
+	kfree(buf);
+	return rc ? rc : (long)t.written;
+}
+
 void syscall_dispatch(struct trap_frame *tf)
 {
 	uint64_t *a = &tf->gpr[3];
@@ -161,6 +185,9 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_FUTEX_WAKE:
 		rc = sys_futex_wake(a[0], a[1]);
+		break;
+	case SYS_KM_SCAN:
+		rc = sys_km_scan(a[0], a[1], a[2]);
 		break;
 	default:
 		rc = -KOV_ENOSYS;

@@ -18,7 +18,9 @@
 #define SYS_THREAD_JOIN   12  /* (tid) -> its exit code */
 #define SYS_FUTEX_WAIT    13  /* (addr, expected): sleeps while *addr == expected -> 0 */
 #define SYS_FUTEX_WAKE    14  /* (addr, count) -> threads woken */
-#define SYS_COUNT     15
+#define SYS_KM_SCAN       15  /* (struct scan_record *buf, max, struct scan_totals *) -> records
+                               * written; privileged processes only (started by the kernel) */
+#define SYS_COUNT     16
 
 #define MEMINFO_FREE_PAGES  0   /* physical pages free (including empty heap pages kept) */
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */

@@ -38,6 +38,10 @@ int main(void)
 	expect("unknown system call", __syscall(999, 0, 0, 0, 0, 0), -KOV_ENOSYS);
 	expect("negative system call", __syscall(-1, 0, 0, 0, 0, 0), -KOV_ENOSYS);
 
+	expect("scan with a bad buffer", __syscall(SYS_KM_SCAN, 0x10, 10, 0x20, 0, 0), -KOV_EFAULT);
+	expect("scan into kernel memory", __syscall(SYS_KM_SCAN, (long)0xC000000000010000ull, 10,
+						    (long)buf, 0, 0), -KOV_EFAULT);
+
 	/* A child whose status pointer is bad: the wait fails, the child is still reapable. */
 	int pid = spawn("hello", "5");
 	expect("spawn hello", pid > 0, 1);

@@ -396,14 +396,14 @@ static void check_status(const struct proto_frame *f)
 	assert_same_frame(f, again, proto_encode_status(again, BUF, f->req, f->flags, &m));
 }
 
-#define EMPTY(name, type)                                                                  \
+#define EMPTY(name, msg)                                                                   \
 	static int build_##name(uint8_t *b, size_t cap)                                    \
 	{                                                                                  \
-		return proto_encode_empty(b, cap, type, REQ(type), 0);                     \
+		return proto_encode_empty(b, cap, msg, REQ(msg), 0);                       \
 	}                                                                                  \
 	static void check_##name(const struct proto_frame *f)                             \
 	{                                                                                  \
-		assert_int_equal(f->type, type);                                           \
+		assert_int_equal(f->type, msg);                                            \
 		assert_int_equal(f->size, 0);                                              \
 		assert_int_equal(proto_decode_empty(f), 0);                                \
 	}
@@ -1411,11 +1411,688 @@ static void counts_beyond_the_payload(void **state)
 		assert_true(was >= 2 && was <= 4);
 		be32_store(count, was + 1);
 		int err = proto_validate(&f);
-		if (err != -PROTO_E_COUNT && err != -PROTO_E_TRUNCATED)
+		if (err != -PROTO_E_COUNT)
 			fail_msg("%s with count %u+1: %s", lists[i].kind, was, proto_strerror(err));
 		be32_store(count, 0xFFFFFFFFu);
 		assert_int_equal(proto_validate(&f), -PROTO_E_COUNT);
 		be32_store(count, was - 1);      /* fewer records than bytes: trailing */
 		assert_int_equal(proto_validate(&f), -PROTO_E_TRAILING);
 	}
+}
+
+static void string_past_frame(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	be16_store(P(b), 200);                   /* CLAIM_CONTROL: the token's length */
+}
+static void string_with_nul(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	P(b)[8 + 2 + 3] = '\0';                  /* HELLO: inside "kovctl 0.1" */
+}
+static void empty_required_name(uint8_t *b, struct proto_frame *f)
+{
+	(void)f;
+	/* SCAN_PROCESSES: the first name "kernel" becomes "" and its bytes trail behind. */
+	be16_store(P(b) + 12 + 14, 0);
+}
+
+static void strings_checked(void **state)
+{
+	(void)state;
+	assert_int_equal(patched(kind_of("claim"), string_past_frame), -PROTO_E_STRING);
+	assert_int_equal(patched(kind_of("hello"), string_with_nul), -PROTO_E_STRING);
+	assert_int_equal(patched(kind_of("processes"), empty_required_name), -PROTO_E_STRING);
+
+	/* A string one byte over its field's limit, written by hand. */
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	size_t at = PROTO_HEADER_SIZE;
+	be32_store(buf + at, PROTO_MAGIC);
+	be16_store(buf + at + 4, PROTO_MAJOR);
+	be16_store(buf + at + 6, PROTO_MINOR);
+	be16_store(buf + at + 8, PROTO_NAME_MAX + 1);
+	memset(buf + at + 10, 'x', PROTO_NAME_MAX + 1);
+	be16_store(buf + at + 10 + PROTO_NAME_MAX + 1, 0);
+	size_t payload = 10 + PROTO_NAME_MAX + 1 + 2;
+	set_payload_size(buf, payload);
+	be16_store(buf + 4, PROTO_HELLO);
+	be16_store(buf + 6, 0);
+	be32_store(buf + 8, 1);
+	assert_int_equal(proto_frame_parse(buf, at + payload, &f), (int)(at + payload));
+	struct proto_hello h;
+	assert_int_equal(proto_decode_hello(&f, &h), -PROTO_E_STRING);
+
+	/* The encoders refuse the same. */
+	char longname[PROTO_NAME_MAX + 2];
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	struct proto_hello bad = hello;
+	bad.client = proto_cstr(longname);
+	assert_int_equal(proto_encode_hello(buf, sizeof buf, 1, 0, &bad), -PROTO_E_STRING);
+	bad.client.len = PROTO_NAME_MAX;
+	assert_true(proto_encode_hello(buf, sizeof buf, 1, 0, &bad) > 0);
+	bad.client = (struct proto_str){ "a\0b", 3 };
+	assert_int_equal(proto_encode_hello(buf, sizeof buf, 1, 0, &bad), -PROTO_E_STRING);
+	bad.client = (struct proto_str){ NULL, 3 };
+	assert_int_equal(proto_encode_hello(buf, sizeof buf, 1, 0, &bad), -PROTO_E_STRING);
+	struct proto_claim c = { PROTO_STR("") };
+	assert_int_equal(proto_encode_claim(buf, sizeof buf, 1, 0, &c), -PROTO_E_STRING);
+	struct proto_builder b;
+	struct proto_process p = processes[0];
+	p.name = PROTO_STR("");
+	assert_int_equal(proto_begin_scan_processes(&b, buf, sizeof buf, 1, 0, &scan_head), 0);
+	assert_int_equal(proto_add_process(&b, &p), -PROTO_E_STRING);
+	struct proto_error_msg e = error_msg;
+	char text[PROTO_TEXT_MAX + 2];
+	memset(text, 't', sizeof text - 1);
+	text[sizeof text - 1] = '\0';
+	e.text = proto_cstr(text);
+	assert_int_equal(proto_encode_error(buf, sizeof buf, 1, 0, &e), -PROTO_E_STRING);
+}
+
+static void str_helpers(void **state)
+{
+	(void)state;
+	char out[4];
+	struct proto_str s = proto_cstr("httpd");
+	assert_int_equal(s.len, 5);
+	assert_int_equal(proto_cstr(NULL).len, 0);
+	assert_int_equal(proto_str_copy(out, sizeof out, s), 3);
+	assert_string_equal(out, "htt");
+	assert_int_equal(proto_str_copy(out, sizeof out, PROTO_STR("")), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(proto_str_copy(out, 0, s), 0);
+	assert_true(proto_str_eq(s, "httpd"));
+	assert_false(proto_str_eq(s, "http"));
+	assert_false(proto_str_eq(s, "httpd2"));
+	assert_true(proto_str_eq(PROTO_STR(""), ""));
+}
+
+/* Decoders: frames whose fields contradict each other. */
+#define PATCH16(name, off, val)                                                            \
+	static void name(uint8_t *b, struct proto_frame *f)                                \
+	{                                                                                  \
+		(void)f;                                                                   \
+		be16_store(P(b) + (off), (val));                                           \
+	}
+#define PATCH32(name, off, val)                                                            \
+	static void name(uint8_t *b, struct proto_frame *f)                                \
+	{                                                                                  \
+		(void)f;                                                                   \
+		be32_store(P(b) + (off), (val));                                           \
+	}
+#define PATCH64(name, off, val)                                                            \
+	static void name(uint8_t *b, struct proto_frame *f)                                \
+	{                                                                                  \
+		(void)f;                                                                   \
+		be64_store(P(b) + (off), (val));                                           \
+	}
+PATCH16(sample_kernel_and_user, 8 + 40, PROTO_SMP_KERNEL | PROTO_SMP_USER)
+PATCH16(sample_neither_mode, 8 + 40, PROTO_SMP_TRUNCATED)
+PATCH16(sample_object_but_no_object, 8 + 40, PROTO_SMP_KERNEL | PROTO_SMP_NO_OBJECT)
+PATCH64(count_running_over_enabled, 24 + 6 + 16, 4001)
+PATCH64(counts_start_after_end, 4, 9001)
+PATCH64(lock_contended_more_than_acquired, 20 + 34, 1001)
+PATCH64(lock_wait_max_over_total, 20 + 50, 5001)
+PATCH16(config_shares_99, 20 + 2 + 3, 59)
+PATCH16(config_share_0, 20 + 2 + 3, 0)
+PATCH16(config_unit_4, 4, 4)
+PATCH16(config_chain_without_depth, 16, 0)
+PATCH16(config_unknown_flag, 6, 0x0103)
+PATCH16(config_neither_mode, 6, PROTO_CFG_CALLCHAIN)
+PATCH16(event_counts_without_sampling_but_no_reason, 8, PROTO_EV_COUNTS_HERE << 8)
+PATCH16(event_source_3, 8, 0x0300 | PROTO_EV_COUNTS_HERE | PROTO_EV_CAN_SAMPLE |
+        PROTO_EV_SAMPLES_HERE)
+PATCH16(catalogue_total_too_small, 0, 4)
+PATCH16(welcome_without_role, 10, PROTO_ROLE_NONE)
+PATCH32(welcome_without_id, 12, 0)
+PATCH16(refusal_with_role, 10, PROTO_ROLE_OBSERVER)
+PATCH16(error_code_0, 0, 0)
+PATCH16(scan_nothing, 4, 0)
+PATCH16(scan_unknown_bit, 4, 0x0005)
+PATCH32(start_unknown_stream, 0, 0x10)
+PATCH32(start_interval_too_short, 4, 999)
+PATCH16(object_single_and_per_cpu, 12 + 24, PROTO_OBJ_SINGLE_REP | PROTO_OBJ_PER_CPU)
+PATCH16(lost_pmc_9, 20 + 2, 9)
+PATCH64(symbol_before_its_start, 16, 0xC000000000000FFFull)
+PATCH64(unknown_symbol_with_start, 16 + 2 * 22 + 5 + 14 + 8, 1)
+
+static void inconsistent_frames(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind;
+		void (*patch)(uint8_t *, struct proto_frame *);
+	} cases[] = {
+		{ "samples", sample_kernel_and_user },
+		{ "samples", sample_neither_mode },
+		{ "samples", sample_object_but_no_object },
+		{ "counts", count_running_over_enabled },
+		{ "counts", counts_start_after_end },
+		{ "locks", lock_contended_more_than_acquired },
+		{ "locks", lock_wait_max_over_total },
+		{ "config", config_shares_99 },
+		{ "config", config_share_0 },
+		{ "config", config_unit_4 },
+		{ "config", config_chain_without_depth },
+		{ "config", config_unknown_flag },
+		{ "config", config_neither_mode },
+		{ "catalogue", event_counts_without_sampling_but_no_reason },
+		{ "catalogue", event_source_3 },
+		{ "catalogue", catalogue_total_too_small },
+		{ "welcome", welcome_without_role },
+		{ "welcome", welcome_without_id },
+		{ "refusal", refusal_with_role },
+		{ "error", error_code_0 },
+		{ "scan_request", scan_nothing },
+		{ "scan_request", scan_unknown_bit },
+		{ "start", start_unknown_stream },
+		{ "start", start_interval_too_short },
+		{ "objects", object_single_and_per_cpu },
+		{ "lost", lost_pmc_9 },
+		{ "symbols", symbol_before_its_start },
+		{ "symbols", unknown_symbol_with_start },
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		int err = patched(kind_of(cases[i].kind), cases[i].patch);
+		if (err != -PROTO_E_INCONSISTENT)
+			fail_msg("case %zu (%s): %s", i, cases[i].kind, proto_strerror(err));
+	}
+}
+
+/* Encoders: the same contradictions never leave the sender. */
+static void inconsistent_messages_not_encoded(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_builder b;
+
+	struct proto_sample s = samples[0];
+	s.flags |= PROTO_SMP_USER;
+	assert_int_equal(proto_begin_samples(&b, buf, sizeof buf, 0, 0, &samples_head), 0);
+	assert_int_equal(proto_add_sample(&b, &s), -PROTO_E_INCONSISTENT);
+	s = samples[0];
+	s.depth = PROTO_MAX_CHAIN + 1;
+	assert_int_equal(proto_add_sample(&b, &s), -PROTO_E_COUNT);
+
+	static struct proto_pmu_config c;
+	c = config;
+	c.groups[1].share = 41;
+	assert_int_equal(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c), -PROTO_E_INCONSISTENT);
+	c = config;
+	c.groups[1].events[2].name = PROTO_STR("PM_DTLB_MISS");     /* twice in one group */
+	assert_int_equal(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c), -PROTO_E_INCONSISTENT);
+	c = config;
+	c.groups[1].name = PROTO_STR("ipc");                        /* two groups, one name */
+	assert_int_equal(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c), -PROTO_E_INCONSISTENT);
+	c = config;
+	c.groups[0].n_events = 0;
+	assert_int_equal(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c), -PROTO_E_COUNT);
+	c = config;
+	c.slice = 0;
+	assert_int_equal(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c), -PROTO_E_INCONSISTENT);
+	c = config;
+	c.n_groups = 0;                  /* clearing the configuration is fine */
+	assert_true(proto_encode_pmu_config(buf, sizeof buf, 1, 0, &c) > 0);
+
+	struct proto_server_hello sh = refusal;
+	sh.reason = PROTO_STR("");       /* a refusal always says why */
+	assert_int_equal(proto_encode_server_hello(buf, sizeof buf, 1, 0, &sh),
+	                 -PROTO_E_INCONSISTENT);
+	sh = welcome;
+	sh.target.cpus = 0;
+	assert_int_equal(proto_encode_server_hello(buf, sizeof buf, 1, 0, &sh),
+	                 -PROTO_E_INCONSISTENT);
+
+	struct proto_event e = events[1];
+	e.why_not = PROTO_STR("");       /* does not count, and does not say why */
+	struct proto_catalogue_head ch = { 5, 0 };
+	assert_int_equal(proto_begin_event_catalogue(&b, buf, sizeof buf, 1, 0, &ch), 0);
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	e = events[0];
+	e.why_not = PROTO_STR("but it counts and samples");
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+
+	struct proto_count cnt = counts[0];
+	cnt.running = cnt.enabled + 1;
+	struct proto_counts_head chd = counts_head;
+	assert_int_equal(proto_begin_interval_counts(&b, buf, sizeof buf, 0, 0, &chd), 0);
+	assert_int_equal(proto_add_count(&b, &cnt), -PROTO_E_INCONSISTENT);
+	chd.start = chd.end + 1;
+	assert_int_equal(proto_begin_interval_counts(&b, buf, sizeof buf, 0, 0, &chd),
+	                 -PROTO_E_INCONSISTENT);
+
+	struct proto_lock l = locks[0];
+	l.qlen_samples = 0;
+	assert_int_equal(proto_begin_lock_stats(&b, buf, sizeof buf, 0, 0, &interval), 0);
+	assert_int_equal(proto_add_lock(&b, &l), -PROTO_E_INCONSISTENT);
+
+	struct proto_symbol sym = symbols[0];
+	sym.addr = sym.start + sym.size;  /* just past the symbol */
+	assert_int_equal(proto_begin_symbols(&b, buf, sizeof buf, 1, 0, &symbols_head), 0);
+	assert_int_equal(proto_add_symbol(&b, &sym), -PROTO_E_INCONSISTENT);
+
+	struct proto_start st = { 0, 0 };
+	assert_int_equal(proto_encode_start(buf, sizeof buf, 1, 0, &st), -PROTO_E_INCONSISTENT);
+	struct proto_scan_request sr = { 1, 0 };
+	assert_int_equal(proto_encode_scan_request(buf, sizeof buf, 1, 0, &sr),
+	                 -PROTO_E_INCONSISTENT);
+	struct proto_error_msg em = error_msg;
+	em.code = 0;
+	assert_int_equal(proto_encode_error(buf, sizeof buf, 1, 0, &em), -PROTO_E_INCONSISTENT);
+	struct proto_object o = objects[0];
+	o.flags |= PROTO_OBJ_SINGLE_REP;
+	assert_int_equal(proto_begin_scan_objects(&b, buf, sizeof buf, 1, 0, &scan_head), 0);
+	assert_int_equal(proto_add_object(&b, &o), -PROTO_E_INCONSISTENT);
+	struct proto_lost lo = losts[0];
+	lo.pmc = 9;
+	assert_int_equal(proto_begin_lost_samples(&b, buf, sizeof buf, 0, 0, &interval), 0);
+	assert_int_equal(proto_add_lost(&b, &lo), -PROTO_E_INCONSISTENT);
+}
+
+/* Encodes a HELLO-shaped frame by hand: any magic and version, then `tail`. */
+static size_t raw_hello(uint8_t *buf, uint32_t magic, uint16_t major, uint16_t minor,
+                        const void *tail, size_t tail_len)
+{
+	be16_store(buf + 4, PROTO_HELLO);
+	be16_store(buf + 6, 0);
+	be32_store(buf + 8, 1);
+	be32_store(P(buf), magic);
+	be16_store(P(buf) + 4, major);
+	be16_store(P(buf) + 6, minor);
+	memcpy(P(buf) + 8, tail, tail_len);
+	set_payload_size(buf, 8 + tail_len);
+	return PROTO_HEADER_SIZE + 8 + tail_len;
+}
+
+/* The server refuses with a readable reason; the client reads it back. */
+static void refuse(const struct proto_hello *h, int err, char *reason, size_t n,
+                   struct proto_server_hello *client_sees)
+{
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	int len = proto_refusal_text(h, err, reason, n);
+	assert_true(len > 0 && (size_t)len < n);
+	struct proto_server_hello sh = {
+		.magic = PROTO_MAGIC, .major = PROTO_MAJOR, .minor = PROTO_MINOR,
+		.status = (uint16_t)-err, .role = PROTO_ROLE_NONE, .client_id = 0,
+		.reason = proto_cstr(reason),
+	};
+	int fl = proto_encode_server_hello(buf, sizeof buf, 1, 0, &sh);
+	assert_true(fl > 0);
+	assert_int_equal(proto_frame_parse(buf, (size_t)fl, &f), fl);
+	assert_int_equal(proto_decode_server_hello(&f, client_sees), 0);
+	assert_int_equal(client_sees->status, -err);
+	assert_int_equal(client_sees->role, PROTO_ROLE_NONE);
+	assert_true(proto_str_eq(client_sees->reason, reason));
+	assert_true(proto_error_fatal(err));
+}
+
+static void wrong_magic(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	struct proto_hello h;
+	static const uint8_t tail[] = { 0, 2, 'h', 'i', 0, 0 };
+	size_t n = raw_hello(buf, 0x4B4F5658u /* "KOVX" */, PROTO_MAJOR, PROTO_MINOR, tail,
+	                     sizeof tail);
+	assert_int_equal(proto_frame_parse(buf, n, &f), (int)n);
+	assert_int_equal(proto_decode_hello(&f, &h), -PROTO_E_BAD_MAGIC);
+	assert_int_equal(h.magic, 0x4B4F5658u);
+	char reason[256];
+	struct proto_server_hello seen;
+	refuse(&h, -PROTO_E_BAD_MAGIC, reason, sizeof reason, &seen);
+	assert_non_null(strstr(reason, "0x4b4f5658"));
+	assert_int_equal(seen.status, PROTO_E_BAD_MAGIC);
+
+	/* A server hello of another magic is not one. */
+	int len = build_welcome(buf, sizeof buf);
+	be32_store(P(buf), 0x12345678);
+	assert_int_equal(proto_frame_parse(buf, (size_t)len, &f), len);
+	struct proto_server_hello sh;
+	assert_int_equal(proto_decode_server_hello(&f, &sh), -PROTO_E_BAD_MAGIC);
+
+	/* Something that is not KOV at all is refused at its first four bytes. */
+	static const char http[] = "GET / HTTP/1.1\r\nHost: kov\r\n\r\n";
+	static uint8_t rbuf[PROTO_MAX_FRAME];
+	struct proto_reader r;
+	proto_reader_init(&r, rbuf, sizeof rbuf);
+	const uint8_t *p = (const uint8_t *)http;
+	size_t left = sizeof http - 1;
+	assert_int_equal(proto_reader_feed(&r, &p, &left, &f), -PROTO_E_TOO_BIG);
+	assert_int_equal(left, sizeof http - 1 - 4);
+}
+
+static void incompatible_major(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	struct proto_hello h;
+	/* A 2.7 client: whatever follows its prefix is not read. */
+	static const uint8_t tail[] = { 0xDE, 0xAD, 0xBE, 0xEF, 0xFF, 0xFF, 0x00 };
+	size_t n = raw_hello(buf, PROTO_MAGIC, 2, 7, tail, sizeof tail);
+	assert_int_equal(proto_frame_parse(buf, n, &f), (int)n);
+	assert_int_equal(proto_decode_hello(&f, &h), -PROTO_E_VERSION);
+	assert_int_equal(h.major, 2);
+	assert_int_equal(h.minor, 7);
+	assert_int_equal(h.client.len, 0);
+	char reason[256];
+	struct proto_server_hello seen;
+	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
+	assert_non_null(strstr(reason, "2.7"));
+	assert_non_null(strstr(reason, "1.0"));
+	assert_non_null(strstr(reason, "major"));
+	/* The same minor-version difference is fine: 1.9 decodes. */
+	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);
+	assert_int_equal(proto_frame_parse(buf, n, &f), (int)n);
+	assert_int_equal(proto_decode_hello(&f, &h), 0);
+	assert_int_equal(h.minor, 9);
+	/* A HELLO cut inside its fixed prefix. */
+	set_payload_size(buf, 6);
+	assert_int_equal(proto_frame_parse(buf, PROTO_HEADER_SIZE + 6, &f), PROTO_HEADER_SIZE + 6);
+	assert_int_equal(proto_decode_hello(&f, &h), -PROTO_E_TRUNCATED);
+	/* Other decode errors have a reason too. */
+	assert_true(proto_refusal_text(&h, -PROTO_E_STRING, reason, sizeof reason) > 0);
+	assert_non_null(strstr(reason, "bad HELLO"));
+}
+
+/* A client of this version meets a server of another major: it still learns why. */
+static void server_of_another_major(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_frame f;
+	struct proto_server_hello sh;
+	static const char why[] = "this server speaks KOV protocol 3.1 only";
+	size_t at = PROTO_HEADER_SIZE;
+	be16_store(buf + 4, PROTO_SERVER_HELLO);
+	be16_store(buf + 6, 0);
+	be32_store(buf + 8, 1);
+	be32_store(buf + at, PROTO_MAGIC);
+	be16_store(buf + at + 4, 3);
+	be16_store(buf + at + 6, 1);
+	be16_store(buf + at + 8, PROTO_E_VERSION);
+	be16_store(buf + at + 10, PROTO_ROLE_NONE);
+	be32_store(buf + at + 12, 0);
+	be16_store(buf + at + 16, sizeof why - 1);
+	memcpy(buf + at + 18, why, sizeof why - 1);
+	memset(buf + at + 18 + sizeof why - 1, 0xEE, 9);        /* 3.x fields after the reason */
+	size_t payload = 18 + sizeof why - 1 + 9;
+	set_payload_size(buf, payload);
+	assert_int_equal(proto_frame_parse(buf, at + payload, &f), (int)(at + payload));
+	assert_int_equal(proto_decode_server_hello(&f, &sh), -PROTO_E_VERSION);
+	assert_int_equal(sh.major, 3);
+	assert_int_equal(sh.status, PROTO_E_VERSION);
+	assert_true(proto_str_eq(sh.reason, why));
+	assert_int_equal(sh.target.cpus, 0);
+}
+
+static void check_at(int want, uint16_t type, uint16_t flags, uint32_t req, enum proto_side side,
+                     enum proto_role role)
+{
+	struct proto_frame f = { type, flags, req, NULL, 0 };
+	int got = proto_check_incoming(&f, side, role);
+	if (got != want)
+		fail_msg("%s flags %x req %u at %s as role %d: %d, want %d", proto_type_name(type),
+		         flags, req, side == PROTO_SIDE_SERVER ? "server" : "client", role, got, want);
+}
+
+static void roles_and_directions(void **state)
+{
+	(void)state;
+	const enum proto_side S = PROTO_SIDE_SERVER, C = PROTO_SIDE_CLIENT;
+	const enum proto_role NONE = PROTO_ROLE_NONE, OBS = PROTO_ROLE_OBSERVER,
+	                      CTL = PROTO_ROLE_CONTROLLER;
+	assert_true(proto_requires_controller(PROTO_PMU_CONFIG));
+	assert_true(proto_requires_controller(PROTO_START));
+	assert_true(proto_requires_controller(PROTO_STOP));
+	static const uint16_t free_for_all[] = {
+		PROTO_HELLO, PROTO_PING, PROTO_CLAIM_CONTROL, PROTO_STATUS_GET, PROTO_SCAN_REQUEST,
+		PROTO_SYMBOL_LOOKUP, PROTO_SYMBOL_TABLE_GET, PROTO_CATALOGUE_GET, PROTO_CONFIG_GET,
+		PROTO_ERROR, 0x7777,
+	};
+	for (size_t i = 0; i < N(free_for_all); i++) {
+		assert_false(proto_requires_controller(free_for_all[i]));
+		if (free_for_all[i] != PROTO_HELLO && free_for_all[i] != 0x7777)
+			check_at(0, free_for_all[i], 0, 5, S, OBS);
+	}
+
+	/* An observer may not configure, start or stop; it is told so and stays connected. */
+	check_at(-PROTO_E_NOT_CONTROLLER, PROTO_START, 0, 5, S, OBS);
+	check_at(-PROTO_E_NOT_CONTROLLER, PROTO_STOP, 0, 5, S, OBS);
+	check_at(-PROTO_E_NOT_CONTROLLER, PROTO_PMU_CONFIG, 0, 5, S, OBS);
+	assert_false(proto_error_fatal(-PROTO_E_NOT_CONTROLLER));
+	check_at(0, PROTO_START, 0, 5, S, CTL);
+	check_at(0, PROTO_PMU_CONFIG, 0, 5, S, CTL);
+
+	/* HELLO first and once; answers only from the server; requests carry an id. */
+	check_at(0, PROTO_HELLO, 0, 1, S, NONE);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SCAN_REQUEST, 0, 5, S, NONE);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_HELLO, 0, 5, S, OBS);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SAMPLES, 0, 5, S, CTL);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SERVER_HELLO, 0, 5, S, NONE);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_PING, 0, 0, S, OBS);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_PING, PROTO_F_MORE, 5, S, OBS);
+	assert_true(proto_error_fatal(-PROTO_E_UNEXPECTED));
+
+	/* The client's side. */
+	check_at(0, PROTO_SERVER_HELLO, 0, 1, C, NONE);
+	check_at(0, PROTO_ERROR, 0, 1, C, NONE);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SAMPLES, 0, 0, C, NONE);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SERVER_HELLO, 0, 1, C, OBS);
+	check_at(0, PROTO_SAMPLES, 0, 0, C, OBS);
+	check_at(0, PROTO_PMU_CONFIG, 0, 0, C, OBS);     /* pushed to everyone when it changes */
+	check_at(0, PROTO_SCAN_OBJECTS, PROTO_F_MORE, 5, C, OBS);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_SAMPLES, PROTO_F_MORE, 0, C, OBS);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_HELLO, 0, 1, C, OBS);
+	check_at(-PROTO_E_UNEXPECTED, PROTO_START, 0, 1, C, CTL);
+
+	/* Under backpressure only data may be dropped, never a report of loss. */
+	assert_true(proto_droppable(PROTO_SAMPLES));
+	assert_true(proto_droppable(PROTO_INTERVAL_COUNTS));
+	assert_true(proto_droppable(PROTO_LOCK_STATS));
+	assert_true(proto_droppable(PROTO_INVOCATIONS));
+	assert_false(proto_droppable(PROTO_LOST_SAMPLES));
+	assert_false(proto_droppable(PROTO_DROPPED));
+	assert_false(proto_droppable(PROTO_STATUS));
+	assert_false(proto_droppable(PROTO_SCAN_OBJECTS));
+	assert_string_equal(proto_type_name(PROTO_LOCK_STATS), "LOCK_STATS");
+}
+
+static void error_texts(void **state)
+{
+	(void)state;
+	for (int i = 1; i <= PROTO_E_MAX; i++) {
+		const char *t = proto_strerror(-i);
+		assert_non_null(t);
+		assert_true(strlen(t) > 5);
+		assert_ptr_equal(t, proto_strerror(i));
+		for (int j = 1; j < i; j++)
+			assert_string_not_equal(t, proto_strerror(j));
+	}
+	assert_string_equal(proto_strerror(0), "no error");
+	assert_string_equal(proto_strerror(PROTO_E_MAX + 1), "unknown error");
+	assert_string_equal(proto_strerror(-30000), "unknown error");
+	assert_false(proto_error_fatal(0));
+	assert_true(proto_error_fatal(PROTO_E_TRUNCATED));
+	assert_true(proto_error_fatal(PROTO_E_DENIED));
+	assert_true(proto_error_fatal(PROTO_E_OVERLOAD));
+	assert_false(proto_error_fatal(PROTO_E_BUSY));
+	assert_false(proto_error_fatal(PROTO_E_CONFIG));
+	assert_false(proto_error_fatal(PROTO_E_NOT_FOUND));
+	assert_true(proto_error_fatal(999));
+}
+
+/* ---- fuzz ------------------------------------------------------------------------------ */
+
+#define FUZZ_ITERATIONS 200000
+
+static void put_interesting(uint8_t *b, size_t len, size_t width)
+{
+	static const uint32_t values[] = { 0, 1, 2, 7, 8, 16, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF,
+	                                   0x8000, 0xFFFF, 0x10000, 0x7FFFFFFF, 0xFFFFFFFF };
+	if (len < width)
+		return;
+	size_t at = rng() % (len - width + 1);
+	uint32_t v = values[rng() % N(values)];
+	if (rng() % 4 == 0)
+		v = (uint32_t)len - (uint32_t)at + rng() % 5 - 2;   /* near the bytes that are left */
+	if (width == 2)
+		be16_store(b + at, (uint16_t)v);
+	else
+		be32_store(b + at, v);
+}
+
+/* One to four mutations of a valid frame; usually the length prefix is then made to agree,
+ * so that the payload decoders, not just the framing, see the damage. */
+static size_t mutate(uint8_t *b, size_t len, size_t cap)
+{
+	int n = 1 + (int)(rng() % 4);
+	for (int i = 0; i < n; i++) {
+		switch (rng() % 9) {
+		case 0:
+			if (len)
+				b[rng() % len] ^= (uint8_t)(1u << (rng() % 8));
+			break;
+		case 1:
+			if (len)
+				b[rng() % len] = (uint8_t)rng();
+			break;
+		case 2:
+			if (len > PROTO_HEADER_SIZE)
+				b[PROTO_HEADER_SIZE + rng() % (len - PROTO_HEADER_SIZE)] =
+					(uint8_t[]){ 0, 1, 0x7F, 0x80, 0xFF }[rng() % 5];
+			break;
+		case 3:
+			put_interesting(b, len, 2);
+			break;
+		case 4:
+			put_interesting(b, len, 4);
+			break;
+		case 5:
+			if (len)
+				len = rng() % len;
+			break;
+		case 6:
+			if (len > PROTO_HEADER_SIZE) {
+				size_t at = rng() % len;
+				memmove(b + at, b + at + 1, len - at - 1);
+				len--;
+			}
+			break;
+		case 7:
+			if (len < cap) {
+				size_t at = rng() % (len + 1);
+				memmove(b + at + 1, b + at, len - at);
+				b[at] = (uint8_t)rng();
+				len++;
+			}
+			break;
+		default:
+			if (len > PROTO_HEADER_SIZE)        /* a random type with a valid body */
+				be16_store(b + 4, (uint16_t)kinds[rng() % KINDS].type);
+			break;
+		}
+	}
+	if (len >= 4 && rng() % 4 != 0)
+		be32_store(b, (uint32_t)(len - 4));
+	return len;
+}
+
+static void fuzz_decoders_stay_in_bounds(void **state)
+{
+	(void)state;
+	static uint8_t corpus[KINDS][BUF];
+	static size_t sizes[KINDS];
+	static uint8_t work[BUF + 64];
+	static uint8_t rbuf[PROTO_MAX_FRAME];
+	struct proto_frame f;
+	for (size_t k = 0; k < KINDS; k++)
+		sizes[k] = (size_t)make(k, corpus[k], &f);
+
+	rng_state = 0x2545F4914F6CDD1Dull;
+	unsigned parsed = 0, valid = 0, rejected = 0;
+	for (unsigned i = 0; i < FUZZ_ITERATIONS; i++) {
+		size_t k = rng() % KINDS;
+		memcpy(work, corpus[k], sizes[k]);
+		size_t len = mutate(work, sizes[k], sizeof work);
+		/* Exactly the mutant's size on the heap: a read past it is caught by the tools. */
+		uint8_t *frame = malloc(len ? len : 1);
+		memcpy(frame, work, len);
+		int n = proto_frame_parse(frame, len, &f);
+		if (n > 0) {
+			parsed++;
+			assert_true((size_t)n <= len);
+			int err = proto_validate(&f);
+			assert_true(err <= 0 && err >= -PROTO_E_MAX);
+			assert_int_equal(proto_validate(&f), err);
+			if (err == 0)
+				valid++;
+			else
+				rejected++;
+			(void)proto_check_incoming(&f, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
+			(void)proto_check_incoming(&f, PROTO_SIDE_CLIENT, PROTO_ROLE_NONE);
+		} else {
+			assert_true(n == -PROTO_E_TRUNCATED || n == -PROTO_E_LENGTH ||
+			            n == -PROTO_E_TOO_BIG);
+		}
+		if (i % 16 == 0) {                   /* the reader, in random pieces */
+			struct proto_reader r;
+			struct proto_frame g;
+			proto_reader_init(&r, rbuf, 1 + rng() % sizeof rbuf);
+			const uint8_t *p = frame;
+			size_t left = len;
+			while (left) {
+				size_t piece = 1 + rng() % 64, give = piece < left ? piece : left;
+				size_t before = give;
+				int rc;
+				while ((rc = proto_reader_feed(&r, &p, &give, &g)) == 1)
+					(void)proto_validate(&g);
+				left -= before - give;
+				if (rc < 0)
+					break;
+			}
+		}
+		free(frame);
+	}
+	print_message("%u mutants: %u framed (%u valid, %u refused by the decoders)\n",
+	              FUZZ_ITERATIONS, parsed, valid, rejected);
+	/* The mutations reach the decoders, and some survive (flipped payload values). */
+	assert_true(parsed > FUZZ_ITERATIONS / 2);
+	assert_true(rejected > FUZZ_ITERATIONS / 4);
+	assert_true(valid > FUZZ_ITERATIONS / 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(header_is_big_endian),
+		cmocka_unit_test(every_type_round_trips),
+		cmocka_unit_test(nested_lists_read_either_way),
+		cmocka_unit_test(reader_byte_by_byte),
+		cmocka_unit_test(reader_random_chunks),
+		cmocka_unit_test(reader_refuses_oversized_prefix_at_once),
+		cmocka_unit_test(reader_reports_cut_stream),
+		cmocka_unit_test(truncated_frames_at_every_length),
+		cmocka_unit_test(truncated_payloads_at_every_length),
+		cmocka_unit_test(encoders_respect_capacity),
+		cmocka_unit_test(builder_fills_frames_to_the_limit),
+		cmocka_unit_test(builder_misuse),
+		cmocka_unit_test(unknown_types),
+		cmocka_unit_test(counts_beyond_the_payload),
+		cmocka_unit_test(strings_checked),
+		cmocka_unit_test(str_helpers),
+		cmocka_unit_test(inconsistent_frames),
+		cmocka_unit_test(inconsistent_messages_not_encoded),
+		cmocka_unit_test(wrong_magic),
+		cmocka_unit_test(incompatible_major),
+		cmocka_unit_test(server_of_another_major),
+		cmocka_unit_test(roles_and_directions),
+		cmocka_unit_test(error_texts),
+		cmocka_unit_test(fuzz_decoders_stay_in_bounds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,89 @@
+#include "scan.h"
+#include "../kernel/cobj.h"
+#include "../kernel/process.h"
+#include "../kernel/kmem.h"
+#include "../kernel/cpu.h"
+#include "../kernel/lib/string.h"
+
+static void copy_name(char *dst, size_t n, const char *src)
+{
+	size_t len = src ? strlen(src) : 0;
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
+/* Gives every object reachable from a process the process's pid (depth-first, bounded). */
+static void claim(uint32_t index, uint32_t limit, uint32_t pid, const char *name,
+		  uint32_t *owner, const char **owner_name, int depth)
+{
+	const struct gtt_entry *g = co_gtt(index);
+	if (!g || index >= limit || g->state != CO_LIVE || owner[index] || depth > 16)
+		return;
+	owner[index] = pid;
+	owner_name[index] = name;
+	if (!g->root->cls->get_children)
+		return;
+	coid_t kids[64];
+	void *rep = g->root->reps[0];
+	if (!rep)
+		return;
+	int n = g->root->cls->get_children(rep, kids, 64);
+	for (int i = 0; i < n && i < 64; i++)
+		claim(co_index(kids[i]), limit, pid, name, owner, owner_name, depth + 1);
+}
+
+struct scan_totals km_scan(struct scan_record *out, uint32_t max)
+{
+	struct scan_totals t = { 0, 0, 0 };
+	uint64_t start = mftb();
+	uint32_t limit = co_index_limit();
+	uint32_t *owner = kmalloc(limit * sizeof *owner);
+	const char **owner_name = kmalloc(limit * sizeof *owner_name);
+	if (!owner || !owner_name) {
+		kfree(owner);
+		kfree(owner_name);
+		return t;
+	}
+	/* Processes first, so their objects are attributed to them. */
+	struct annex *a = co_rep(process_annex);
+	for (uint32_t i = 0; i < a->n; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		claim(co_index(a->procs[i]), limit, p->pid, p->name, owner, owner_name, 0);
+	}
+	for (uint32_t index = 1; index < limit; index++) {
+		const struct gtt_entry *g = co_gtt(index);
+		if (g->state != CO_LIVE)
+			continue;
+		t.objects++;
+		if (t.written == max)
+			continue;
+		struct scan_record *r = &out[t.written++];
+		memset(r, 0, sizeof *r);
+		struct co_root *root = g->root;
+		r->index = index;
+		r->generation = g->generation;
+		r->pid = owner[index];
+		r->root = (uint64_t)root;
+		copy_name(r->class_name, sizeof r->class_name, root->cls->name);
+		copy_name(r->process_name, sizeof r->process_name,
+			  owner_name[index] ? owner_name[index] : "kernel");
+		for (unsigned cpu = 0; cpu < SCAN_MAX_CPUS && cpu < MAX_CPUS; cpu++)
+			r->reps[cpu] = (uint64_t)co_rep_on_cpu(co_from_index(index), cpu);
+		void *rep = root->reps[0];
+		for (unsigned cpu = 1; !rep && cpu < MAX_CPUS; cpu++)
+			rep = root->reps[cpu];
+		if (root->cls->get_children && rep) {
+			coid_t kids[SCAN_MAX_CHILDREN];
+			int n = root->cls->get_children(rep, kids, SCAN_MAX_CHILDREN);
+			r->nchildren = n > 0 ? (uint32_t)n : 0;
+			for (int i = 0; i < n && i < SCAN_MAX_CHILDREN; i++)
+				r->children[i] = co_index(kids[i]);
+		}
+	}
+	kfree(owner);
+	kfree(owner_name);
+	t.tb_ticks = mftb() - start;
+	return t;
+}

@@ -1,0 +1,34 @@
+/* The KM's live-object scan (thesis 3.2.1): every live clustered object of the kernel, with its
+ * class, GTT index and generation, root and per-CPU reps, children, and the process it belongs
+ * to (found by walking from the ProcessAnnex through each Process's children). Costs nothing
+ * unless a scan runs. */
+#ifndef KOV_SCAN_H
+#define KOV_SCAN_H
+
+#include <stdint.h>
+
+#define SCAN_MAX_CHILDREN 16
+#define SCAN_MAX_CPUS 8
+
+/* One object, as handed to user space (layout shared with libc-instr's users). */
+struct scan_record {
+	uint32_t index, generation;         /* the object's identity */
+	uint32_t pid;                       /* owning process, 0 for the kernel's own */
+	uint32_t nchildren;                 /* may exceed SCAN_MAX_CHILDREN (list truncated) */
+	uint64_t root;                      /* root address */
+	uint64_t reps[SCAN_MAX_CPUS];       /* rep installed on each CPU, 0 if none */
+	uint32_t children[SCAN_MAX_CHILDREN];   /* GTT indices */
+	char class_name[24];
+	char process_name[32];
+};
+
+struct scan_totals {
+	uint32_t objects;      /* live objects found (also those that did not fit) */
+	uint32_t written;      /* records written */
+	uint64_t tb_ticks;     /* timebase ticks the scan took */
+};
+
+/* Scans into out[0..max); returns the totals. */
+struct scan_totals km_scan(struct scan_record *out, uint32_t max);
+
+#endif
