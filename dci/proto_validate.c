@@ -18,6 +18,13 @@
 		return n == 0 ? 0 : -PROTO_E_INTERNAL;                   \
 	} while (0)
 
+/* A configuration decodes into 6.5 KiB; only its own frames pay for that much stack. */
+static __attribute__((noinline)) int validate_config(const struct proto_frame *f)
+{
+	struct proto_pmu_config m;
+	return proto_decode_pmu_config(f, &m);
+}
+
 int proto_validate(const struct proto_frame *f)
 {
 	union {
@@ -30,7 +37,6 @@ int proto_validate(const struct proto_frame *f)
 		struct proto_status status;
 		struct proto_scan_request scan;
 		struct proto_symbol_query symq;
-		struct proto_pmu_config config;
 		struct proto_start start;
 	} m;
 
@@ -54,7 +60,7 @@ int proto_validate(const struct proto_frame *f)
 	case PROTO_SYMBOL_TABLE_GET:
 		return proto_decode_symbol_table_get(f, &m.symq);
 	case PROTO_PMU_CONFIG:
-		return proto_decode_pmu_config(f, &m.config);
+		return validate_config(f);
 	case PROTO_START:
 		return proto_decode_start(f, &m.start);
 	case PROTO_OK:

@@ -16,6 +16,7 @@
 #define MAX_CONTEXTS 0xBFF
 
 coid_t process_annex;
+#define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created or joined */
 static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
 static uint8_t ctx_used[MAX_CONTEXTS + 1];
@@ -401,9 +402,12 @@ static void wake_sleepers(struct process *p)
 	struct thread *ts[MAX_THREADS + 1];
 	unsigned n = 0;
 	spin_lock(&p->lock);
-	ts[n++] = p->thread;
+	/* The main thread may run (and exit) before its creator has stored it; slots marked 1
+	 * are being created or joined. */
+	if (p->thread)
+		ts[n++] = p->thread;
 	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (p->threads[i])
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
 			ts[n++] = p->threads[i];
 	spin_unlock(&p->lock);
 	for (unsigned i = 0; i < n; i++) {
@@ -450,7 +454,7 @@ long process_thread_create(uint64_t udesc, uint64_t arg, uint64_t stack_top, lon
 		if (!p->threads[i])
 			slot = i;
 	if (slot >= 0)
-		p->threads[slot] = (struct thread *)1;   /* reserved until created */
+		p->threads[slot] = THREAD_SLOT_BUSY;   /* reserved until created */
 	spin_unlock(&p->lock);
 	if (slot < 0) {
 		kfree(u);
@@ -480,10 +484,10 @@ long process_thread_join(uint32_t tid)
 	int slot = -1;
 	spin_lock(&p->lock);
 	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
-		if (p->threads[i] && p->threads[i] != (struct thread *)1 && p->threads[i]->tid == tid) {
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY && p->threads[i]->tid == tid) {
 			slot = i;
 			t = p->threads[i];
-			p->threads[i] = (struct thread *)1;   /* one joiner only */
+			p->threads[i] = THREAD_SLOT_BUSY;   /* one joiner only */
 		}
 	spin_unlock(&p->lock);
 	if (!t)
@@ -519,7 +523,7 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 	/* The exit is complete once every thread is reaped. */
 	thread_join(p->thread);
 	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (p->threads[i] && p->threads[i] != (struct thread *)1)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
 			thread_join(p->threads[i]);
 	*status = p->status;
 	CO_CALL(struct annex, process_annex, remove, c);
