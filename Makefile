@@ -27,9 +27,11 @@ KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)))
 KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/build_id.o
 
+# Monitor code that touches the hardware or kernel internals: target only.
+KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
-              $(filter-out kov/pmu_probe.c,$(wildcard kov/*.c)) $(wildcard dci/*.c)
+              $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
 

@@ -71,7 +71,7 @@ enum proto_error {
 	PROTO_E_LENGTH = 3,          /* a length prefix below the 8 bytes of type, flags, id */
 	PROTO_E_UNKNOWN_TYPE = 4,    /* a type this side does not know, not marked optional */
 	PROTO_E_TRAILING = 5,        /* bytes after the last field */
-	PROTO_E_COUNT = 6,           /* a count larger than the rest of the frame can hold */
+	PROTO_E_COUNT = 6,           /* a count above its limit or beyond the rest of the frame */
 	PROTO_E_STRING = 7,          /* past the frame, a NUL inside, or outside its length limits */
 	PROTO_E_INCONSISTENT = 8,    /* fields that contradict each other or an unknown value */
 	PROTO_E_BAD_MAGIC = 9,
@@ -83,7 +83,7 @@ enum proto_error {
 	PROTO_E_CONFIG = 15,         /* the target cannot apply this configuration */
 	PROTO_E_NOT_FOUND = 16,      /* no such process */
 	PROTO_E_UNAVAILABLE = 17,    /* not available on this target */
-	PROTO_E_OVERLOAD = 18,       /* the client's output queue is full */
+	PROTO_E_OVERLOAD = 18,       /* the server is at its limit of clients */
 	PROTO_E_INTERNAL = 19,
 	PROTO_E_NOSPACE = 20,        /* local: the caller's buffer is too small */
 	PROTO_E_INVALID = 21,        /* local: a call that makes no sense (wrong frame type...) */

@@ -93,8 +93,8 @@ int proto_decode_samples(const struct proto_frame *f, struct proto_samples_head 
                          struct proto_iter *it)
 {
 	struct proto_sample scratch;
-	return proto_list_decode(f, PROTO_SAMPLES, get_samples_head, h, get_sample, &scratch, SAMPLE_MIN,
-	                   it);
+	return proto_list_decode(f, PROTO_SAMPLES, get_samples_head, h, get_sample, &scratch,
+	                         SAMPLE_MIN, it);
 }
 
 bool proto_next_sample(struct proto_iter *it, struct proto_sample *r)
@@ -189,7 +189,7 @@ int proto_decode_interval_counts(const struct proto_frame *f, struct proto_count
 {
 	struct proto_count scratch;
 	return proto_list_decode(f, PROTO_INTERVAL_COUNTS, get_counts_head, h, get_count, &scratch,
-	                   COUNT_SIZE, it);
+	                         COUNT_SIZE, it);
 }
 
 bool proto_next_count(struct proto_iter *it, struct proto_count *r)
@@ -268,7 +268,8 @@ int proto_decode_lock_stats(const struct proto_frame *f, struct proto_interval *
                             struct proto_iter *it)
 {
 	struct proto_lock scratch;
-	return proto_list_decode(f, PROTO_LOCK_STATS, get_interval, h, get_lock, &scratch, LOCK_SIZE, it);
+	return proto_list_decode(f, PROTO_LOCK_STATS, get_interval, h, get_lock, &scratch,
+	                         LOCK_SIZE, it);
 }
 
 bool proto_next_lock(struct proto_iter *it, struct proto_lock *r)
@@ -313,7 +314,7 @@ int proto_decode_invocations(const struct proto_frame *f, struct proto_interval 
 {
 	struct proto_invocation scratch;
 	return proto_list_decode(f, PROTO_INVOCATIONS, get_interval, h, get_invocation, &scratch,
-	                   INVOCATION_SIZE, it);
+	                         INVOCATION_SIZE, it);
 }
 
 bool proto_next_invocation(struct proto_iter *it, struct proto_invocation *r)
@@ -361,8 +362,8 @@ int proto_decode_lost_samples(const struct proto_frame *f, struct proto_interval
                               struct proto_iter *it)
 {
 	struct proto_lost scratch;
-	return proto_list_decode(f, PROTO_LOST_SAMPLES, get_interval, h, get_lost, &scratch, LOST_SIZE,
-	                   it);
+	return proto_list_decode(f, PROTO_LOST_SAMPLES, get_interval, h, get_lost, &scratch,
+	                         LOST_SIZE, it);
 }
 
 bool proto_next_lost(struct proto_iter *it, struct proto_lost *r)

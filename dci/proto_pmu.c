@@ -32,7 +32,8 @@ static int check_event(const struct proto_event *e)
 {
 	bool counts = e->flags & PROTO_EV_COUNTS_HERE;
 	bool samples = e->flags & PROTO_EV_SAMPLES_HERE;
-	if (proto_check_str(e->name, 1, PROTO_NAME_MAX) || proto_check_str(e->description, 0, PROTO_TEXT_MAX) ||
+	if (proto_check_str(e->name, 1, PROTO_NAME_MAX) ||
+	    proto_check_str(e->description, 0, PROTO_TEXT_MAX) ||
 	    proto_check_str(e->why_not, 0, PROTO_TEXT_MAX))
 		return PROTO_E_STRING;
 	if (e->source != PROTO_SRC_HW && e->source != PROTO_SRC_SW)
@@ -75,7 +76,8 @@ static void get_event(struct rd *r, void *msg)
 int proto_begin_event_catalogue(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
                                 uint16_t flags, const struct proto_catalogue_head *h)
 {
-	return proto_list_begin(b, buf, cap, PROTO_EVENT_CATALOGUE, req, flags, put_catalogue_head, h);
+	return proto_list_begin(b, buf, cap, PROTO_EVENT_CATALOGUE, req, flags, put_catalogue_head,
+	                        h);
 }
 
 int proto_add_event(struct proto_builder *b, const struct proto_event *r)
@@ -94,8 +96,8 @@ int proto_decode_event_catalogue(const struct proto_frame *f, struct proto_catal
                                  struct proto_iter *it)
 {
 	struct proto_event scratch;
-	int err = proto_list_decode(f, PROTO_EVENT_CATALOGUE, get_catalogue_head, h, get_event, &scratch,
-	                      EVENT_MIN, it);
+	int err = proto_list_decode(f, PROTO_EVENT_CATALOGUE, get_catalogue_head, h, get_event,
+	                            &scratch, EVENT_MIN, it);
 	if (!err && (uint32_t)h->first + it->left > h->total) {
 		it->left = 0;
 		err = -PROTO_E_INCONSISTENT;

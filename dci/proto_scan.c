@@ -99,7 +99,7 @@ int proto_decode_scan_processes(const struct proto_frame *f, struct proto_scan_h
 {
 	struct proto_process scratch;
 	return proto_list_decode(f, PROTO_SCAN_PROCESSES, get_scan_head, h, get_process, &scratch,
-	                   PROCESS_MIN, it);
+	                         PROCESS_MIN, it);
 }
 
 bool proto_next_process(struct proto_iter *it, struct proto_process *r)
@@ -182,7 +182,7 @@ int proto_decode_scan_objects(const struct proto_frame *f, struct proto_scan_hea
 {
 	struct proto_object scratch;
 	return proto_list_decode(f, PROTO_SCAN_OBJECTS, get_scan_head, h, get_object, &scratch,
-	                   OBJECT_MIN, it);
+	                         OBJECT_MIN, it);
 }
 
 bool proto_next_object(struct proto_iter *it, struct proto_object *r)
@@ -229,8 +229,8 @@ int proto_decode_symbol_lookup(const struct proto_frame *f, struct proto_symbol_
                                struct proto_iter *it)
 {
 	uint64_t scratch;
-	return proto_list_decode(f, PROTO_SYMBOL_LOOKUP, get_symbol_query, h, get_address, &scratch, 8,
-	                   it);
+	return proto_list_decode(f, PROTO_SYMBOL_LOOKUP, get_symbol_query, h, get_address, &scratch,
+	                         8, it);
 }
 
 bool proto_next_address(struct proto_iter *it, uint64_t *r)
@@ -241,7 +241,8 @@ bool proto_next_address(struct proto_iter *it, uint64_t *r)
 int proto_encode_symbol_table_get(void *buf, size_t cap, uint32_t req, uint16_t flags,
                                   const struct proto_symbol_query *m)
 {
-	return proto_fixed_encode(buf, cap, PROTO_SYMBOL_TABLE_GET, req, flags, put_symbol_query, m);
+	return proto_fixed_encode(buf, cap, PROTO_SYMBOL_TABLE_GET, req, flags, put_symbol_query,
+	                          m);
 }
 
 int proto_decode_symbol_table_get(const struct proto_frame *f, struct proto_symbol_query *m)
@@ -319,8 +320,8 @@ int proto_decode_symbols(const struct proto_frame *f, struct proto_symbols_head 
                          struct proto_iter *it)
 {
 	struct proto_symbol scratch;
-	return proto_list_decode(f, PROTO_SYMBOLS, get_symbols_head, h, get_symbol, &scratch, SYMBOL_MIN,
-	                   it);
+	return proto_list_decode(f, PROTO_SYMBOLS, get_symbols_head, h, get_symbol, &scratch,
+	                         SYMBOL_MIN, it);
 }
 
 bool proto_next_symbol(struct proto_iter *it, struct proto_symbol *r)

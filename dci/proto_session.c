@@ -88,8 +88,10 @@ static int check_server_hello(const struct proto_server_hello *m)
 
 static int check_target(const struct proto_target *t)
 {
-	if (proto_check_str(t->profile, 1, PROTO_NAME_MAX) || proto_check_str(t->model, 0, PROTO_NAME_MAX) ||
-	    proto_check_str(t->pmu, 0, PROTO_NAME_MAX) || proto_check_str(t->build_id, 0, PROTO_NAME_MAX) ||
+	if (proto_check_str(t->profile, 1, PROTO_NAME_MAX) ||
+	    proto_check_str(t->model, 0, PROTO_NAME_MAX) ||
+	    proto_check_str(t->pmu, 0, PROTO_NAME_MAX) ||
+	    proto_check_str(t->build_id, 0, PROTO_NAME_MAX) ||
 	    proto_check_str(t->server, 0, PROTO_NAME_MAX))
 		return PROTO_E_STRING;
 	if (t->cpus == 0 || t->timebase_hz == 0)
@@ -389,7 +391,8 @@ int proto_decode_dropped(const struct proto_frame *f, struct proto_dropped_head 
                          struct proto_iter *it)
 {
 	struct proto_drop scratch;
-	return proto_list_decode(f, PROTO_DROPPED, get_dropped_head, h, get_drop, &scratch, DROP_SIZE, it);
+	return proto_list_decode(f, PROTO_DROPPED, get_dropped_head, h, get_drop, &scratch,
+	                         DROP_SIZE, it);
 }
 
 bool proto_next_drop(struct proto_iter *it, struct proto_drop *r)

@@ -101,8 +101,8 @@ static int overflow(const struct wr *w)
 	return w->len > PROTO_MAX_FRAME ? PROTO_E_TOO_BIG : PROTO_E_NOSPACE;
 }
 
-int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags, put_fn put,
-                 const void *msg)
+int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
+                       put_fn put, const void *msg)
 {
 	struct wr w = writer(buf, cap);
 	put_header(&w, type, req, flags);
@@ -161,8 +161,8 @@ int proto_decode_empty(const struct proto_frame *f)
 	}
 }
 
-int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type, uint32_t req,
-               uint16_t flags, put_fn put_head, const void *head)
+int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type,
+                     uint32_t req, uint16_t flags, put_fn put_head, const void *head)
 {
 	struct wr w = writer(buf, cap);
 	put_header(&w, type, req, flags);
@@ -213,7 +213,7 @@ uint32_t proto_builder_count(const struct proto_builder *b)
 }
 
 int proto_list_decode(const struct proto_frame *f, uint16_t type, get_fn get_head, void *head,
-                get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it)
+                      get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it)
 {
 	if (f->type != type)
 		return -PROTO_E_INVALID;

@@ -55,7 +55,7 @@ static inline void put_u64(struct wr *w, uint64_t v)
 		be64_store(p, v);
 }
 
-/* The caller has checked the string (check_str). */
+/* The caller has checked the string (proto_check_str). */
 static inline void put_str(struct wr *w, struct proto_str s)
 {
 	put_u16(w, s.len);
@@ -116,7 +116,7 @@ static inline uint64_t get_u64(struct rd *r)
 /* 0 when s is a valid string of min..max bytes, else PROTO_E_STRING. */
 int proto_check_str(struct proto_str s, size_t min, size_t max);
 
-/* Reads a string and checks it like check_str; bytes past the frame are PROTO_E_STRING. */
+/* Reads a string and checks it like proto_check_str; bytes past the frame are PROTO_E_STRING. */
 void proto_get_str(struct rd *r, struct proto_str *s, size_t min, size_t max);
 
 /* Reads a count of elements of elem_size bytes each, which must fit in what is left, and
@@ -135,16 +135,16 @@ static inline void rd_fail(struct rd *r, int err)
 typedef int (*put_fn)(struct wr *w, const void *msg);
 typedef void (*get_fn)(struct rd *r, void *msg);
 
-int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags, put_fn put,
-                 const void *msg);
+int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
+                       put_fn put, const void *msg);
 int proto_fixed_decode(const struct proto_frame *f, uint16_t type, get_fn get, void *msg);
 
 /* rec_min: the smallest encoded record, to refuse impossible counts before reading any. */
-int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type, uint32_t req,
-               uint16_t flags, put_fn put_head, const void *head);
+int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type,
+                     uint32_t req, uint16_t flags, put_fn put_head, const void *head);
 int proto_list_add(struct proto_builder *b, uint16_t type, put_fn put, const void *rec);
 int proto_list_decode(const struct proto_frame *f, uint16_t type, get_fn get_head, void *head,
-                get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it);
+                      get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it);
 bool proto_list_next(struct proto_iter *it, uint16_t type, get_fn get_rec, void *rec);
 
 #endif
