@@ -18,7 +18,7 @@ TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 
 TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
 UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector \
-           -fno-asynchronous-unwind-tables -fno-pic -Ilibc-instr/include -I.
+           -fno-asynchronous-unwind-tables -fno-pic -ffixed-r13 -Ilibc-instr/include -I.
 HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
 
 KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
@@ -36,7 +36,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
-LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/syscall.S \
+LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/cobj.c \
+            libc-instr/syscall.S kernel/cobj_tramp.S \
             kernel/lib/format.c kernel/lib/string.c
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
 PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c))

@@ -31,25 +31,9 @@
 #include "percpu.h"
 #include "spinlock.h"
 #include "mmu.h"
+#include "lib/co_abi.h"
 
 #define CO_MAX_OBJECTS (LTT_BYTES / sizeof(struct ltt_entry))
-#define CO_MAX_METHODS 32
-
-struct ltt_entry {
-	void *rep;              /* this CPU's rep, or &miss_ops when none is installed */
-	const void *miss_ops;   /* always the default method table */
-};
-typedef struct ltt_entry *coid_t;
-
-#define DREF(coid) ((void *)(coid)->rep)
-/* Calls `method` of the object `coid`, whose reps have type `type` (with an `ops` member). */
-#define CO_CALL(type, coid, method, ...) \
-	({ type *co_r_ = DREF(coid); co_r_->ops->method(co_r_, ##__VA_ARGS__); })
-
-/* What every rep begins with. */
-struct co_rep {
-	const void *ops;
-};
 
 struct co_root;
 
@@ -124,27 +108,7 @@ void co_quiescent(void);
 unsigned int co_reclaim(void);
 unsigned int co_pending(void);
 
-/* The miss handler, called by the trampoline with the entry that missed and the method index;
- * returns the rep to dispatch to. */
-void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
-
 /* ---- methods with a context-object frame ---------------------------------------------- */
-
-/* Defines method `name` of a class: declares `ret name(args)` callable through a method table,
- * whose entry stub stores the rep (first argument) in its home slot and branches to the C body
- * `name##_body`, which the caller then defines:
- *     CO_METHOD(long, counter_add, struct counter *c, long n) { ... }                     */
-#define CO_METHOD(ret, name, ...)                                                        \
-	ret name(__VA_ARGS__);                                                           \
-	ret name##_body(__VA_ARGS__);                                                    \
-	__asm__(".section \".opd\",\"aw\"\n .align 3\n .globl " #name "\n"                \
-		#name ": .quad .L." #name ", .TOC.@tocbase, 0\n .previous\n"             \
-		" .type " #name ", @function\n"                                          \
-		" .section .text.co_method_stubs, \"ax\"\n"                               \
-		".L." #name ":\n std 3, 48(1)\n b " #name "_body\n"                      \
-		" .size " #name ", 8\n .previous\n"                                      \
-		" .section .co_methods, \"a\"\n .align 3\n .quad " #name "_body\n .previous"); \
-	ret name##_body(__VA_ARGS__)
 
 /* True if pc lies in the body of a method defined with CO_METHOD. */
 bool co_is_method_pc(uint64_t pc);

@@ -12,6 +12,7 @@
 #include "syscall.h"
 #include "uaccess.h"
 #include "cpu.h"
+#include "spinlock.h"
 #include "lib/stackwalk.h"
 #include "../kov/pmu_probe.h"
 
@@ -161,12 +162,17 @@ static void print_backtrace(uint64_t sp)
 
 void panic_trap(const struct trap_frame *tf, const char *why)
 {
-	static volatile uint32_t panicking;
+	static volatile uint32_t panicking, nmi_reports;
+	static struct spinlock nmi_lock;
 	irq_disable();
-	/* One report: a second CPU that panics (every CPU takes an NMI) stops silently. */
-	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
-		for (;;)
+	bool nmi = tf->vector == 0x100;
+	if (nmi) {
+		/* Every online CPU takes the NMI: each reports in turn, the last one halts. */
+		spin_lock(&nmi_lock);
+	} else if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST)) {
+		for (;;)   /* one report per real panic: a second CPU stops silently */
 			;
+	}
 	console_break_lock();
 	char sym[96];
 	const struct percpu *cpu = this_cpu();
@@ -186,6 +192,13 @@ void panic_trap(const struct trap_frame *tf, const char *why)
 			i, (unsigned long)tf->gpr[i], i + 1, (unsigned long)tf->gpr[i + 1],
 			i + 2, (unsigned long)tf->gpr[i + 2], i + 3, (unsigned long)tf->gpr[i + 3]);
 	print_backtrace(tf->gpr[1]);
+	if (nmi) {
+		bool last = __atomic_add_fetch(&nmi_reports, 1, __ATOMIC_SEQ_CST) >= cpus_online;
+		spin_unlock(&nmi_lock);
+		if (!last)
+			for (;;)
+				;
+	}
 	kprintf("kov: halted\n");
 	machine_halt();
 }

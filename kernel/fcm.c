@@ -29,6 +29,8 @@ CO_METHOD(uint64_t, fcm_get_page, struct fcm *f, uint64_t off)
 	}
 	/* Frames come zeroed; copy the part of the page the file provides. */
 	uint64_t start = index * PAGE_SIZE;
+	for (uint64_t e = 0; f->ltt_base && e < PAGE_SIZE; e += 16)
+		ltt_fill_entry(kernel_ptr(pa), f->ltt_base + start, e, f->ltt_ops);
 	if (f->fr && start < f->file_bytes) {
 		uint64_t len = f->file_bytes - start < PAGE_SIZE ? f->file_bytes - start : PAGE_SIZE;
 		CO_CALL(struct fr, f->fr, read, f->file_off + start, kernel_ptr(pa), len);
@@ -69,6 +71,26 @@ CO_METHOD(uint64_t, fcm_resident, struct fcm *f)
 	return f->pages;
 }
 
+CO_METHOD(uint64_t, fcm_peek_page, struct fcm *f, uint64_t off)
+{
+	uint64_t index = off / PAGE_SIZE, pa = 0;
+	spin_lock(&f->lock);
+	for (struct fcm_page *p = *bucket(f, index); p && !pa; p = p->next)
+		if (p->index == index)
+			pa = p->pa;
+	spin_unlock(&f->lock);
+	return pa;
+}
+
+void ltt_fill_entry(void *page, uint64_t page_va, uint64_t off, uint64_t default_ops)
+{
+	/* An empty entry points into itself, at its second word, which holds the default
+	 * method table (kernel/lib/co_abi.h). User addresses, big-endian like the program. */
+	uint64_t *e = (uint64_t *)((uint8_t *)page + off);
+	e[0] = page_va + off + 8;
+	e[1] = default_ops;
+}
+
 static int fcm_children(void *rep, coid_t *children, int max)
 {
 	struct fcm *f = rep;
@@ -79,8 +101,19 @@ static int fcm_children(void *rep, coid_t *children, int max)
 	return 1;
 }
 
-static const struct fcm_ops fcm_ops = { fcm_get_page, fcm_release, fcm_resident };
-const struct co_class fcm_class = { "FCM", &fcm_ops, 3, fcm_children };
+static const struct fcm_ops fcm_ops = { fcm_get_page, fcm_release, fcm_resident, fcm_peek_page };
+const struct co_class fcm_class = { "FCM", &fcm_ops, 4, fcm_children };
+
+coid_t fcm_create_ltt(uint64_t ltt_base, uint64_t default_ops)
+{
+	coid_t c = fcm_create(0, 0, 0);
+	if (c) {
+		struct fcm *f = co_rep(c);
+		f->ltt_base = ltt_base;
+		f->ltt_ops = default_ops;
+	}
+	return c;
+}
 
 coid_t fcm_create(coid_t fr, uint64_t file_off, uint64_t file_bytes)
 {

@@ -4,6 +4,7 @@
 #include "vm.h"
 #include "kmem.h"
 #include "cpu.h"
+#include "percpu.h"
 #include "lib/string.h"
 
 static uint64_t pte_flags(unsigned prot)
@@ -50,16 +51,21 @@ const struct co_class seghat_class = { "SegmentHAT", &seghat_ops, 2, 0 };
 
 CO_METHOD(bool, hat_map, struct hat *h, uint64_t ea, uint64_t pa, unsigned prot)
 {
-	uint64_t seg = ea >> SEGMENT_SHIFT;
+	uint64_t seg = ea >> SEGMENT_SHIFT, vsid = user_vsid(h->ctx, ea);
 	if (seg >= HAT_SEGMENTS)
 		return false;
+	/* The user LTT segment is a different segment on each CPU. */
+	if (ea >= ULTT_BASE && ea < ULTT_BASE + ULTT_BYTES) {
+		seg = HAT_SEGMENTS + this_cpu()->index;
+		vsid = ultt_vsid(h->ctx, this_cpu()->index);
+	}
 	spin_lock(&h->lock);
 	if (!h->segments[seg]) {
 		struct seghat *s = kmalloc(sizeof *s);
 		if (s) {
 			s->ops = &seghat_ops;
 			s->esid = seg;
-			s->vsid = user_vsid(h->ctx, ea);
+			s->vsid = vsid;
 			h->segments[seg] = co_new_single(&seghat_class, s);
 			if (!h->segments[seg])
 				kfree(s);
@@ -72,7 +78,7 @@ CO_METHOD(bool, hat_map, struct hat *h, uint64_t ea, uint64_t pa, unsigned prot)
 
 CO_METHOD(void, hat_unmap_all, struct hat *h)
 {
-	for (uint64_t i = 0; i < HAT_SEGMENTS; i++) {
+	for (uint64_t i = 0; i < HAT_SLOTS; i++) {
 		if (!h->segments[i])
 			continue;
 		CO_CALL(struct seghat, h->segments[i], unmap_all);
@@ -85,7 +91,7 @@ static int hat_children(void *rep, coid_t *children, int max)
 {
 	struct hat *h = rep;
 	int n = 0;
-	for (uint64_t i = 0; i < HAT_SEGMENTS; i++)
+	for (uint64_t i = 0; i < HAT_SLOTS; i++)
 		if (h->segments[i]) {
 			if (n < max)
 				children[n] = h->segments[i];

@@ -67,6 +67,11 @@ uint64_t user_vsid(uint64_t ctx, uint64_t ea)
 	return (proto * VSID_MULTIPLIER) & VSID_MASK;
 }
 
+uint64_t ultt_vsid(uint64_t ctx, unsigned int cpu)
+{
+	return user_vsid(ctx, (0x100ull + cpu) << SEGMENT_SHIFT);
+}
+
 /* The VSID that translates ea on this CPU, or 0 if ea is in no segment it may use. */
 static uint64_t segment_vsid(uint64_t ea)
 {
@@ -74,6 +79,8 @@ static uint64_t segment_vsid(uint64_t ea)
 		return kernel_vsid(ea);
 	if (is_ltt(ea))
 		return ltt_vsid(this_cpu()->index);
+	if (ea >> SEGMENT_SHIFT == ULTT_BASE >> SEGMENT_SHIFT && this_cpu()->user_context)
+		return ultt_vsid(this_cpu()->user_context, this_cpu()->index);
 	if (ea >= USER_BASE && ea < USER_END && this_cpu()->user_context)
 		return user_vsid(this_cpu()->user_context, ea);
 	return 0;

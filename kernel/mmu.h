@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "trap.h"
+#include "syscall_nr.h"
 
 #define SEGMENT_SHIFT 28
 #define PAGE_SHIFT 12
@@ -30,6 +31,14 @@
 /* User address space: the first 4 GiB (segments 0-15), above a guard at 0. */
 #define USER_BASE 0x10000ull
 #define USER_END  0x100000000ull
+
+/* Each process's own local translation table (user-level clustered objects): one user segment,
+ * the same address on every CPU, backed per CPU through a per-CPU VSID. */
+#define ULTT_BASE USER_LTT_BASE      /* kernel/syscall_nr.h, shared with the C library */
+#define ULTT_BYTES USER_LTT_BYTES
+/* The VSID of CPU cpu's user LTT segment in context ctx (proto-ESID 0x100 + cpu: never a real
+ * user segment, which are 0-15). */
+uint64_t ultt_vsid(uint64_t ctx, unsigned int cpu);
 
 /* VSID of user segment `ea` for VSID context `ctx` (1-0xBFF: never a kernel VSID). */
 uint64_t user_vsid(uint64_t ctx, uint64_t ea);

@@ -74,8 +74,55 @@ static const struct annex_ops annex_ops = { annex_add, annex_remove, annex_find,
 const struct co_class annex_class = { "ProcessAnnex", &annex_ops, 4, annex_children };
 
 /* ---- Process -------------------------------------------------------------------------- */
+/* A fault in the user LTT: this CPU's table, created with empty entries on first touch. */
+static long ultt_fault(struct process *p, uint64_t ea)
+{
+	unsigned cpu = this_cpu()->index;
+	if (!p->co_default_ops)
+		return -KOV_EFAULT;   /* the runtime has not said where its default table is */
+	spin_lock(&p->lock);
+	if (!p->ultt[cpu])
+		p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops);
+	coid_t fcm = p->ultt[cpu];
+	spin_unlock(&p->lock);
+	uint64_t page = ea & ~(PAGE_SIZE - 1);
+	uint64_t pa = fcm ? CO_CALL(struct fcm, fcm, get_page, page - ULTT_BASE) : 0;
+	if (!pa)
+		return -KOV_ENOMEM;
+	return CO_CALL(struct hat, p->hat, map, page, pa, PROT_READ | PROT_WRITE) ? 0 : -KOV_ENOMEM;
+}
+
+long process_co_init(uint64_t default_ops)
+{
+	struct process *p = current_process();
+	if (!user_range_ok(default_ops, 8 * CO_MAX_METHODS) || (default_ops & 7))
+		return -KOV_EFAULT;
+	uint64_t expected = 0;
+	return __atomic_compare_exchange_n(&p->co_default_ops, &expected, default_ops, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0 : -KOV_EINVAL;
+}
+
+long process_co_reset(uint64_t entry_va)
+{
+	struct process *p = current_process();
+	if (entry_va < ULTT_BASE || entry_va >= ULTT_BASE + ULTT_BYTES || (entry_va & 15))
+		return -KOV_EINVAL;
+	uint64_t off = entry_va - ULTT_BASE;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		coid_t fcm = p->ultt[cpu];
+		uint64_t pa = fcm ? CO_CALL(struct fcm, fcm, peek_page, off) : 0;
+		if (pa)
+			ltt_fill_entry(kernel_ptr(pa), ULTT_BASE + (off & ~(PAGE_SIZE - 1)),
+				       off & (PAGE_SIZE - 1), p->co_default_ops);
+	}
+	sync();
+	return 0;
+}
+
 CO_METHOD(long, process_fault, struct process *p, uint64_t ea, bool write)
 {
+	if (ea >= ULTT_BASE && ea < ULTT_BASE + ULTT_BYTES)
+		return ultt_fault(p, ea);
 	for (unsigned i = 0; i < p->nregions; i++)
 		if (ea >= p->region_start[i] && ea < p->region_end[i]) {
 			if (p->heap_end == p->region_end[i] && ea >= p->brk)
@@ -108,6 +155,12 @@ static int process_children(void *rep, coid_t *children, int max)
 	for (unsigned i = 0; i < p->nregions; i++, n++)
 		if (n < max)
 			children[n] = p->regions[i];
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (p->ultt[i]) {
+			if (n < max)
+				children[n] = p->ultt[i];
+			n++;
+		}
 	return n;
 }
 
@@ -158,6 +211,9 @@ static bool add_region(struct process *p, uint64_t start, uint64_t end, unsigned
 		       coid_t fr, uint64_t file_off, uint64_t file_bytes)
 {
 	if (p->nregions == MAX_REGIONS || start < USER_BASE || end > USER_END || start >= end)
+		return false;
+	/* The user-LTT segment belongs to the clustered-object runtime alone. */
+	if (start < ULTT_BASE + (1ull << SEGMENT_SHIFT) && end > ULTT_BASE)
 		return false;
 	for (unsigned i = 0; i < p->nregions; i++)
 		if (start < p->region_end[i] && end > p->region_start[i])
@@ -332,6 +388,12 @@ static void destroy_address_space(struct process *p)
 		co_destroy(p->regions[i]);
 	}
 	p->nregions = 0;
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (p->ultt[i]) {
+			CO_CALL(struct fcm, p->ultt[i], release);
+			co_destroy(p->ultt[i]);
+			p->ultt[i] = 0;
+		}
 	if (p->fr)
 		co_destroy(p->fr);
 	if (p->ctx)

@@ -40,6 +40,8 @@ struct process {
 	struct thread *threads[MAX_THREADS];   /* further threads, by slot (tid in t->tid) */
 	volatile uint32_t live_threads;    /* running user threads, the main one included */
 	volatile bool exiting;
+	uint64_t co_default_ops;           /* user runtime's default method table, 0 before co_init */
+	coid_t ultt[MAX_CPUS];             /* FCM of each CPU's user LTT, made on first touch */
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 };
 
@@ -71,6 +73,10 @@ void process_exit(long status) __attribute__((noreturn));
 long process_thread_create(uint64_t entry, uint64_t arg, uint64_t stack_top, long cpu);
 void process_thread_exit(long code) __attribute__((noreturn));
 long process_thread_join(uint32_t tid);
+/* User-level clustered objects: registers the runtime's default method table (once), and
+ * empties the LTT entry at entry_va on every CPU (after the runtime destroyed the object). */
+long process_co_init(uint64_t default_ops);
+long process_co_reset(uint64_t entry_va);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);

@@ -189,6 +189,12 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_SCAN:
 		rc = sys_km_scan(a[0], a[1], a[2]);
 		break;
+	case SYS_CO_INIT:
+		rc = process_co_init(a[0]);
+		break;
+	case SYS_CO_RESET:
+		rc = process_co_reset(a[0]);
+		break;
 	default:
 		rc = -KOV_ENOSYS;
 	}

@@ -20,7 +20,14 @@
 #define SYS_FUTEX_WAKE    14  /* (addr, count) -> threads woken */
 #define SYS_KM_SCAN       15  /* (struct scan_record *buf, max, struct scan_totals *) -> records
                                * written; privileged processes only (started by the kernel) */
-#define SYS_COUNT     16
+#define SYS_CO_INIT       16  /* (default method table): user-level clustered objects */
+#define SYS_CO_RESET      17  /* (LTT entry address): empty it on every CPU */
+#define SYS_COUNT     18
+
+/* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
+ * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */
+#define USER_LTT_BASE 0xD0000000ull
+#define USER_LTT_BYTES (256 * 1024ull)
 
 #define MEMINFO_FREE_PAGES  0   /* physical pages free (including empty heap pages kept) */
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */

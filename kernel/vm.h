@@ -60,6 +60,8 @@ struct fcm_ops {
 	/* Returns every frame to the PM (the object is being destroyed). */
 	void (*release)(struct fcm *fcm);
 	uint64_t (*resident)(struct fcm *fcm);
+	/* The frame of the page at off if it is resident, else 0 (never allocates). */
+	uint64_t (*peek_page)(struct fcm *fcm, uint64_t off);
 };
 #define FCM_BUCKETS 64
 struct fcm {
@@ -69,9 +71,16 @@ struct fcm {
 	uint64_t file_off;      /* where the backed part starts in the file */
 	uint64_t file_bytes;    /* how many bytes of the range come from the file */
 	uint64_t pages;
+	uint64_t ltt_base;      /* nonzero: fill new pages as local translation table entries */
+	uint64_t ltt_ops;       /* ... whose default method table is at this user address */
 	struct fcm_page *hash[FCM_BUCKETS];
 };
 coid_t fcm_create(coid_t fr, uint64_t file_off, uint64_t file_bytes);
+/* An FCM for a per-CPU user LTT at ltt_base: new pages come filled with empty entries. */
+coid_t fcm_create_ltt(uint64_t ltt_base, uint64_t default_ops);
+/* Writes the empty-entry pattern for the entry at byte offset off into a page (kernel address
+ * of the page, user address of the page). */
+void ltt_fill_entry(void *page, uint64_t page_va, uint64_t off_in_page, uint64_t default_ops);
 
 /* ---- HAT and SegmentHAT ---- */
 struct seghat;
@@ -89,6 +98,8 @@ struct seghat {
 };
 
 #define HAT_SEGMENTS (USER_END >> SEGMENT_SHIFT)
+/* SegmentHAT slots: the 16 user segments, then each CPU's user-LTT segment. */
+#define HAT_SLOTS (HAT_SEGMENTS + MAX_CPUS)
 struct hat;
 struct hat_ops {
 	bool (*map)(struct hat *h, uint64_t ea, uint64_t pa, unsigned prot);
@@ -98,7 +109,7 @@ struct hat {
 	const struct hat_ops *ops;
 	struct spinlock lock;
 	uint64_t ctx;           /* VSID context */
-	coid_t segments[HAT_SEGMENTS];
+	coid_t segments[HAT_SLOTS];
 };
 coid_t hat_create(uint64_t ctx);
 

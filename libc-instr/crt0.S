@@ -10,8 +10,6 @@ _start:
 .L._start:
 	li	%r0, 0
 	stdu	%r0, -112(%r1)		/* terminate the back chain */
-	bl	main
-	nop
-	bl	exit
+	bl	__libc_start		/* sets up the thread registry, runs main, exits */
 	nop
 	b	.

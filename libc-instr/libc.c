@@ -1,5 +1,6 @@
 /* System-call wrappers and console output for user programs. */
 #include "kov.h"
+#include "cobj.h"
 #include "../../kernel/syscall_nr.h"
 #include "../../kernel/lib/format.h"
 
@@ -21,7 +22,11 @@ int spawn(const char *program, const char *args)
 	return (int)__syscall(SYS_SPAWN, (long)program, (long)args, 0, 0, 0);
 }
 int wait_pid(int pid, int *status) { return (int)__syscall(SYS_WAIT, pid, (long)status, 0, 0, 0); }
-void yield(void) { __syscall(SYS_YIELD, 0, 0, 0, 0, 0); }
+void yield(void)
+{
+	co_quiescent();
+	__syscall(SYS_YIELD, 0, 0, 0, 0, 0);
+}
 void *sbrk(long increment) { return (void *)__syscall(SYS_SBRK, increment, 0, 0, 0, 0); }
 uint64_t clock_ns(void) { return (uint64_t)__syscall(SYS_CLOCK, 0, 0, 0, 0, 0); }
 int getcpu(void) { return (int)__syscall(SYS_GETCPU, 0, 0, 0, 0, 0); }

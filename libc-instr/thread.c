@@ -1,16 +1,86 @@
 /* User threads, spin locks and sleep locks. */
 #include "kov.h"
+#include "uthread.h"
 #include "../../kernel/syscall_nr.h"
 
 #define THREAD_STACK (64 * 1024)
 
-struct start { void (*fn)(void *); void *arg; };
+struct start { void (*fn)(void *); void *arg; struct uthread *self; };
+
+static struct uthread records[UTHREAD_MAX];   /* [0] is the main thread's */
+static struct spinlock records_lock;
+
+static struct uthread *self(void)
+{
+	struct uthread *t;
+	__asm__ volatile("mr %0, 13" : "=r"(t));
+	return t;
+}
+
+void uthread_set_self(struct uthread *rec)
+{
+	__asm__ volatile("mr 13, %0" : : "r"(rec) : "memory");
+}
+
+void uthread_quiescent(void)
+{
+	struct uthread *t = self();
+	if (t)
+		__atomic_fetch_add(&t->quiescent, 1, __ATOMIC_RELEASE);
+}
+
+void uthread_snapshot(uint64_t seen[UTHREAD_MAX])
+{
+	for (int i = 0; i < UTHREAD_MAX; i++)
+		seen[i] = __atomic_load_n(&records[i].quiescent, __ATOMIC_ACQUIRE);
+}
+
+bool uthread_all_passed(const uint64_t seen[UTHREAD_MAX])
+{
+	for (int i = 0; i < UTHREAD_MAX; i++)
+		if (records[i].alive && &records[i] != self() &&
+		    __atomic_load_n(&records[i].quiescent, __ATOMIC_ACQUIRE) == seen[i])
+			return false;
+	return true;
+}
+
+struct uthread *uthread_alloc(void)
+{
+	struct uthread *t = 0;
+	spin_lock(&records_lock);
+	for (int i = 1; i < UTHREAD_MAX && !t; i++)
+		if (!records[i].alive) {
+			t = &records[i];
+			t->alive = 1;
+		}
+	spin_unlock(&records_lock);
+	return t;
+}
+
+void uthread_release(struct uthread *t)
+{
+	if (t) {
+		__atomic_fetch_add(&t->quiescent, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
+	}
+}
+
+/* Program start (from crt0): the main thread's record, then main. */
+int main(int argc, char **argv);
+void __libc_start(int argc, char **argv);
+void __libc_start(int argc, char **argv)
+{
+	records[0].alive = 1;
+	uthread_set_self(&records[0]);
+	exit(main(argc, argv));
+}
 
 /* Every thread begins here (the kernel enters it with r3 = the start record). */
 static void thread_entry(struct start *s)
 {
 	struct start copy = *s;
 	free(s);
+	uthread_set_self(copy.self);
 	copy.fn(copy.arg);
 	thread_exit(0);
 }
@@ -19,13 +89,16 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
 {
 	struct start *s = malloc(sizeof *s);
 	char *stack = malloc(THREAD_STACK);
-	if (!s || !stack) {
+	struct uthread *rec = uthread_alloc();
+	if (!s || !stack || !rec) {
 		free(s);
 		free(stack);
+		uthread_release(rec);
 		return -KOV_ENOMEM;
 	}
 	s->fn = fn;
 	s->arg = arg;
+	s->self = rec;
 	/* The stack is never freed: the thread may still run on it after it is joined. */
 	uint64_t top = ((uint64_t)stack + THREAD_STACK) & ~15ull;
 	void (*entry)(struct start *) = thread_entry;
@@ -33,6 +106,7 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
 	if (tid < 0) {
 		free(s);
 		free(stack);
+		uthread_release(rec);
 	}
 	return (int)tid;
 }
@@ -41,6 +115,7 @@ long thread_join(int tid) { return __syscall(SYS_THREAD_JOIN, tid, 0, 0, 0, 0); 
 
 void thread_exit(long code)
 {
+	uthread_release(self());
 	__syscall(SYS_THREAD_EXIT, code, 0, 0, 0, 0);
 	for (;;)
 		;
@@ -48,6 +123,7 @@ void thread_exit(long code)
 
 long futex_wait(volatile uint32_t *addr, uint32_t expected)
 {
+	uthread_quiescent();   /* a sleeping thread holds no rep pointers */
 	return __syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0, 0);
 }
 

@@ -42,6 +42,13 @@ int main(void)
 	expect("scan into kernel memory", __syscall(SYS_KM_SCAN, (long)0xC000000000010000ull, 10,
 						    (long)buf, 0, 0), -KOV_EFAULT);
 
+	expect("co_init with a kernel table", __syscall(SYS_CO_INIT, (long)0xC000000000000000ull, 0, 0,
+						     0, 0), -KOV_EFAULT);
+	expect("co_reset outside the LTT", __syscall(SYS_CO_RESET, 0x10000000, 0, 0, 0, 0), -KOV_EINVAL);
+	expect("co_reset misaligned", __syscall(SYS_CO_RESET, (long)USER_LTT_BASE + 8, 0, 0, 0, 0),
+	       -KOV_EINVAL);
+	expect("touch the LTT before co_init", write(1, (void *)USER_LTT_BASE, 8), -KOV_EFAULT);
+
 	/* A child whose status pointer is bad: the wait fails, the child is still reapable. */
 	int pid = spawn("hello", "5");
 	expect("spawn hello", pid > 0, 1);

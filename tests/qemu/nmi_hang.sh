@@ -7,4 +7,5 @@ expect '^kov: hang test: spinning with interrupts off$'
 expect '^kov: PANIC on cpu [01]: NMI 0x100 \(system reset\)$'
 expect '^  nip  c0000000[0-9a-f]{8} run_hang_test\+0x'
 expect '^kov: halted$'
-[ "$(grep -a -c 'kov: PANIC' "$LOG")" = 1 ] || fail "want exactly one report even though every CPU took the NMI"
+# cpu1 was never started (the hang comes before SMP bring-up): one report, from cpu0.
+[ "$(grep -a -c 'kov: PANIC' "$LOG")" = 1 ] || fail "want exactly one report (cpu1 never started)"
