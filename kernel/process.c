@@ -7,6 +7,8 @@
 #include "syscall_nr.h"
 #include "cpu.h"
 #include "uaccess.h"
+#include "../kov/scan.h"
+#include <stddef.h>
 #include "lib/bytes.h"
 #include "lib/string.h"
 
@@ -16,6 +18,8 @@
 #define MAX_CONTEXTS 0xBFF
 
 coid_t process_annex;
+#define container_of_scan(key) \
+	((const struct process *)((const char *)(key) - offsetof(struct process, scan_requested)))
 #define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created or joined */
 static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
@@ -100,6 +104,65 @@ long process_co_init(uint64_t default_ops)
 	uint64_t expected = 0;
 	return __atomic_compare_exchange_n(&p->co_default_ops, &expected, default_ops, false,
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0 : -KOV_EINVAL;
+}
+
+long process_co_scanner(uint64_t area, uint64_t cap)
+{
+	struct process *p = current_process();
+	if (cap == 0 || cap > 4096 || !user_range_ok(area, cap * sizeof(struct scan_record)))
+		return -KOV_EINVAL;
+	p->scan_cap = (uint32_t)cap;
+	__atomic_store_n(&p->scan_area, area, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static bool no_scan_requested(const struct process *p)
+{
+	return p->scan_requested == p->scan_done && !p->exiting;
+}
+
+static bool no_scan_requested_key(const void *key)
+{
+	return no_scan_requested(container_of_scan(key));
+}
+
+long process_co_scan_wait(void)
+{
+	struct process *p = current_process();
+	while (no_scan_requested(p))
+		thread_block_on((const void *)&p->scan_requested, no_scan_requested_key);
+	return p->exiting ? -KOV_ESRCH : (long)p->scan_requested;
+}
+
+long process_co_scan_done(uint64_t count)
+{
+	struct process *p = current_process();
+	p->scan_count = count > p->scan_cap ? p->scan_cap : (uint32_t)count;
+	__atomic_store_n(&p->scan_done, p->scan_requested, __ATOMIC_RELEASE);
+	return 0;
+}
+
+long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	uint8_t *out = dst;
+	while (len) {
+		uint64_t page = uaddr & ~(PAGE_SIZE - 1), n = PAGE_SIZE - (uaddr - page);
+		if (n > len)
+			n = len;
+		uint64_t pa = 0;
+		for (unsigned i = 0; i < p->nregions && !pa; i++)
+			if (uaddr >= p->region_start[i] && uaddr < p->region_end[i]) {
+				struct region *r = co_rep(p->regions[i]);
+				pa = CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
+			}
+		if (!pa)
+			return -KOV_EFAULT;
+		memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
+		out += n;
+		uaddr += n;
+		len -= n;
+	}
+	return 0;
 }
 
 long process_co_reset(uint64_t entry_va)

@@ -42,6 +42,9 @@ struct process {
 	volatile bool exiting;
 	uint64_t co_default_ops;           /* user runtime's default method table, 0 before co_init */
 	coid_t ultt[MAX_CPUS];             /* FCM of each CPU's user LTT, made on first touch */
+	uint64_t scan_area;                /* where the runtime writes its scan (0: no scanner) */
+	uint32_t scan_cap;
+	volatile uint32_t scan_requested, scan_done, scan_count;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 };
 
@@ -77,6 +80,12 @@ long process_thread_join(uint32_t tid);
  * empties the LTT entry at entry_va on every CPU (after the runtime destroyed the object). */
 long process_co_init(uint64_t default_ops);
 long process_co_reset(uint64_t entry_va);
+/* The runtime's scanner: registration, waiting for a request, answering. */
+long process_co_scanner(uint64_t area, uint64_t cap);
+long process_co_scan_wait(void);
+long process_co_scan_done(uint64_t count);
+/* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
+long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);

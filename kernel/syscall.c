@@ -129,6 +129,7 @@ static long sys_km_scan(uint64_t ubuf, uint64_t max, uint64_t utotals)
 	if (!buf)
 		return -KOV_ENOMEM;
 	struct scan_totals t = km_scan(buf, (uint32_t)max);
+	km_scan_user(buf, (uint32_t)max, &t);
 	long rc = copy_to_user(ubuf, buf, t.written * sizeof *buf);
 	if (!rc)
 		rc = copy_to_user(utotals, &t, sizeof t);
@@ -194,6 +195,15 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_CO_RESET:
 		rc = process_co_reset(a[0]);
+		break;
+	case SYS_CO_SCANNER:
+		rc = process_co_scanner(a[0], a[1]);
+		break;
+	case SYS_CO_SCAN_WAIT:
+		rc = process_co_scan_wait();
+		break;
+	case SYS_CO_SCAN_DONE:
+		rc = process_co_scan_done(a[0]);
 		break;
 	default:
 		rc = -KOV_ENOSYS;

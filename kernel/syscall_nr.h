@@ -22,7 +22,11 @@
                                * written; privileged processes only (started by the kernel) */
 #define SYS_CO_INIT       16  /* (default method table): user-level clustered objects */
 #define SYS_CO_RESET      17  /* (LTT entry address): empty it on every CPU */
-#define SYS_COUNT     18
+#define SYS_CO_SCANNER    18  /* (area, capacity in records): this process scans itself on
+                               * request into area (struct scan_record[]) */
+#define SYS_CO_SCAN_WAIT  19  /* () -> sleeps until the KM asks for a scan */
+#define SYS_CO_SCAN_DONE  20  /* (records written) */
+#define SYS_COUNT     21
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

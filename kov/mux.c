@@ -100,7 +100,9 @@ int mux_find(const struct mux *m, const char *name)
 
 int mux_add(struct mux *m, const char *name, uint32_t share)
 {
-	size_t len = name ? strnlen(name, MUX_NAME_MAX) : 0;
+	size_t len = 0;
+	while (name && len < MUX_NAME_MAX && name[len])
+		len++;
 	if (m->n >= MUX_MAX_GROUPS || share == 0 || len == 0 || len >= MUX_NAME_MAX ||
 		mux_find(m, name) >= 0)
 		return -1;

@@ -18,9 +18,10 @@
 #define MMCR0_FCH      0x00000001u
 /* MMCR1 (970): PMC3SEL..PMC8SEL, 5 bits each */
 #define MMCR1_PMCSEL_SHIFT(pmc) (27 - 5 * ((pmc) - 3))
-/* 970 PMCxSEL values of the direct events */
-#define P970_SEL_INST_CMPL 0x1
-#define P970_SEL_CYC       0x7
+/* 970 PMCxSEL values of the any-counter direct events: the event code's select with bit 3 set
+ * (Linux ppc970-pmu.c, IBM's published event groups); 8 alone selects nothing. */
+#define P970_SEL_INST_CMPL 0x9
+#define P970_SEL_CYC       0xF
 #define P970_SEL_OFF       0x8
 
 /* ISA 2.07 (what QEMU implements): 8-bit selects for PMC1-4 in MMCR1, PMC5 counts instructions

@@ -73,11 +73,8 @@ const struct event_desc *p970_event_by_name(const char *name)
 
 /* ---- decoding ---------------------------------------------------------------------------- */
 
-enum kind { K_DIRECT, K_ADDER, K_ANY, K_BUS };
-
 struct ev {
 	uint32_t code;
-	enum kind kind;
 	unsigned pmc, unit, spcsel, byte, psel, pin;
 	uint8_t pmcs;          /* counters the code allows, before pinning */
 	unsigned sel;          /* PMCxSEL value */
@@ -105,20 +102,17 @@ static const char *decode(uint32_t code, struct ev *e)
 		return "it names a bus byte but no unit";
 	if (e->unit == P970_UNIT_LSU1L && e->byte < 2)
 		return "unit LSU1L reaches only event-bus bytes 2 and 3";
-	if (e->pmc) {
-		e->kind = e->unit ? K_ADDER : K_DIRECT;
+	if (e->pmc) {                  /* direct, or adder/decode of a bus byte */
 		e->pmcs = (uint8_t)PMCS(e->pmc);
 		e->sel = e->psel;
 	} else if (!e->unit) {
 		if (e->psel == 0 || e->psel >= 8)
 			return "an any-counter event needs a select of 1-7 (8 turns a counter off)";
-		e->kind = K_ANY;
 		e->pmcs = PMCS_ANY;
 		e->sel = e->psel | 8;
 	} else {
 		if (e->psel >= 8)
 			return "a bus event selects a bit 0-7 of its byte";
-		e->kind = K_BUS;
 		e->pmcs = e->byte & 1 ? PMCS_3478 : PMCS_1256;
 		e->sel = 0x10 | (e->byte & 2 ? 8 : 0) | e->psel;
 	}
@@ -136,7 +130,9 @@ uint8_t p970_code_pmcs(uint32_t code)
 }
 
 /* Marked-instruction events, per the 970 event list: PMC-specific selects, and bits of the
- * VPU, LSU0 and LSU1L bus bytes (byte b bit i is bit 8*b+i of the mask). */
+ * VPU, LSU0 and LSU1L bus bytes (byte b bit i is bit 8*b+i of the mask). Linux's LSU0 mask
+ * also has byte 3 bit 3, which is PM_L2_PREF (0x733); IBM's pm_tlb group counts that event
+ * without MMCRA sampling, so it is left out here. */
 static const uint8_t marked_direct[NUM_PMCS] = {
 	0x0c, 0x28, 0x28, 0x30, 0x30, 0x38, 0x30, 0x10,
 };
@@ -166,7 +162,7 @@ bool p970_code_marked(uint32_t code)
 	}
 	switch (e.unit) {
 	case P970_UNIT_VPU: mask = 0x0000004c; break;
-	case P970_UNIT_LSU0: mask = 0x085dff00; break;
+	case P970_UNIT_LSU0: mask = 0x005dff00; break;
 	case P970_UNIT_LSU1L: mask = 0x50000000; break;
 	default: return false;
 	}
@@ -202,12 +198,18 @@ static void say_event(struct msg *m, uint32_t code)
 		say(m, "event 0x%x", (unsigned)(code & 0xffff));
 }
 
+static int popcount8(unsigned v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 /* "PMC3", "PMC1, 2, 5 or 6" (last " or "), "PMC1, 2, 5 and 6" (last " and "). */
 static void say_pmcs(struct msg *m, unsigned mask, const char *last)
 {
-	int total = 0, k = 0;
-	for (int p = 0; p < NUM_PMCS; p++)
-		total += mask >> p & 1;
+	int total = popcount8(mask), k = 0;
 	say(m, "PMC");
 	for (int p = 1; p <= NUM_PMCS; p++) {
 		if (!(mask & PMCS(p)))
@@ -218,14 +220,6 @@ static void say_pmcs(struct msg *m, unsigned mask, const char *last)
 }
 
 /* ---- assignment -------------------------------------------------------------------------- */
-
-static int popcount8(unsigned v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
 
 /* The counters an event may take: its pin, or all the code allows. */
 static uint8_t allowed_of(const struct ev *e)

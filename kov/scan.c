@@ -4,6 +4,8 @@
 #include "../kernel/kmem.h"
 #include "../kernel/cpu.h"
 #include "../kernel/lib/string.h"
+#include "../kernel/timer.h"
+#include "../kernel/thread.h"
 
 static void copy_name(char *dst, size_t n, const char *src)
 {
@@ -36,7 +38,8 @@ static void claim(uint32_t index, uint32_t limit, uint32_t pid, const char *name
 
 struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 {
-	struct scan_totals t = { 0, 0, 0 };
+	struct scan_totals t;
+	memset(&t, 0, sizeof t);
 	uint64_t start = mftb();
 	uint32_t limit = co_index_limit();
 	uint32_t *owner = kmalloc(limit * sizeof *owner);
@@ -86,4 +89,53 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 	kfree(owner_name);
 	t.tb_ticks = mftb() - start;
 	return t;
+}
+
+void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
+{
+	uint64_t start = mftb();
+	struct annex *a = co_rep(process_annex);
+	struct process *asked[64];
+	uint32_t seq[64], n = 0;
+	/* Post every request first, so the runtimes scan in parallel. */
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n && n < 64; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE) || p->exiting ||
+		    p == current_process())
+			continue;
+		seq[n] = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
+		asked[n++] = p;
+	}
+	spin_unlock(&a->lock);
+	for (uint32_t i = 0; i < n; i++)
+		thread_wake_all((const void *)&asked[i]->scan_requested);
+	t->processes_asked = n;
+	uint64_t deadline = mftb() + tb_from_us(SCAN_USER_TIMEOUT_US);
+	for (uint32_t i = 0; i < n; i++) {
+		struct process *p = asked[i];
+		while (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq[i] &&
+		       (int64_t)(deadline - mftb()) > 0)
+			thread_yield();
+		if (p->scan_done != seq[i]) {
+			if (!t->processes_silent++)
+				t->silent_pid = p->pid;
+			continue;
+		}
+		uint32_t count = p->scan_count;
+		for (uint32_t k = 0; k < count; k++) {
+			t->objects++;
+			t->user_objects++;
+			if (t->written == max)
+				continue;
+			struct scan_record *r = &out[t->written];
+			if (process_read(p, p->scan_area + k * sizeof *r, r, sizeof *r))
+				break;
+			r->pid = p->pid;
+			r->flags = SCAN_USER;
+			copy_name(r->process_name, sizeof r->process_name, p->name);
+			t->written++;
+		}
+	}
+	t->tb_ticks += mftb() - start;
 }

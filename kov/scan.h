@@ -20,15 +20,29 @@ struct scan_record {
 	uint32_t children[SCAN_MAX_CHILDREN];   /* GTT indices */
 	char class_name[24];
 	char process_name[32];
+	uint32_t flags;                     /* SCAN_USER: an object of a process's own runtime */
+	uint32_t pad;
 };
+
+#define SCAN_USER 1u
 
 struct scan_totals {
 	uint32_t objects;      /* live objects found (also those that did not fit) */
 	uint32_t written;      /* records written */
 	uint64_t tb_ticks;     /* timebase ticks the scan took */
+	uint32_t user_objects; /* of them, objects of processes' own runtimes */
+	uint32_t processes_asked, processes_silent;   /* runtimes asked to scan themselves;
+	                                                 those that did not answer in time */
+	uint32_t silent_pid;   /* the first silent one */
 };
 
-/* Scans into out[0..max); returns the totals. */
+/* How long a process's runtime gets to answer (microseconds). */
+#define SCAN_USER_TIMEOUT_US 200000
+
+/* Scans the kernel's objects into out[0..max); returns the totals. */
 struct scan_totals km_scan(struct scan_record *out, uint32_t max);
+/* Then asks every process with a runtime scanner to scan itself and appends its records
+ * (thread context: waits up to SCAN_USER_TIMEOUT_US for each). */
+void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t);
 
 #endif

@@ -3,6 +3,7 @@
 #include "cobj.h"
 #include "uthread.h"
 #include "../../kernel/syscall_nr.h"
+#include "../../kov/scan.h"
 
 #define MAX_CLASSES 64
 
@@ -29,6 +30,62 @@ static struct ltt_entry *entry_of(uint32_t index)
 	return (struct ltt_entry *)USER_LTT_BASE + index;
 }
 
+#define SCAN_CAPACITY 1024
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
+/* Answers the KM's scan requests: every live object of this process's runtime. */
+static uint32_t scan_self(struct scan_record *out, uint32_t cap)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 1; i < CO_MAX_OBJECTS && n < cap; i++) {
+		struct gtt_entry *g = &gtt[i];
+		if (g->state != CO_LIVE)
+			continue;
+		struct scan_record *r = &out[n++];
+		memset(r, 0, sizeof *r);
+		struct co_root *root = g->root;
+		r->index = i;
+		r->generation = g->generation;
+		r->root = (uint64_t)root;
+		copy_str(r->class_name, sizeof r->class_name, root->cls->name);
+		void *any = 0;
+		for (unsigned c = 0; c < SCAN_MAX_CPUS && c < MAX_CPUS; c++) {
+			r->reps[c] = (uint64_t)root->reps[c];
+			if (!any)
+				any = root->reps[c];
+		}
+		if (root->cls->get_children && any) {
+			coid_t kids[SCAN_MAX_CHILDREN];
+			int k = root->cls->get_children(any, kids, SCAN_MAX_CHILDREN);
+			r->nchildren = k > 0 ? (uint32_t)k : 0;
+			for (int j = 0; j < k && j < SCAN_MAX_CHILDREN; j++)
+				r->children[j] = co_index(kids[j]);
+		}
+	}
+	return n;
+}
+
+static void scanner(void *arg)
+{
+	struct scan_record *area = arg;
+	for (;;) {
+		uthread_park();
+		long rc = __syscall(SYS_CO_SCAN_WAIT, 0, 0, 0, 0, 0);
+		uthread_unpark();
+		if (rc < 0)
+			thread_exit(0);
+		__syscall(SYS_CO_SCAN_DONE, scan_self(area, SCAN_CAPACITY), 0, 0, 0, 0);
+	}
+}
+
 static bool runtime_init(void)
 {
 	if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE))
@@ -38,7 +95,13 @@ static bool runtime_init(void)
 	if (rc == 0)
 		__atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
 	spin_unlock(&gtt_lock);
-	return rc == 0;
+	if (rc != 0)
+		return false;
+	/* The runtime answers the KM's scans from a thread of its own. */
+	struct scan_record *area = malloc(SCAN_CAPACITY * sizeof *area);
+	if (area && __syscall(SYS_CO_SCANNER, (long)area, SCAN_CAPACITY, 0, 0, 0) == 0)
+		thread_create(scanner, area, -1);
+	return true;
 }
 
 bool co_register_class(const struct co_class *cls)

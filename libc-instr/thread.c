@@ -35,10 +35,26 @@ void uthread_snapshot(uint64_t seen[UTHREAD_MAX])
 		seen[i] = __atomic_load_n(&records[i].quiescent, __ATOMIC_ACQUIRE);
 }
 
+void uthread_park(void)
+{
+	struct uthread *t = self();
+	if (t)
+		__atomic_store_n(&t->parked, 1, __ATOMIC_SEQ_CST);
+}
+
+void uthread_unpark(void)
+{
+	struct uthread *t = self();
+	if (t) {
+		__atomic_store_n(&t->parked, 0, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&t->quiescent, 1, __ATOMIC_RELEASE);
+	}
+}
+
 bool uthread_all_passed(const uint64_t seen[UTHREAD_MAX])
 {
 	for (int i = 0; i < UTHREAD_MAX; i++)
-		if (records[i].alive && &records[i] != self() &&
+		if (records[i].alive && &records[i] != self() && !records[i].parked &&
 		    __atomic_load_n(&records[i].quiescent, __ATOMIC_ACQUIRE) == seen[i])
 			return false;
 	return true;
@@ -123,8 +139,10 @@ void thread_exit(long code)
 
 long futex_wait(volatile uint32_t *addr, uint32_t expected)
 {
-	uthread_quiescent();   /* a sleeping thread holds no rep pointers */
-	return __syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0, 0);
+	uthread_park();   /* a sleeping thread holds no rep pointers */
+	long rc = __syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0, 0);
+	uthread_unpark();
+	return rc;
 }
 
 long futex_wake(volatile uint32_t *addr, long count)

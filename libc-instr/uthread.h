@@ -11,10 +11,14 @@
 struct uthread {
 	volatile uint64_t quiescent;   /* quiescent points passed */
 	volatile int alive;
+	volatile int parked;           /* asleep in the kernel: quiescent for as long as it lasts */
 };
 
 /* The calling thread passes a quiescent point. */
 void uthread_quiescent(void);
+/* Brackets a sleep in the kernel. */
+void uthread_park(void);
+void uthread_unpark(void);
 /* Copies every thread's count. */
 void uthread_snapshot(uint64_t seen[UTHREAD_MAX]);
 /* True if every live thread has passed a quiescent point since the snapshot. */

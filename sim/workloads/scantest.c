@@ -27,6 +27,52 @@ static void check(int ok, const char *what)
 	}
 }
 
+/* Scans until a TreeNode of pid appears (the child needs a moment to build its tree). */
+static long scan_for_tree(int pid, struct scan_totals *t)
+{
+	long n = 0;
+	for (uint64_t start = clock_ns(); clock_ns() - start < 1000000000ull;) {
+		n = __syscall(SYS_KM_SCAN, (long)recs, MAX, (long)t, 0, 0);
+		for (long i = 0; i < n; i++)
+			if (recs[i].pid == (uint32_t)pid && strcmp(recs[i].class_name, "TreeNode") == 0)
+				return n;
+		yield();
+	}
+	return n;
+}
+
+static void check_user_objects(void)
+{
+	int tree = spawn("cotree", 0), silent = spawn("cotree", "silent");
+	struct scan_totals t;
+	long n = scan_for_tree(tree, &t);
+	const struct scan_record *root = 0;
+	int nodes = 0;
+	for (long i = 0; i < n; i++)
+		if (recs[i].pid == (uint32_t)tree && strcmp(recs[i].class_name, "TreeNode") == 0) {
+			nodes++;
+			check(recs[i].flags & SCAN_USER, "tree nodes are marked as user objects");
+			check(strcmp(recs[i].process_name, "cotree") == 0, "tree nodes carry the process name");
+			if (recs[i].nchildren == 2)
+				root = &recs[i];
+		}
+	printf("scantest: user objects: %u of %u live objects; %u runtimes asked, %u silent (pid %u)\n",
+	       t.user_objects, t.objects, t.processes_asked, t.processes_silent, t.silent_pid);
+	check(nodes == 3, "three TreeNodes found in the child");
+	int linked = 0;
+	for (uint32_t k = 0; root && k < 2; k++)
+		for (long i = 0; i < n; i++)
+			linked += recs[i].pid == (uint32_t)tree && recs[i].index == root->children[k] &&
+				  strcmp(recs[i].class_name, "TreeNode") == 0;
+	printf("scantest: user tree: root TreeNode %u -> %d linked children\n", root ? root->index : 0,
+	       linked);
+	check(linked == 2, "the root TreeNode's children are the other two");
+	check(t.processes_silent == 1 && t.silent_pid == (uint32_t)silent,
+	      "the process that does not answer is reported, not waited for");
+	wait_pid(tree, 0);
+	wait_pid(silent, 0);
+}
+
 int main(void)
 {
 	struct scan_totals t;
@@ -104,6 +150,7 @@ int main(void)
 	for (uint32_t k = 0; annex && proc && k < annex->nchildren; k++)
 		listed |= annex->children[k] == proc->index;
 	check(listed, "the ProcessAnnex lists this process");
+	check_user_objects();
 	printf("scantest: %s\n", failures ? "FAILED" : "links as expected");
 	return failures ? 1 : 0;
 }

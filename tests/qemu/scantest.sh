@@ -1,6 +1,7 @@
-# The KM's live-object scan from a user program: per-class counts, and the program's own
+# The KM's live-object scan from a user program: per-class counts; the program's own kernel
 # objects with the right parent/child links (Process -> HAT -> SegmentHATs, Process -> Regions
-# -> FCMs -> FR), owned by its pid; an unprivileged process is refused.
+# -> FCMs -> FR), owned by its pid; a child's user-level objects scanned by its own runtime
+# (TreeNode with two linked children); a process that never answers is reported as silent.
 cd "$(dirname "$0")/../.."
 for args in "--profile smp --cpus 2" "--profile g5"; do
 	# shellcheck disable=SC2086
@@ -9,4 +10,6 @@ for args in "--profile smp --cpus 2" "--profile g5"; do
 	[ "$rc" = 0 ] && echo "$out" | grep -q '^scantest: links as expected$' \
 		|| { echo "FAIL: $args"; exit 1; }
 	echo "$out" | grep -qE '^scantest:   Process +1$' || { echo "FAIL: one process expected"; exit 1; }
+	echo "$out" | grep -qE '^scantest: user objects: [0-9]+ of [0-9]+ live objects; 2 runtimes asked, 1 silent' \
+		|| { echo "FAIL: $args: user-object scan"; exit 1; }
 done

@@ -1,0 +1,71 @@
+/* Sample rings: one per CPU and counter, filled by the overflow interrupt (the single
+ * producer) and emptied in bulk by the KM's drain (the single consumer). Lock-free: the
+ * producer owns `head`, the consumer owns `tail`, each publishes its index with a release
+ * store and reads the other's with an acquire load, so a slot's contents are complete before
+ * the index that hands it over is seen. The caller provides the storage; nothing here
+ * allocates. A push into a full ring drops the sample and counts it: nothing is lost
+ * silently. A ring that lost samples can be given bigger storage at its next drain. */
+#ifndef KOV_SAMPLE_RING_H
+#define KOV_SAMPLE_RING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* sample.flags: the same bits as the wire protocol's PROTO_SMP_* (dci/proto_msg.h), so they
+ * travel unchanged. Exactly one of KERNEL and USER is set. */
+#define SAMPLE_KERNEL 0x01u
+#define SAMPLE_USER 0x02u
+#define SAMPLE_WALK_TRUNCATED 0x04u  /* the stack walk behind the attribution was cut short */
+#define SAMPLE_UNCERTAIN 0x08u       /* the walk to the context object was ambiguous */
+#define SAMPLE_NO_OBJECT 0x10u       /* no context object: coid and generation are 0 */
+
+struct sample {
+	uint64_t timebase;
+	uint64_t pc;
+	uint64_t coid;          /* object the sample is attributed to */
+	uint32_t generation;    /* of that object, so a reused COID is not confused */
+	uint32_t pid;
+	uint32_t tid;
+	uint16_t cpu;
+	uint16_t event;         /* catalogue index (kov/pmu_event.h) */
+	uint16_t flags;
+	uint16_t reserved[3];
+};
+
+_Static_assert(sizeof(struct sample) == 48, "sample records are 48 bytes");
+
+struct sample_ring {
+	struct sample *slots;
+	uint32_t capacity;      /* a power of two */
+	uint32_t head;          /* producer: samples ever pushed (wraps) */
+	uint32_t tail;          /* consumer: samples ever drained (wraps) */
+	uint64_t lost;          /* producer: pushes refused because the ring was full */
+	uint64_t lost_seen;     /* consumer: `lost` at the last drain */
+};
+
+/* capacity must be a power of two, 1 to 2^31. Returns 0 or -1. */
+int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+
+/* Producer side. Returns false (and counts the sample lost) when the ring is full. */
+bool sample_ring_push(struct sample_ring *r, const struct sample *s);
+
+/* Consumer side: copies up to `max` samples, oldest first, into out and returns how many;
+ * *lost (if not NULL) receives the samples lost since the previous drain. */
+uint32_t sample_ring_drain(struct sample_ring *r, struct sample *out, uint32_t max,
+	uint64_t *lost);
+
+uint32_t sample_ring_count(const struct sample_ring *r);   /* either side; a snapshot */
+uint64_t sample_ring_lost(const struct sample_ring *r);    /* total since init */
+
+/* Growth policy: a ring that lost samples grows to the smallest power of two that would have
+ * held what it held plus what it lost, doubling at least once, but never beyond `cap`
+ * (rounded down to a power of two) and never shrinking. */
+uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap);
+
+/* Drain side, after a drain that emptied the ring: moves it to new storage. The producer must
+ * not run meanwhile (its CPU's PMU interrupt masked or the counters frozen and the handler
+ * finished). Lost counts are kept. Returns -1, changing nothing, if the ring is not empty or
+ * the capacity is not valid. */
+int sample_ring_reinit(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+
+#endif

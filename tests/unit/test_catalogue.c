@@ -1,0 +1,255 @@
+/* Event catalogue: lookup and iteration, and the status each event gets from boot-probe
+ * results shaped like QEMU's (only ISA 2.07 instructions and cycles count; PMC6 cycles never
+ * interrupt) and like real 970 silicon (every 970 select counts and interrupts). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../kov/pmu_event.h"
+#include "../../kov/ppc970_pmu.h"
+
+static struct catalogue cat;
+
+static int setup(void **state)
+{
+	(void)state;
+	return catalogue_init(&cat, p970_events, p970_event_count);
+}
+
+static const struct event_status *status_of(const char *name)
+{
+	int i = catalogue_find(&cat, name);
+	assert_true(i >= 0);
+	return catalogue_status(&cat, (size_t)i);
+}
+
+static void fill(struct probe_cell cells[][PROBE_EVENT_COUNT], unsigned pmcs, int ev,
+	bool counts, int irq)
+{
+	for (int p = 1; p <= PROBE_PMCS; p++) {
+		if (!(pmcs & PMCS(p)))
+			continue;
+		cells[p - 1][ev].counts = counts;
+		cells[p - 1][ev].overflow_irq = (int8_t)irq;
+	}
+}
+
+/* Nothing counted, no interrupt tried. */
+static void empty_probe(struct catalogue_probe *p)
+{
+	memset(p, 0, sizeof *p);
+	fill(p->native, PMCS_ANY, PROBE_INSTRUCTIONS, false, -1);
+	fill(p->native, PMCS_ANY, PROBE_CYCLES, false, -1);
+	fill(p->arch, PMCS_ANY, PROBE_INSTRUCTIONS, false, -1);
+	fill(p->arch, PMCS_ANY, PROBE_CYCLES, false, -1);
+}
+
+/* QEMU 10 (platform facts): PMC1-4 count both with ISA 2.07 selects, PMC5 instructions, PMC6
+ * cycles, PMC7/8 nothing; an instructions overflow interrupts; PMC6's does not; 970 selects
+ * count nothing. */
+static void qemu_probe(struct catalogue_probe *p)
+{
+	empty_probe(p);
+	fill(p->arch, 0x1f, PROBE_INSTRUCTIONS, true, 1);
+	fill(p->arch, 0x0f, PROBE_CYCLES, true, -1);
+	fill(p->arch, PMCS(6), PROBE_CYCLES, true, 0);
+}
+
+static void silicon_probe(struct catalogue_probe *p)
+{
+	empty_probe(p);
+	fill(p->native, PMCS_ANY, PROBE_INSTRUCTIONS, true, 1);
+	fill(p->native, PMCS_ANY, PROBE_CYCLES, true, 1);
+}
+
+static void test_lookup_and_iteration(void **state)
+{
+	(void)state;
+	size_t n = catalogue_count(&cat);
+	assert_int_equal(n, p970_event_count + SW_EVENT_COUNT);
+	for (size_t i = 0; i < n; i++) {
+		const struct event_desc *d = catalogue_desc(&cat, i);
+		assert_non_null(d);
+		assert_non_null(d->name);
+		assert_non_null(d->description);
+		assert_int_equal(d->source, i < p970_event_count ? EVSRC_HW : EVSRC_SW);
+		assert_int_equal(catalogue_find(&cat, d->name), (int)i);
+		for (size_t j = 0; j < i; j++)
+			assert_false(name_equal(catalogue_desc(&cat, j)->name, d->name));
+	}
+	assert_null(catalogue_desc(&cat, n));
+	assert_null(catalogue_status(&cat, n));
+
+	assert_int_equal(catalogue_find(&cat, "pm_larx_lsu0"), catalogue_find(&cat, "PM_LARX_LSU0"));
+	assert_true(catalogue_find(&cat, "Sw_Cpu_Clock") >= (int)p970_event_count);
+	assert_int_equal(catalogue_find(&cat, "PM_LARX"), -1);
+	assert_int_equal(catalogue_find(&cat, "PM_LARX_LSU00"), -1);
+	assert_int_equal(catalogue_find(&cat, ""), -1);
+
+	for (int e = 0; e < SW_EVENT_COUNT; e++) {
+		const struct event_desc *d = sw_event_desc((enum sw_event)e);
+		assert_int_equal(d->code, (uint32_t)e);
+		assert_ptr_equal(catalogue_desc(&cat, p970_event_count + (size_t)e), d);
+	}
+	assert_null(sw_event_desc(SW_EVENT_COUNT));
+	assert_string_equal(sw_event_desc(SW_HPT_MISS)->name, "SW_HPT_MISS");
+}
+
+static void test_before_probe(void **state)
+{
+	(void)state;
+	const struct event_status *s = status_of("PM_INST_CMPL");
+	assert_false(s->counts_here);
+	assert_string_equal(s->why_not, "not probed yet");
+	s = status_of("SW_CONTEXT_SWITCH");
+	assert_true(s->counts_here);
+	assert_true(s->samples_here);
+	assert_null(s->why_not);
+}
+
+static void test_qemu(void **state)
+{
+	(void)state;
+	struct catalogue_probe p;
+	qemu_probe(&p);
+	catalogue_apply_probe(&cat, &p);
+
+	const struct event_status *s = status_of("PM_INST_CMPL");
+	assert_true(s->counts_here);
+	assert_true(s->samples_here);
+	assert_null(s->why_not);
+	assert_int_equal(s->encoding, EVENC_ARCH);
+	assert_int_equal(s->count_pmcs, 0x1f);
+	assert_int_equal(s->sample_pmcs, 0x1f);
+
+	s = status_of("PM_CYC");
+	assert_true(s->counts_here);
+	assert_false(s->samples_here);
+	assert_int_equal(s->encoding, EVENC_ARCH);
+	assert_int_equal(s->count_pmcs, 0x2f);
+	assert_int_equal(s->sample_pmcs, 0);
+	assert_string_equal(s->why_not, "counts, but no counter's overflow interrupted in the boot "
+		"probe; sample by time with SW_CPU_CLOCK");
+
+	s = status_of("PM_LARX_LSU0");
+	assert_false(s->counts_here);
+	assert_false(s->samples_here);
+	assert_int_equal(s->encoding, EVENC_NONE);
+	assert_string_equal(s->why_not, "970 event selects counted nothing in the boot probe; only "
+		"the ISA 2.07 instructions and cycles events count on this machine");
+
+	/* Every other hardware event is refused the same way; software events are untouched. */
+	for (size_t i = 0; i < catalogue_count(&cat); i++) {
+		const struct event_desc *d = catalogue_desc(&cat, i);
+		s = catalogue_status(&cat, i);
+		if (d->source == EVSRC_SW) {
+			assert_true(s->counts_here && s->samples_here);
+			assert_null(s->why_not);
+		} else if (!(d->flags & (EV_GENERIC_INST | EV_GENERIC_CYC))) {
+			assert_false(s->counts_here);
+			assert_non_null(s->why_not);
+		}
+	}
+}
+
+static void test_silicon(void **state)
+{
+	(void)state;
+	struct catalogue_probe p;
+	silicon_probe(&p);
+	catalogue_apply_probe(&cat, &p);
+
+	const struct event_status *s = status_of("PM_INST_CMPL");
+	assert_true(s->counts_here && s->samples_here);
+	assert_int_equal(s->encoding, EVENC_NATIVE);
+	assert_int_equal(s->count_pmcs, 0xff);
+
+	s = status_of("PM_LARX_LSU0");
+	assert_true(s->counts_here && s->samples_here);
+	assert_null(s->why_not);
+	assert_int_equal(s->encoding, EVENC_NATIVE);
+	assert_int_equal(s->count_pmcs, PMCS_1256);
+	assert_int_equal(s->sample_pmcs, PMCS_1256);
+
+	s = status_of("PM_LD_MISS_L1");
+	assert_int_equal(s->count_pmcs, PMCS(3));
+	assert_int_equal(s->sample_pmcs, PMCS(3));
+}
+
+/* Counting works but the probe never tried an overflow: no sampling claimed. */
+static void test_interrupt_not_tried(void **state)
+{
+	(void)state;
+	struct catalogue_probe p;
+	silicon_probe(&p);
+	fill(p.native, PMCS_ANY, PROBE_INSTRUCTIONS, true, -1);
+	fill(p.native, PMCS_ANY, PROBE_CYCLES, true, -1);
+	catalogue_apply_probe(&cat, &p);
+	const struct event_status *s = status_of("PM_BR_ISSUED");
+	assert_true(s->counts_here);
+	assert_false(s->samples_here);
+	assert_string_equal(s->why_not, "counts, but the boot probe did not try its overflow interrupt");
+
+	/* Interrupts only on PMC1: a PMC3/4/7/8 event counts but cannot sample there. */
+	fill(p.native, PMCS(1), PROBE_INSTRUCTIONS, true, 1);
+	fill(p.native, 0xfe, PROBE_INSTRUCTIONS, true, 0);
+	catalogue_apply_probe(&cat, &p);
+	s = status_of("PM_BR_ISSUED");
+	assert_true(s->counts_here);
+	assert_false(s->samples_here);
+	assert_int_equal(s->sample_pmcs, 0);
+	s = status_of("PM_LARX_LSU0");
+	assert_true(s->samples_here);
+	assert_int_equal(s->sample_pmcs, PMCS(1));
+}
+
+static void test_nothing_counts(void **state)
+{
+	(void)state;
+	struct catalogue_probe p;
+	empty_probe(&p);
+	catalogue_apply_probe(&cat, &p);
+	const struct event_status *s = status_of("PM_CYC");
+	assert_false(s->counts_here);
+	assert_false(s->samples_here);
+	assert_string_equal(s->why_not, "no counter counted it in the boot probe");
+	assert_true(status_of("SW_CPU_CLOCK")->samples_here);
+}
+
+static void test_table_too_big(void **state)
+{
+	(void)state;
+	struct catalogue c;
+	static struct event_desc many[CATALOGUE_MAX];
+	assert_int_equal(catalogue_init(&c, many, CATALOGUE_MAX - SW_EVENT_COUNT + 1), -1);
+	assert_int_equal(catalogue_init(&c, many, CATALOGUE_MAX - SW_EVENT_COUNT), 0);
+	assert_int_equal(catalogue_count(&c), CATALOGUE_MAX);
+}
+
+static void test_name_equal(void **state)
+{
+	(void)state;
+	assert_true(name_equal("PM_CYC", "pm_cyc"));
+	assert_true(name_equal("", ""));
+	assert_false(name_equal("PM_CYC", "PM_CY"));
+	assert_false(name_equal("PM_CY", "PM_CYC"));
+	assert_false(name_equal("PM_CYC", "PM_CYD"));
+	assert_false(name_equal("a[", "A{"));   /* only letters fold */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_lookup_and_iteration, setup),
+		cmocka_unit_test_setup(test_before_probe, setup),
+		cmocka_unit_test_setup(test_qemu, setup),
+		cmocka_unit_test_setup(test_silicon, setup),
+		cmocka_unit_test_setup(test_interrupt_not_tried, setup),
+		cmocka_unit_test_setup(test_nothing_counts, setup),
+		cmocka_unit_test(test_table_too_big),
+		cmocka_unit_test(test_name_equal),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
