@@ -1,4 +1,5 @@
 #include "cobj.h"
+#include "co_count.h"
 #include "kmem.h"
 #include "console.h"
 #include "platform.h"
@@ -211,8 +212,11 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 	/* Checked again under the lock: co_destroy resets the tables under it too, so a rep is
 	 * never installed after destruction has cleared the entries. */
 	if (g->state == CO_LIVE) {
-		if (!root->reps[slot])
+		if (!root->reps[slot]) {
 			root->reps[slot] = root->make_rep(root, cpu);
+			if (root->reps[slot] && root->counting)
+				co_count_enable_rep(root->reps[slot]);
+		}
 		rep = root->reps[slot];
 		if (rep) {
 			entry->rep = rep;
@@ -283,8 +287,11 @@ static void free_object(uint32_t index)
 	struct gtt_entry *g = &gtt[index];
 	struct co_root *root = g->root;
 	for (unsigned i = 0; i < MAX_CPUS; i++)
-		if (root->reps[i])
+		if (root->reps[i]) {
+			if (root->counting)
+				co_count_disable_rep(root->reps[i]);
 			root->free(root, root->reps[i]);
+		}
 	root->free(root, 0);
 	int irq = irq_save();
 	spin_lock(&gtt_lock);

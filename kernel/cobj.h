@@ -60,6 +60,7 @@ struct co_root {
 	coid_t coid;
 	uint32_t generation;
 	uint64_t misses;        /* reps installed by the miss handler */
+	bool counting;          /* invocation counting on: new reps are counted too */
 };
 
 struct gtt_entry {
@@ -101,6 +102,12 @@ uint32_t co_index_limit(void);
 const struct gtt_entry *co_gtt(uint32_t index);
 /* This CPU's or another CPU's installed rep for an object, 0 if none. */
 void *co_rep_on_cpu(coid_t coid, unsigned int cpu);
+
+/* Invocation counting per object (kernel/co_count.h): on for every rep, present and future;
+ * off restores the reps' method tables; the count is the sum over the reps. */
+bool co_count_enable(coid_t coid);
+void co_count_disable(coid_t coid);
+uint64_t co_count(coid_t coid);
 
 /* Quiescent-state tracking: each CPU calls co_quiescent() where it holds no object pointers
  * (its idle loop); co_reclaim() frees what every CPU has since let go of. */

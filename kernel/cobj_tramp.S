@@ -1,10 +1,11 @@
-/* The default method table of clustered objects: CO_MAX_METHODS function descriptors that all
- * enter co_miss_trampoline, each with its method index in the descriptor's environment word
- * (ELFv1 loads it into r11 on every call through a function pointer). */
+/* Two shared method tables of clustered objects, each CO_MAX_METHODS function descriptors whose
+ * environment word (which ELFv1 loads into r11 on every call through a function pointer) is
+ * the method index: co_default_ops (empty LTT entries: every slot enters co_miss_trampoline)
+ * and co_count_ops (reps whose invocations are being counted: co_count_trampoline). */
 #include "asm.h"
 
 #define CO_MAX_METHODS 32
-#define FRAME (STACK_FRAME_MIN + 8 * 8)
+#define FRAME (STACK_FRAME_MIN + 10 * 8)
 
 	.section .data.rel.ro, "aw"
 	.align 3
@@ -23,44 +24,83 @@ co_default_ops:
 	.set i, i + 1
 	.endr
 
+co_count_descriptors:
+	.set i, 0
+	.rept CO_MAX_METHODS
+	.quad co_count_trampoline, .TOC.@tocbase, i
+	.set i, i + 1
+	.endr
+
+	.globl co_count_ops
+co_count_ops:
+	.set i, 0
+	.rept CO_MAX_METHODS
+	.quad co_count_descriptors + 24 * i
+	.set i, i + 1
+	.endr
+
+/* Both trampolines keep the call's arguments (r3-r10) and the method index (r11) in a frame
+ * while C decides where the call goes, then tail-call the method so that it returns straight
+ * to the original caller (LR untouched). */
+#define SAVE_CALL                                  \
+	mflr	r0;                                \
+	std	r0, 16(r1);                        \
+	stdu	r1, -FRAME(r1);                    \
+	std	r4, STACK_FRAME_MIN + 0(r1);       \
+	std	r5, STACK_FRAME_MIN + 8(r1);       \
+	std	r6, STACK_FRAME_MIN + 16(r1);      \
+	std	r7, STACK_FRAME_MIN + 24(r1);      \
+	std	r8, STACK_FRAME_MIN + 32(r1);      \
+	std	r9, STACK_FRAME_MIN + 40(r1);      \
+	std	r10, STACK_FRAME_MIN + 48(r1);     \
+	std	r11, STACK_FRAME_MIN + 56(r1);     \
+	std	r3, STACK_FRAME_MIN + 64(r1)
+
+/* In: r12 = the method table to dispatch through, r3 = the rep. */
+#define RESTORE_AND_DISPATCH                       \
+	ld	r11, STACK_FRAME_MIN + 56(r1);     \
+	ld	r4, STACK_FRAME_MIN + 0(r1);       \
+	ld	r5, STACK_FRAME_MIN + 8(r1);       \
+	ld	r6, STACK_FRAME_MIN + 16(r1);      \
+	ld	r7, STACK_FRAME_MIN + 24(r1);      \
+	ld	r8, STACK_FRAME_MIN + 32(r1);      \
+	ld	r9, STACK_FRAME_MIN + 40(r1);      \
+	ld	r10, STACK_FRAME_MIN + 48(r1);     \
+	sldi	r11, r11, 3;                       \
+	ldx	r12, r12, r11;                     \
+	addi	r1, r1, FRAME;                     \
+	ld	r0, 16(r1);                        \
+	mtlr	r0;                                \
+	ld	r0, 0(r12);                        \
+	ld	r2, 8(r12);                        \
+	ld	r11, 16(r12);                      \
+	mtctr	r0;                                \
+	bctr
+
 	.text
 	.globl co_miss_trampoline
 /* In: r3 = the missing LTT entry's miss_ops word (entry + 8), r4-r10 = the call's arguments,
- * r11 = method index, LR = the original caller. Installs this CPU's rep and tail-calls the
- * method with r3 = rep and r4-r10 as they were, so it returns straight to the caller. */
+ * r11 = method index, LR = the original caller. co_handle_miss installs this CPU's rep and
+ * returns it; the call goes on with r3 = rep through the rep's own method table. */
 co_miss_trampoline:
-	mflr	r0
-	std	r0, 16(r1)
-	stdu	r1, -FRAME(r1)
-	std	r4, STACK_FRAME_MIN + 0(r1)
-	std	r5, STACK_FRAME_MIN + 8(r1)
-	std	r6, STACK_FRAME_MIN + 16(r1)
-	std	r7, STACK_FRAME_MIN + 24(r1)
-	std	r8, STACK_FRAME_MIN + 32(r1)
-	std	r9, STACK_FRAME_MIN + 40(r1)
-	std	r10, STACK_FRAME_MIN + 48(r1)
-	std	r11, STACK_FRAME_MIN + 56(r1)
+	SAVE_CALL
 	subi	r3, r3, 8
 	mr	r4, r11
 	bl	co_handle_miss
 	nop
-	ld	r11, STACK_FRAME_MIN + 56(r1)
-	ld	r4, STACK_FRAME_MIN + 0(r1)
-	ld	r5, STACK_FRAME_MIN + 8(r1)
-	ld	r6, STACK_FRAME_MIN + 16(r1)
-	ld	r7, STACK_FRAME_MIN + 24(r1)
-	ld	r8, STACK_FRAME_MIN + 32(r1)
-	ld	r9, STACK_FRAME_MIN + 40(r1)
-	ld	r10, STACK_FRAME_MIN + 48(r1)
 	ld	r12, 0(r3)		/* rep->ops */
-	sldi	r11, r11, 3
-	ldx	r12, r12, r11		/* ops[method]: a function descriptor */
-	addi	r1, r1, FRAME
-	ld	r0, 16(r1)
-	mtlr	r0
-	ld	r0, 0(r12)
-	ld	r2, 8(r12)
-	ld	r11, 16(r12)
-	mtctr	r0
-	bctr
+	RESTORE_AND_DISPATCH
 	.size co_miss_trampoline, . - co_miss_trampoline
+
+	.globl co_count_trampoline
+/* Invocation counting: a counted rep's method table is co_count_ops, whose slots all lead here.
+ * co_count_call counts the call against the rep and returns the rep's real method table. */
+co_count_trampoline:
+	SAVE_CALL
+	mr	r4, r11
+	bl	co_count_call
+	nop
+	mr	r12, r3			/* the real method table */
+	ld	r3, STACK_FRAME_MIN + 64(r1)
+	RESTORE_AND_DISPATCH
+	.size co_count_trampoline, . - co_count_trampoline

@@ -1,6 +1,7 @@
 /* The user-level clustered-object runtime (see include/cobj.h). */
 #include "kov.h"
 #include "cobj.h"
+#include "../../kernel/co_count.h"
 #include "uthread.h"
 #include "../../kernel/syscall_nr.h"
 #include "../../kov/scan.h"
@@ -161,8 +162,11 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 	void *rep = 0;
 	spin_lock(&root->lock);
 	if (g->state == CO_LIVE) {
-		if (!root->reps[slot])
+		if (!root->reps[slot]) {
 			root->reps[slot] = root->make_rep(root, cpu);
+			if (root->reps[slot] && root->counting)
+				co_count_enable_rep(root->reps[slot]);
+		}
 		rep = root->reps[slot];
 		if (rep) {
 			entry->rep = rep;   /* this CPU's table: same address, this CPU's memory */
@@ -243,8 +247,11 @@ unsigned int co_reclaim(void)
 		ready = p->next;
 		struct co_root *root = gtt[p->index].root;
 		for (unsigned i = 0; i < MAX_CPUS; i++)
-			if (root->reps[i])
+			if (root->reps[i]) {
+				if (root->counting)
+					co_count_disable_rep(root->reps[i]);
 				root->free(root, root->reps[i]);
+			}
 		root->free(root, 0);
 		spin_lock(&gtt_lock);
 		gtt[p->index].root = 0;
