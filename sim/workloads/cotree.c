@@ -1,5 +1,5 @@
 /* A process with a small tree of user-level clustered objects (a root TreeNode with two
- * children), alive for about 1.5 seconds so that a scan can find it. With "silent" it claims a
+ * children), alive for about 2 seconds so that a scan can find it. With "silent" it claims a
  * scan area but never answers, so the KM must report it instead of waiting for it. */
 #include <kov.h>
 #include <cobj.h>
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		r->nkids = 2;
 		CO_CALL(struct node, root, touch);
 	}
-	for (uint64_t t = clock_ns(); clock_ns() - t < 1500000000ull;)
+	for (uint64_t t = clock_ns(); clock_ns() - t < 2000000000ull;)
 		yield();
 	return 0;
 }

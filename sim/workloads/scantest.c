@@ -27,14 +27,16 @@ static void check(int ok, const char *what)
 	}
 }
 
-/* Scans until a TreeNode of pid appears (the child needs a moment to build its tree). */
+/* Scans until both children are set up: the tree complete (a TreeNode of pid with its two
+ * children linked; objects are visible from their creation) and both runtimes registered. */
 static long scan_for_tree(int pid, struct scan_totals *t)
 {
 	long n = 0;
-	for (uint64_t start = clock_ns(); clock_ns() - start < 1000000000ull;) {
+	for (uint64_t start = clock_ns(); clock_ns() - start < 1200000000ull;) {
 		n = __syscall(SYS_KM_SCAN, (long)recs, MAX, (long)t, 0, 0);
 		for (long i = 0; i < n; i++)
-			if (recs[i].pid == (uint32_t)pid && strcmp(recs[i].class_name, "TreeNode") == 0)
+			if (recs[i].pid == (uint32_t)pid && strcmp(recs[i].class_name, "TreeNode") == 0 &&
+			    recs[i].nchildren == 2 && t->processes_asked == 2)
 				return n;
 		yield();
 	}
