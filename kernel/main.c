@@ -93,18 +93,14 @@ static bool wait_for_ticks(uint64_t ticks)
 	}
 }
 
-/* "run=PROGRAM,ARG,...": runs one program, reports its exit status and powers off. */
+/* "run=PROGRAM,ARG,...": starts the user init process, which runs the program; reports the
+ * exit status and powers off. */
 static void run_program(char *spec)
 {
-	char *args = spec;
-	while (*args && *args != ',')
-		args++;
-	if (*args)
-		*args++ = 0;
 	long status = 127;
-	long pid = process_spawn(spec, args, 0);
+	long pid = process_spawn("init", spec, 0);
 	if (pid < 0)
-		kprintf("kov: cannot run %s: error %ld\n", spec, -pid);
+		kprintf("kov: cannot start init: error %ld\n", -pid);
 	else
 		process_wait((uint32_t)pid, 0, &status);
 	kprintf("kov: exit status %ld\n", status);

@@ -491,6 +491,8 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 	if (!p->self)
 		goto fail;
 	p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+	struct process *parent = current_process();
+	p->privileged = ppid == 0 || (parent && strcmp(parent->name, "init") == 0 && parent->ppid == 0);
 	if (!CO_CALL(struct annex, process_annex, add, p->self)) {
 		co_destroy(p->self);   /* frees p when reclaimed */
 		destroy_address_space(p);

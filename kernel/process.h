@@ -28,6 +28,7 @@ struct process {
 	struct spinlock lock;
 	coid_t self, hat, fr;
 	uint32_t pid, ppid;
+	bool privileged;                   /* init, and what the kernel or init started */
 	char name[32];
 	coid_t regions[MAX_REGIONS];
 	uint64_t region_start[MAX_REGIONS], region_end[MAX_REGIONS];

@@ -118,7 +118,7 @@ static long sys_futex_wake(uint64_t addr, uint64_t count)
 static long sys_km_scan(uint64_t ubuf, uint64_t max, uint64_t utotals)
 {
 	struct process *p = current_process();
-	if (p->ppid != 0)
+	if (!p->privileged)
 		return -KOV_EPERM;
 	if (max > SCAN_MAX_RECORDS)
 		max = SCAN_MAX_RECORDS;

@@ -3,6 +3,7 @@
  * signal-like status. Exits 0 if every check held. */
 #include <kov.h>
 #include "../../kernel/syscall_nr.h"
+#include "../../kov/scan.h"
 
 static int failures, checks;
 
@@ -15,9 +16,15 @@ static void expect(const char *what, long got, long want)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char buf[16] = "ok\n";
+	int status = 0;
+	if (argc > 1 && strcmp(argv[1], "child") == 0) {
+		struct scan_totals t;
+		static struct scan_record r[2];
+		return __syscall(SYS_KM_SCAN, (long)r, 2, (long)&t, 0, 0) == -KOV_EPERM ? 0 : 1;
+	}
 	char *heap_top = sbrk(0);
 	expect("write null", write(1, 0, 4), -KOV_EFAULT);
 	expect("write kernel address", write(1, (void *)0xC000000000000000ull, 8), -KOV_EFAULT);
@@ -49,10 +56,14 @@ int main(void)
 	       -KOV_EINVAL);
 	expect("touch the LTT before co_init", write(1, (void *)USER_LTT_BASE, 8), -KOV_EFAULT);
 
+	/* A grandchild of init may not use the monitor's calls. */
+	int unprivileged = spawn("badsys", "child");
+	expect("wait for the unprivileged child", wait_pid(unprivileged, &status), unprivileged);
+	expect("scan refused to an unprivileged process", status, 0);
+
 	/* A child whose status pointer is bad: the wait fails, the child is still reapable. */
 	int pid = spawn("hello", "5");
 	expect("spawn hello", pid > 0, 1);
-	int status = 0;
 	expect("wait bad status pointer", wait_pid(pid, (int *)0x10), -KOV_EFAULT);
 
 	int crash = spawn("crash", 0);

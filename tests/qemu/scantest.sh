@@ -9,7 +9,7 @@ for args in "--profile smp --cpus 2" "--profile g5"; do
 	echo "$out" | grep scantest
 	[ "$rc" = 0 ] && echo "$out" | grep -q '^scantest: links as expected$' \
 		|| { echo "FAIL: $args"; exit 1; }
-	echo "$out" | grep -qE '^scantest:   Process +1$' || { echo "FAIL: one process expected"; exit 1; }
+	echo "$out" | grep -qE '^scantest:   Process +2$' || { echo "FAIL: init and scantest expected"; exit 1; }
 	echo "$out" | grep -qE '^scantest: user objects: [0-9]+ of [0-9]+ live objects; 2 runtimes asked, 1 silent' \
 		|| { echo "FAIL: $args: user-object scan"; exit 1; }
 done
