@@ -168,15 +168,43 @@ void spin_unlock(struct spinlock *l)
 	l->word = 0;
 }
 
+static struct lock_log *volatile lock_log;
+
+void lock_log_install(struct lock_log *log)
+{
+	__atomic_store_n(&lock_log, log, __ATOMIC_RELEASE);
+}
+
+int thread_self_id(void)
+{
+	struct uthread *t = self();
+	return t ? (int)(t - records) : -1;
+}
+
+static void log_lock_event(struct mutex *m, uint32_t kind)
+{
+	struct lock_log *log = __atomic_load_n(&lock_log, __ATOMIC_ACQUIRE);
+	if (!log || !m->logged)
+		return;
+	uint32_t i = __atomic_fetch_add(&log->next, 1, __ATOMIC_RELAXED);
+	if (i < log->capacity)
+		log->events[i] = (struct lock_event){ clock_ns(), (uint64_t)m, (uint32_t)thread_self_id(), kind };
+}
+
 void mutex_lock(struct mutex *m)
 {
-	while (!spin_trylock_as((struct spinlock *)&m->locked, 1)) {
+	if (spin_trylock_as((struct spinlock *)&m->locked, 1))
+		return;
+	/* Contended: only here does the logging hook look at anything. */
+	log_lock_event(m, LOCK_EVENT_ENQUEUE);
+	do {
 		__atomic_fetch_add(&m->waiters, 1, __ATOMIC_SEQ_CST);
 		uint32_t v = m->locked;
 		if (v)
 			futex_wait(&m->locked, v);
 		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
-	}
+	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1));
+	log_lock_event(m, LOCK_EVENT_DEQUEUE);
 }
 
 void mutex_unlock(struct mutex *m)

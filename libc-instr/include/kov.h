@@ -30,10 +30,24 @@ long futex_wake(volatile uint32_t *addr, long count);
 /* Spin locks (lwarx/stwcx., the same code as the kernel's) and sleep locks (mutexes) whose
  * waiters block in the kernel's blocked-thread queues. */
 #include "../../kernel/spinlock.h"
-struct mutex { volatile uint32_t locked, waiters; };
-#define MUTEX_INIT { 0, 0 }
+struct mutex { volatile uint32_t locked, waiters; uint32_t logged, pad; };
+#define MUTEX_INIT { 0, 0, 0, 0 }
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
+
+/* Sleep-lock event log (the monitor's queue-length and waiter view): while a log is installed,
+ * mutexes with `logged` set record each thread that starts waiting (ENQUEUE) and each waiter
+ * that gets the lock (DEQUEUE). Nothing is recorded, and the uncontended path is unchanged,
+ * while no log is installed. */
+enum { LOCK_EVENT_ENQUEUE = 1, LOCK_EVENT_DEQUEUE = 2 };
+struct lock_event { uint64_t ns; uint64_t lock; uint32_t thread; uint32_t kind; };
+struct lock_log {
+	struct lock_event *events;
+	uint32_t capacity;
+	volatile uint32_t next;        /* events written (or attempted: more than capacity = lost) */
+};
+void lock_log_install(struct lock_log *log);   /* 0 to stop */
+int thread_self_id(void);                       /* a small per-process thread number */
 
 /* A thread-safe heap on sbrk. */
 void *malloc(size_t size);

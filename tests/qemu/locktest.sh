@@ -1,6 +1,6 @@
 # User threads on every CPU under a user spin lock and a user sleep lock (futex on the kernel's
-# blocked-thread queues): exact totals; exit() with threads still running or sleeping ends
-# the process cleanly.
+# blocked-thread queues): exact totals; the sleep-lock log pairs every wait with its wake-up;
+# exit() with threads still running or sleeping ends the process cleanly.
 cd "$(dirname "$0")/../.."
 fail() { echo "FAIL: $*"; exit 1; }
 for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
@@ -9,6 +9,9 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	echo "$out" | grep locktest
 	[ "$rc" = 0 ] && echo "$out" | grep -qE '^locktest: [0-9]+ threads on [0-9]+ CPUs .*: exact' \
 		|| fail "$args: $out"
+	# Every logged wait has its wake-up (the program checks the order; here the totals).
+	echo "$out" | grep -qE '^locktest: sleep-lock log: [0-9]+ events \(0 lost\), ([0-9]+) waits, \1 wake-ups' \
+		|| fail "$args: sleep-lock log: $out"
 	# shellcheck disable=SC2086
 	out=$(sim/run $args --run threadexit 2>&1); rc=$?
 	echo "$out" | grep threadexit
