@@ -213,3 +213,24 @@ void mutex_unlock(struct mutex *m)
 	if (__atomic_load_n(&m->waiters, __ATOMIC_SEQ_CST))
 		futex_wake(&m->locked, 1);
 }
+
+void cond_wait(struct cond *c, struct mutex *m)
+{
+	/* A signal between the unlock and the sleep changes seq, so the sleep does not start. */
+	uint32_t seq = __atomic_load_n(&c->seq, __ATOMIC_SEQ_CST);
+	mutex_unlock(m);
+	futex_wait(&c->seq, seq);
+	mutex_lock(m);
+}
+
+void cond_signal(struct cond *c)
+{
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&c->seq, 1);
+}
+
+void cond_broadcast(struct cond *c)
+{
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&c->seq, 1L << 30);
+}

@@ -35,6 +35,14 @@ struct mutex { volatile uint32_t locked, waiters; uint32_t logged, pad; };
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
+/* Condition variables for mutexes: wait releases the mutex and sleeps until a signal or
+ * broadcast after it started waiting (or spuriously: callers re-check their condition). */
+struct cond { volatile uint32_t seq; };
+#define COND_INIT { 0 }
+void cond_wait(struct cond *c, struct mutex *m);
+void cond_signal(struct cond *c);
+void cond_broadcast(struct cond *c);
+
 /* Sleep-lock event log (the monitor's queue-length and waiter view): while a log is installed,
  * mutexes with `logged` set record each thread that starts waiting (ENQUEUE) and each waiter
  * that gets the lock (DEQUEUE). Nothing is recorded, and the uncontended path is unchanged,

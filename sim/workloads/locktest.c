@@ -34,6 +34,59 @@ static void adder(void *arg)
 	}
 }
 
+/* A bounded queue between producers and consumers on different CPUs (mutex + two condition
+ * variables): every item produced is consumed exactly once. */
+#define QUEUE 8
+static struct mutex qlock = MUTEX_INIT;
+static struct cond not_empty = COND_INIT, not_full = COND_INIT;
+static long queue[QUEUE], qhead, qcount, consumed_sum, consumed_n;
+static const long items = 3000;
+
+static void producer(void *arg)
+{
+	long base = (long)arg;
+	for (long i = 1; i <= items; i++) {
+		mutex_lock(&qlock);
+		while (qcount == QUEUE)
+			cond_wait(&not_full, &qlock);
+		queue[(qhead + qcount++) % QUEUE] = base + i;
+		cond_signal(&not_empty);
+		mutex_unlock(&qlock);
+	}
+}
+
+static void consumer(void *arg)
+{
+	(void)arg;
+	for (long i = 0; i < items; i++) {
+		mutex_lock(&qlock);
+		while (qcount == 0)
+			cond_wait(&not_empty, &qlock);
+		consumed_sum += queue[qhead];
+		consumed_n++;
+		qhead = (qhead + 1) % QUEUE;
+		qcount--;
+		cond_signal(&not_full);
+		mutex_unlock(&qlock);
+	}
+}
+
+static int queue_test(int cpus)
+{
+	int t[4];
+	t[0] = thread_create(producer, (void *)0, 0);
+	t[1] = thread_create(producer, (void *)1000000, cpus > 1 ? 1 : 0);
+	t[2] = thread_create(consumer, 0, cpus > 2 ? 2 : 0);
+	t[3] = thread_create(consumer, 0, cpus > 3 ? 3 : 0);
+	for (int i = 0; i < 4; i++)
+		thread_join(t[i]);
+	long want = 2 * (items * (items + 1) / 2) + 1000000 * items;
+	printf("locktest: condition-variable queue: %ld items consumed, sum %ld, expected %ld: %s\n",
+	       consumed_n, consumed_sum, want, consumed_sum == want && consumed_n == 2 * items ?
+	       "exact" : "WRONG");
+	return consumed_sum == want && consumed_n == 2 * items;
+}
+
 static struct lock_event events[20000];
 static struct lock_log log = { events, 20000, 0 };
 
@@ -80,5 +133,7 @@ int main(int argc, char **argv)
 	       "(%lu ms)\n", n, cpus, rounds, spin_total, mutex_total, want,
 	       spin_total == want && mutex_total == want ? "exact" : "WRONG",
 	       (unsigned long)((clock_ns() - start) / 1000000));
+	if (!queue_test(cpus))
+		return 3;
 	return spin_total == want && mutex_total == want ? 0 : 1;
 }

@@ -9,6 +9,8 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	echo "$out" | grep locktest
 	[ "$rc" = 0 ] && echo "$out" | grep -qE '^locktest: [0-9]+ threads on [0-9]+ CPUs .*: exact' \
 		|| fail "$args: $out"
+	echo "$out" | grep -qE '^locktest: condition-variable queue: 6000 items consumed, .*: exact$' \
+		|| fail "$args: condition variables: $out"
 	# Every logged wait has its wake-up (the program checks the order; here the totals).
 	echo "$out" | grep -qE '^locktest: sleep-lock log: [0-9]+ events \(0 lost\), ([0-9]+) waits, \1 wake-ups' \
 		|| fail "$args: sleep-lock log: $out"
