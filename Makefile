@@ -37,7 +37,8 @@ HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/cobj.c \
-            libc-instr/syscall.S kernel/cobj_tramp.S kernel/co_count.c kernel/cobj_count.c \
+            libc-instr/syscall.S kernel/cobj_tramp.S kernel/cobj_core.c kernel/co_count.c \
+            kernel/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
 PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c))

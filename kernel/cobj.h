@@ -70,6 +70,29 @@ struct gtt_entry {
 };
 enum { CO_FREE, CO_LIVE, CO_DYING };
 
+/* ---- the runtime glue: what each runtime (kernel, user) provides to the shared core ------ */
+bool co_runtime_prepare(void);   /* before the first object is created; false: cannot */
+uint64_t co_runtime_ltt_base(void);
+unsigned int co_runtime_cpu(void);
+int co_runtime_lock(struct spinlock *l);
+void co_runtime_unlock(struct spinlock *l, int state);
+void co_runtime_fatal(const char *what, const void *entry, unsigned long method)
+	__attribute__((noreturn));
+/* Empties coid's entry in every CPU's LTT (called with the root's lock held). */
+void co_runtime_empty_entry(coid_t coid);
+void *co_runtime_alloc(uint64_t size);
+void co_runtime_free(void *p);
+/* Quiescence: a snapshot of every participant's count (CPUs in the kernel, threads in a
+ * process), and whether all have passed a quiescent point since. */
+#define CO_SEEN_MAX 65
+void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX]);
+bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX]);
+
+/* Shared core (kernel/cobj_core.c): marks an object dying and empties its entries; frees a
+ * reclaimed object's reps and root and frees its slot with a new generation. */
+void co_mark_dying(coid_t coid);
+void co_release(uint32_t index);
+
 /* Sets up the tables (boot CPU, after the MMU and the heap). */
 void cobj_init(void);
 /* Clears this CPU's local table; every CPU calls it once before using objects. */

@@ -6,30 +6,13 @@
 #include "../../kernel/syscall_nr.h"
 #include "../../kov/scan.h"
 
-#define MAX_CLASSES 64
-
 extern const void *const co_default_ops[];
 
-static struct gtt_entry gtt[CO_MAX_OBJECTS];
-static struct spinlock gtt_lock;
-static uint32_t next_free = 1;
+_Static_assert(UTHREAD_MAX <= CO_SEEN_MAX, "quiescence snapshots must hold every thread");
+
+static struct spinlock init_lock;
 static int initialised;
-static const struct co_class *classes[MAX_CLASSES];
-static unsigned int nclasses;
 
-struct pending {
-	struct pending *next;
-	uint32_t index;
-	uint64_t seen[UTHREAD_MAX];
-};
-static struct pending *pending;
-static unsigned int npending;
-static struct spinlock pending_lock;
-
-static struct ltt_entry *entry_of(uint32_t index)
-{
-	return (struct ltt_entry *)USER_LTT_BASE + index;
-}
 
 #define SCAN_CAPACITY 1024
 
@@ -46,8 +29,8 @@ static void copy_str(char *dst, size_t n, const char *src)
 static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 {
 	uint32_t n = 0;
-	for (uint32_t i = 1; i < CO_MAX_OBJECTS && n < cap; i++) {
-		struct gtt_entry *g = &gtt[i];
+	for (uint32_t i = 1; i < co_index_limit() && n < cap; i++) {
+		const struct gtt_entry *g = co_gtt(i);
 		if (g->state != CO_LIVE)
 			continue;
 		struct scan_record *r = &out[n++];
@@ -87,15 +70,15 @@ static void scanner(void *arg)
 	}
 }
 
-static bool runtime_init(void)
+bool co_runtime_prepare(void)
 {
 	if (__atomic_load_n(&initialised, __ATOMIC_ACQUIRE))
 		return true;
-	spin_lock(&gtt_lock);
+	spin_lock(&init_lock);
 	long rc = initialised ? 0 : __syscall(SYS_CO_INIT, (long)co_default_ops, 0, 0, 0, 0);
 	if (rc == 0)
 		__atomic_store_n(&initialised, 1, __ATOMIC_RELEASE);
-	spin_unlock(&gtt_lock);
+	spin_unlock(&init_lock);
 	if (rc != 0)
 		return false;
 	/* The runtime answers the KM's scans from a thread of its own. */
@@ -105,118 +88,51 @@ static bool runtime_init(void)
 	return true;
 }
 
-bool co_register_class(const struct co_class *cls)
+/* ---- glue for the shared core (kernel/cobj_core.c) ---- */
+uint64_t co_runtime_ltt_base(void)
 {
-	if (nclasses == MAX_CLASSES || cls->nmethods > CO_MAX_METHODS)
-		return false;
-	classes[nclasses++] = cls;
-	return true;
+	return USER_LTT_BASE;
 }
 
-const struct co_class *co_class_at(unsigned int i)
+unsigned int co_runtime_cpu(void)
 {
-	return i < nclasses ? classes[i] : 0;
+	return (unsigned)getcpu();   /* threads never migrate */
 }
 
-uint32_t co_index(coid_t coid) { return (uint32_t)(coid - (struct ltt_entry *)USER_LTT_BASE); }
-coid_t co_from_index(uint32_t index) { return entry_of(index); }
-uint32_t co_generation(coid_t coid) { return gtt[co_index(coid)].generation; }
-const struct gtt_entry *co_gtt(uint32_t index) { return index < CO_MAX_OBJECTS ? &gtt[index] : 0; }
-unsigned int co_pending(void) { return npending; }
-
-coid_t co_create(struct co_root *root)
+int co_runtime_lock(struct spinlock *l)
 {
-	if (!runtime_init())
-		return 0;
-	uint32_t index = 0;
-	spin_lock(&gtt_lock);
-	for (uint32_t n = 0; n < CO_MAX_OBJECTS - 1 && !index; n++) {
-		uint32_t i = next_free + n;
-		if (i >= CO_MAX_OBJECTS)
-			i -= CO_MAX_OBJECTS - 1;
-		if (gtt[i].state == CO_FREE)
-			index = i;
-	}
-	if (index) {
-		next_free = index + 1 < CO_MAX_OBJECTS ? index + 1 : 1;
-		root->coid = entry_of(index);
-		root->generation = gtt[index].generation;
-		gtt[index].root = root;
-		__atomic_store_n(&gtt[index].state, CO_LIVE, __ATOMIC_RELEASE);
-	}
-	spin_unlock(&gtt_lock);
-	return index ? entry_of(index) : 0;
+	spin_lock(l);
+	return 0;
 }
 
-void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
+void co_runtime_unlock(struct spinlock *l, int state)
 {
-	uint32_t index = co_index(entry);
-	struct gtt_entry *g = index < CO_MAX_OBJECTS ? &gtt[index] : 0;
-	struct co_root *root = g ? g->root : 0;
-	if (!root || g->state != CO_LIVE || method >= root->cls->nmethods) {
-		printf("cobj: method %lu called on object %p, which is not live\n", method, (void *)entry);
-		exit(-6);
-	}
-	unsigned cpu = (unsigned)getcpu();
-	unsigned slot = root->kind == CO_PER_CPU_REPS ? cpu : 0;
-	void *rep = 0;
-	spin_lock(&root->lock);
-	if (g->state == CO_LIVE) {
-		if (!root->reps[slot]) {
-			root->reps[slot] = root->make_rep(root, cpu);
-			if (root->reps[slot] && root->counting)
-				co_count_enable_rep(root->reps[slot]);
-		}
-		rep = root->reps[slot];
-		if (rep) {
-			entry->rep = rep;   /* this CPU's table: same address, this CPU's memory */
-			root->misses++;
-		}
-	}
-	spin_unlock(&root->lock);
-	if (!rep) {
-		printf("cobj: no rep for %s on cpu %u\n", root->cls->name, cpu);
-		exit(-6);
-	}
-	return rep;
+	(void)state;
+	spin_unlock(l);
 }
 
-void *co_rep(coid_t coid)
+void co_runtime_fatal(const char *what, const void *entry, unsigned long method)
 {
-	void *rep = DREF(coid);
-	return rep == (void *)&coid->miss_ops ? co_handle_miss(coid, 0) : rep;
+	printf("cobj: %s (object %p, method %lu)\n", what, entry, method);
+	exit(-6);
 }
+
+/* Only the kernel reaches the other CPUs' tables. */
+void co_runtime_empty_entry(coid_t coid)
+{
+	__syscall(SYS_CO_RESET, (long)coid, 0, 0, 0, 0);
+}
+
+/* The kernel's create, after the runtime has told the kernel where its default table is. */
+
 
 unsigned int co_rep_count(coid_t coid)
 {
-	struct co_root *root = gtt[co_index(coid)].root;
+	struct co_root *root = co_gtt(co_index(coid))->root;
 	unsigned n = 0;
 	for (unsigned i = 0; root && i < MAX_CPUS; i++)
 		n += root->reps[i] != 0;
 	return n;
-}
-
-void co_destroy(coid_t coid)
-{
-	uint32_t index = co_index(coid);
-	struct co_root *root = gtt[index].root;
-	spin_lock(&root->lock);
-	gtt[index].state = CO_DYING;
-	spin_unlock(&root->lock);
-	/* Empty the entry in every CPU's table (only the kernel reaches the others' memory). */
-	__syscall(SYS_CO_RESET, (long)coid, 0, 0, 0, 0);
-	struct pending *p = malloc(sizeof *p);
-	if (!p) {
-		printf("cobj: no memory to defer a destruction\n");
-		exit(-6);
-	}
-	p->index = index;
-	uthread_snapshot(p->seen);
-	spin_lock(&pending_lock);
-	p->next = pending;
-	pending = p;
-	npending++;
-	spin_unlock(&pending_lock);
 }
 
 void co_quiescent(void)
@@ -224,43 +140,23 @@ void co_quiescent(void)
 	uthread_quiescent();
 }
 
-unsigned int co_reclaim(void)
+void *co_runtime_alloc(uint64_t size)
 {
-	struct pending *ready = 0;
-	unsigned n = 0;
-	spin_lock(&pending_lock);
-	for (struct pending **pp = &pending; *pp;) {
-		struct pending *p = *pp;
-		if (uthread_all_passed(p->seen)) {
-			*pp = p->next;
-			p->next = ready;
-			ready = p;
-			npending--;
-			n++;
-		} else {
-			pp = &p->next;
-		}
-	}
-	spin_unlock(&pending_lock);
-	while (ready) {
-		struct pending *p = ready;
-		ready = p->next;
-		struct co_root *root = gtt[p->index].root;
-		for (unsigned i = 0; i < MAX_CPUS; i++)
-			if (root->reps[i]) {
-				if (root->counting)
-					co_count_disable_rep(root->reps[i]);
-				root->free(root, root->reps[i]);
-			}
-		root->free(root, 0);
-		spin_lock(&gtt_lock);
-		gtt[p->index].root = 0;
-		gtt[p->index].generation++;
-		gtt[p->index].state = CO_FREE;
-		if (p->index < next_free)
-			next_free = p->index;   /* reuse low slots first: keeps the tables dense */
-		spin_unlock(&gtt_lock);
-		free(p);
-	}
-	return n;
+	return malloc(size);
 }
+
+void co_runtime_free(void *p)
+{
+	free(p);
+}
+
+void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])
+{
+	uthread_snapshot(seen);
+}
+
+bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX])
+{
+	return uthread_all_passed(seen);
+}
+
