@@ -28,7 +28,7 @@ KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/build_id.o
 
 # Monitor code that touches the hardware or kernel internals: target only.
-KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c
+KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)

@@ -17,6 +17,7 @@
 #include "lib/bootargs.h"
 #include "ofstage.h"
 #include "../kov/pmu_probe.h"
+#include "../kov/km_catalogue.h"
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
 
@@ -179,6 +180,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();
+	km_catalogue_init();
 	irq_enable();
 
 	unsigned int cpus = smp_start();

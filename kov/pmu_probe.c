@@ -104,10 +104,19 @@ static uint32_t measure(int pmc, enum probe_encoding enc)
 }
 
 /* An instruction count is right if it is the loop plus at most a little set-up around it. */
-static bool counts_instructions(uint32_t delta)
+bool probe_counted_instructions(uint32_t delta)
 {
 	uint64_t n = pmu_probe_result.loop_instructions;
 	return delta >= n && delta <= n + n / 50;
+}
+
+/* Cycles cannot be predicted exactly (QEMU's are virtual time); a loop of n instructions
+ * takes at least n/8 cycles on any 970 (at most 8 completions a cycle) and is taken as
+ * counted if it took fewer than 100 n. */
+bool probe_counted_cycles(uint32_t delta)
+{
+	uint64_t n = pmu_probe_result.loop_instructions;
+	return delta >= n / 8 && delta < 100 * n;
 }
 
 static int try_overflow(int pmc, enum probe_encoding enc)
@@ -161,9 +170,11 @@ void pmu_probe(void)
 			r->delta[p - 1][e] = measure(p, (enum probe_encoding)e);
 	for (int p = 1; p <= NUM_PMCS; p++) {
 		r->overflow_irq[p - 1] = -1;
+		r->overflow_encoding[p - 1] = -1;
 		for (int e = 0; e < PROBE_ENCODINGS; e++) {
-			if (counts_instructions(r->delta[p - 1][e])) {
+			if (probe_counted_instructions(r->delta[p - 1][e])) {
 				r->overflow_irq[p - 1] = try_overflow(p, (enum probe_encoding)e);
+				r->overflow_encoding[p - 1] = e;
 				break;
 			}
 		}

@@ -18,6 +18,7 @@ struct pmu_probe_result {
 	uint64_t loop_instructions;                      /* instructions in the measured loop */
 	uint32_t delta[NUM_PMCS][PROBE_ENCODINGS];       /* counter change over the loop */
 	int overflow_irq[NUM_PMCS];                      /* 1 yes, 0 no, -1 not tried */
+	int overflow_encoding[NUM_PMCS];                 /* encoding the overflow was tried with */
 	uint64_t overflow_nip[NUM_PMCS];                 /* SRR0 at the overflow interrupt */
 };
 
@@ -25,6 +26,10 @@ extern struct pmu_probe_result pmu_probe_result;
 
 /* Runs the probe on the calling CPU and prints the table. Interrupts must be ready. */
 void pmu_probe(void);
+
+/* Whether a counter's change over the probe loop shows it counted instructions / cycles. */
+bool probe_counted_instructions(uint32_t delta);
+bool probe_counted_cycles(uint32_t delta);
 
 /* The 0xF00 handler (until the KM owns the PMU). */
 void pmu_interrupt(struct trap_frame *tf);

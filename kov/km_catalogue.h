@@ -1,0 +1,13 @@
+/* The KM's event catalogue for this machine: the 970 backend's events and the kernel's
+ * software events, judged by what the boot probe measured. */
+#ifndef KOV_KM_CATALOGUE_H
+#define KOV_KM_CATALOGUE_H
+
+#include "pmu_event.h"
+
+extern struct catalogue km_catalogue;
+
+/* Builds the catalogue from the probe results and prints a summary. */
+void km_catalogue_init(void);
+
+#endif
