@@ -73,7 +73,7 @@ static int64_t native_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t f
 static void native_remove(int64_t slot, uint64_t vsid, uint64_t ea)
 {
 	struct hpte *e = &table[slot];
-	if ((e->v & ~0x7full) != (hpte_v(vsid, ea) & ~0x7full) || !(e->v & PTE_V_VALID))
+	if ((e->v & PTE_V_AVPN_MASK) != (hpte_v(vsid, ea) & PTE_V_AVPN_MASK) || !(e->v & PTE_V_VALID))
 		return;   /* evicted and reused meanwhile */
 	e->v = 0;
 	tlb_flush_local();

@@ -46,8 +46,7 @@ static int64_t papr_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t fla
 static void papr_remove(int64_t slot, uint64_t vsid, uint64_t ea)
 {
 	uint64_t out[3];
-	/* The AVPN compare excludes the low 7 bits of the first doubleword. */
-	hcall_out(out, H_REMOVE, H_AVPN, (uint64_t)slot, hpte_v(vsid, ea) & ~0x7full, 0);
+	hcall_out(out, H_REMOVE, H_AVPN, (uint64_t)slot, hpte_v(vsid, ea) & PTE_V_AVPN_MASK, 0);
 }
 
 struct hpt_ops hpt_papr = {

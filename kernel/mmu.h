@@ -48,6 +48,7 @@ void mmu_switch_user(uint64_t ctx);
 /* First doubleword flags. */
 #define PTE_V_VALID     0x1ull
 #define PTE_V_SECONDARY 0x2ull
+#define PTE_V_AVPN_MASK (~0x7full)   /* the part of the first doubleword naming the page */
 
 /* The local translation table (clustered objects): one segment at the same address on every
  * CPU, mapped through a per-CPU VSID onto that CPU's own memory. */
