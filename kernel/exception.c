@@ -59,8 +59,10 @@ static void storage_fault(struct trap_frame *tf, bool user)
 		       (tf->vector == 0x400 && (tf->msr & (SRR1_ISI_NOEXEC | SRR1_ISI_PROTECTION)));
 	struct process *p = current_process();
 	if (p && !refused && ea >= USER_BASE && ea < USER_END &&
-	    CO_CALL(struct process, p->self, fault, ea, write) == 0)
+	    CO_CALL(struct process, p->self, fault, ea, write) == 0) {
+		this_cpu()->hpt_misses++;   /* a user page fault resolved: a page-table miss too */
 		return;
+	}
 	if (!user) {
 		uint64_t resume;
 		if (uaccess_fixup(tf->nip, &resume)) {

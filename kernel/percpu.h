@@ -24,7 +24,7 @@ struct percpu {
 	volatile uint64_t pmu_interrupts;
 	uint64_t exceptions;       /* all interrupts taken */
 	uint64_t slb_misses;       /* segment misses handled (0x380, 0x480) */
-	uint64_t hpt_misses;       /* page-table misses handled (0x300, 0x400) */
+	uint64_t hpt_misses;       /* page-table misses handled (0x300, 0x400), kernel and user */
 	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
