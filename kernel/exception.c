@@ -196,6 +196,8 @@ void panic_trap(const struct trap_frame *tf, const char *why)
 	print_backtrace(tf->gpr[1]);
 	if (nmi) {
 		bool last = __atomic_add_fetch(&nmi_reports, 1, __ATOMIC_SEQ_CST) >= cpus_online;
+		if (last)
+			sched_dump();   /* what every CPU runs and queues, and who waits on what */
 		spin_unlock(&nmi_lock);
 		if (!last)
 			for (;;)

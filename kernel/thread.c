@@ -333,3 +333,20 @@ bool sched_run_queued(void)
 	thread_yield();
 	return true;
 }
+
+void sched_dump(void)
+{
+	for (unsigned c = 0; c < MAX_CPUS; c++) {
+		struct runqueue *q = &runqueues[c];
+		if (!q->idle)
+			continue;
+		kprintf("sched: cpu%u current %s(%u) queue:", c, q->current->name, q->current->tid);
+		for (struct thread *t = q->head; t; t = t->next)
+			kprintf(" %s(%u)", t->name, t->tid);
+		kprintf("\n");
+	}
+	for (unsigned b = 0; b < BTQ_BUCKETS; b++)
+		for (struct thread *t = btq[b].head; t; t = t->next)
+			kprintf("sched: blocked %s(%u) cpu%u on %p state %d\n", t->name, t->tid, t->cpu,
+				t->wait_key, t->state);
+}

@@ -78,4 +78,7 @@ bool sched_run_queued(void);
 
 void switch_context(struct context *from, struct context *to);
 
+/* Prints every CPU's current thread and run queue, and every blocked thread (for NMI reports). */
+void sched_dump(void);
+
 #endif
