@@ -94,6 +94,12 @@ void exception_dispatch(struct trap_frame *tf)
 		timer_interrupt(tf);
 		sched_preempt(tf);
 		break;
+	case 0x500:
+		if (!platform->external_interrupt)
+			panic_trap(tf, "external interrupt on a platform that takes none");
+		translation_on();
+		platform->external_interrupt();
+		break;
 	case 0xc00:
 		translation_on();
 		if (!user)

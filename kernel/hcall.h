@@ -10,6 +10,10 @@
 
 #define H_REMOVE         0x04
 #define H_ENTER          0x08
+#define H_EOI            0x64
+#define H_CPPR           0x68
+#define H_IPI            0x6C
+#define H_XIRR           0x74
 #define H_CEDE           0xE0
 #define H_PROD           0xE4
 #define H_GET_TERM_CHAR  0x54

@@ -177,6 +177,8 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	cobj_init_cpu();
 	sched_init_cpu();
 	process_init();
+	if (platform->interrupts_init_cpu)
+		platform->interrupts_init_cpu();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
 	pmu_probe();

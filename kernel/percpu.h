@@ -29,6 +29,8 @@ struct percpu {
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
 	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero */
+	uint64_t ipis;             /* inter-processor interrupts received */
+	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

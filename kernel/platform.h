@@ -38,6 +38,10 @@ struct platform {
 	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
 	/* Wakes CPU hw_id if it is waiting in idle (0: the CPU notices at its next tick). */
 	void (*kick)(uint32_t hw_id);
+	/* Prepares this CPU to take external interrupts and IPIs (0 if none). */
+	void (*interrupts_init_cpu)(void);
+	/* Handles an external interrupt (vector 0x500); 0 if the platform takes none. */
+	void (*external_interrupt)(void);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
 	/* How the hashed page table is written. */

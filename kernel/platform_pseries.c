@@ -3,6 +3,7 @@
 #include "hcall.h"
 #include "rtas.h"
 #include "cpu.h"
+#include "percpu.h"
 
 static uint64_t vterm = 0x71000000;
 
@@ -53,10 +54,40 @@ static void pseries_idle(void)
 	irq_enable();
 }
 
-/* H_PROD ends another CPU's H_CEDE at once (or makes its next one return immediately). */
+/* XICS through hypercalls: an IPI is the target's MFRR set below its CPPR; it arrives as an
+ * external interrupt from source 2, which ends an H_CEDE as any interrupt does. */
+#define XICS_IPI_SOURCE 2
+#define XICS_IPI_PRIORITY 5
+#define XICS_NO_IPI 0xff
+
+static void pseries_interrupts_init_cpu(void)
+{
+	hcall(H_CPPR, 0xff, 0, 0, 0, 0, 0);   /* accept every priority */
+}
+
 static void pseries_kick(uint32_t hw_id)
 {
-	hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
+	if (hcall(H_IPI, hw_id, XICS_IPI_PRIORITY, 0, 0, 0, 0) != H_SUCCESS)
+		hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
+}
+
+static void pseries_external_interrupt(void)
+{
+	for (;;) {
+		uint64_t out[3];
+		if (hcall_out(out, H_XIRR, 0, 0, 0, 0) != H_SUCCESS)
+			return;
+		uint32_t xirr = (uint32_t)out[0], source = xirr & 0xffffff;
+		if (source == 0)
+			return;   /* nothing (more) pending */
+		if (source == XICS_IPI_SOURCE) {
+			hcall(H_IPI, this_cpu()->hw_id, XICS_NO_IPI, 0, 0, 0, 0);
+			this_cpu()->ipis++;
+		} else {
+			this_cpu()->stray_interrupts++;
+		}
+		hcall(H_EOI, xirr, 0, 0, 0, 0, 0);
+	}
 }
 
 __attribute__((noreturn)) static void pseries_power_off(void)
@@ -75,6 +106,8 @@ const struct platform platform_pseries = {
 	.start_cpu = pseries_start_cpu,
 	.idle = pseries_idle,
 	.kick = pseries_kick,
+	.interrupts_init_cpu = pseries_interrupts_init_cpu,
+	.external_interrupt = pseries_external_interrupt,
 	.hpt = &hpt_papr,
 	.power_off = pseries_power_off,
 };

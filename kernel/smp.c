@@ -18,6 +18,7 @@ static struct {
 	void *arg;
 	volatile uint64_t seq;
 	volatile uint32_t done;
+	uint32_t caller_hw_id;
 } xcall;
 static struct spinlock xcall_lock;
 
@@ -36,7 +37,9 @@ static void run_pending_call(void)
 		return;
 	this_cpu()->xcall_seen = seq;
 	xcall.fn(xcall.arg);
-	__atomic_fetch_add(&xcall.done, 1, __ATOMIC_RELEASE);
+	/* The last CPU to finish wakes the caller, who waits in idle. */
+	if (__atomic_add_fetch(&xcall.done, 1, __ATOMIC_ACQ_REL) >= cpus_online && platform->kick)
+		platform->kick(xcall.caller_hw_id);
 }
 
 bool smp_call_all(void (*fn)(void *), void *arg)
@@ -45,9 +48,14 @@ bool smp_call_all(void (*fn)(void *), void *arg)
 	xcall.fn = fn;
 	xcall.arg = arg;
 	xcall.done = 0;
+	xcall.caller_hw_id = this_cpu()->hw_id;
 	this_cpu()->xcall_seen = __atomic_add_fetch(&xcall.seq, 1, __ATOMIC_RELEASE);
+	/* Wake the others out of their idle wait (an IPI where the platform has them). */
+	for (unsigned i = 0; i < MAX_CPUS && platform->kick; i++)
+		if (percpu_area[i].online && i != this_cpu()->index)
+			platform->kick(percpu_area[i].hw_id);
 	fn(arg);
-	__atomic_fetch_add(&xcall.done, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&xcall.done, 1, __ATOMIC_ACQ_REL);
 	uint64_t deadline = mftb() + 2 * machine.tb_freq;
 	while (__atomic_load_n(&xcall.done, __ATOMIC_ACQUIRE) < cpus_online &&
 	       (int64_t)(deadline - mftb()) > 0)
@@ -71,6 +79,8 @@ void cpu_idle_loop(void)
 void secondary_main(unsigned long index)
 {
 	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
+	if (platform->interrupts_init_cpu)
+		platform->interrupts_init_cpu();
 	mmu_init_secondary();
 	cobj_init_cpu();
 	sched_init_cpu();

@@ -8,6 +8,7 @@
 #include "percpu.h"
 #include "console.h"
 #include "cpu.h"
+#include "smp.h"
 #include "platform.h"
 
 #define THREADS_PER_CPU 4
@@ -44,8 +45,26 @@ static void hog(void *arg)
 	hog_done[n] = mftb();
 }
 
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
 void thread_selftest(void)
 {
+	/* Cross-CPU calls: the others sleep in idle until the call's IPI (or their next tick). */
+	uint64_t t0 = mftb();
+	bool all = true;
+	for (int i = 0; i < 20; i++)
+		all &= smp_call_all(nothing, 0);
+	uint64_t us = (mftb() - t0) * 1000000 / machine.tb_freq / 20;
+	uint64_t ipis = 0;
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		ipis += percpu_area[i].ipis;
+	kprintf("threads: cross-CPU call to %u CPUs: %lu us per round trip (%s), %lu IPIs taken\n",
+		cpus_online, (unsigned long)us, all ? "all answered" : "SOME DID NOT ANSWER",
+		(unsigned long)ipis);
+
 	struct thread *t[MAX_CPUS * THREADS_PER_CPU];
 	int n = 0;
 	uint64_t start = mftb();

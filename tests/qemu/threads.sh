@@ -9,6 +9,13 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	expect "^threads: $n threads on $cpus CPUs: spin total $want, sleep total $want, expected $want: exact\$"
 	expect '^threads: sleep lock acquisitions [0-9]+, contended [0-9]+; [0-9]+ us$'
 	expect '^threads: two CPU-bound threads on cpu0 both finished: yes \(preempted\)$'
+	expect '^threads: cross-CPU call to [0-9]+ CPUs: [0-9]+ us per round trip \(all answered\), [0-9]+ IPIs taken$'
+	ipis=$(grep -a '^threads: cross-CPU call' "$LOG" | sed -n 's/.*, \([0-9]*\) IPIs taken$/\1/p')
+	if [ "$cpus" -gt 1 ]; then
+		[ "$ipis" -ge $((cpus - 1)) ] || fail "$args: cross-CPU calls took only $ipis IPIs"
+	else
+		[ "$ipis" = 0 ] || fail "$args: IPIs on a single CPU"
+	fi
 	expect '^threads: selftest passed$'
 	echo "$args: threads ok"
 done
