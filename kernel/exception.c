@@ -76,9 +76,7 @@ static void storage_fault(struct trap_frame *tf, bool user)
 
 void exception_dispatch(struct trap_frame *tf)
 {
-	struct percpu *cpu = this_cpu();
 	bool user = tf->msr & MSR_PR;
-	cpu->exceptions++;
 	switch (tf->vector) {
 	case 0x300:
 	case 0x380:

@@ -142,6 +142,15 @@ long process_co_scan_done(uint64_t count)
 	return 0;
 }
 
+/* Index of the region containing ea, or -1. */
+static int region_of(const struct process *p, uint64_t ea)
+{
+	for (unsigned i = 0; i < p->nregions; i++)
+		if (ea >= p->region_start[i] && ea < p->region_end[i])
+			return (int)i;
+	return -1;
+}
+
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 {
 	uint8_t *out = dst;
@@ -149,12 +158,9 @@ long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 		uint64_t page = uaddr & ~(PAGE_SIZE - 1), n = PAGE_SIZE - (uaddr - page);
 		if (n > len)
 			n = len;
-		uint64_t pa = 0;
-		for (unsigned i = 0; i < p->nregions && !pa; i++)
-			if (uaddr >= p->region_start[i] && uaddr < p->region_end[i]) {
-				struct region *r = co_rep(p->regions[i]);
-				pa = CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
-			}
+		int i = region_of(p, uaddr);
+		struct region *r = i >= 0 ? co_rep(p->regions[i]) : 0;
+		uint64_t pa = r ? CO_CALL(struct fcm, r->fcm, get_page, page - r->start) : 0;
 		if (!pa)
 			return -KOV_EFAULT;
 		memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
@@ -186,13 +192,10 @@ CO_METHOD(long, process_fault, struct process *p, uint64_t ea, bool write)
 {
 	if (ea >= ULTT_BASE && ea < ULTT_BASE + ULTT_BYTES)
 		return ultt_fault(p, ea);
-	for (unsigned i = 0; i < p->nregions; i++)
-		if (ea >= p->region_start[i] && ea < p->region_end[i]) {
-			if (p->heap_end == p->region_end[i] && ea >= p->brk)
-				return -KOV_EFAULT;   /* above the break: not yet part of the heap */
-			return CO_CALL(struct region, p->regions[i], fault, ea, write, p->hat);
-		}
-	return -KOV_EFAULT;
+	int i = region_of(p, ea);
+	if (i < 0 || (p->heap_end == p->region_end[i] && ea >= p->brk))
+		return -KOV_EFAULT;   /* no region, or above the break: not yet part of the heap */
+	return CO_CALL(struct region, p->regions[i], fault, ea, write, p->hat);
 }
 
 CO_METHOD(long, process_sbrk, struct process *p, long incr)

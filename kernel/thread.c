@@ -16,7 +16,6 @@ struct runqueue {
 	struct thread *head, *tail;
 	struct thread *current, *idle;
 	struct thread *dead;           /* exited thread to announce after the switch */
-	uint32_t ticks_in_turn;
 	bool need_resched;
 };
 
@@ -66,7 +65,6 @@ static void switch_locked(struct runqueue *q)
 	struct thread *prev = q->current, *next = dequeue(q);
 	if (!next)
 		next = q->idle;
-	q->ticks_in_turn = 0;
 	if (next == prev) {
 		prev->state = THREAD_RUNNING;
 		return;
@@ -305,7 +303,8 @@ int thread_wake_all(const void *key)
 void sched_tick(void)
 {
 	struct runqueue *q = my_rq();
-	if (q->current != q->idle && q->head && ++q->ticks_in_turn >= 1)
+	/* A turn is one tick: switch whenever someone else is waiting. */
+	if (q->current != q->idle && q->head)
 		q->need_resched = true;
 }
 
