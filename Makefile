@@ -23,9 +23,18 @@ HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itool
 
 KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
             $(wildcard kernel/lib/*.c) $(wildcard kov/*.c)
-KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)))
+KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)) $(wildcard kernel/net/*.c))
+# lwIP, from Debian's source package (scripts/setup fetches it; never committed).
+LWIP    := third_party/lwip/src
+LWIP_C  := $(addprefix $(LWIP)/,core/init.c core/def.c core/inet_chksum.c core/ip.c core/mem.c \
+           core/memp.c core/netif.c core/pbuf.c core/stats.c core/sys.c core/tcp.c core/tcp_in.c \
+           core/tcp_out.c core/timeouts.c core/udp.c core/ipv4/dhcp.c core/ipv4/etharp.c \
+           core/ipv4/icmp.c core/ipv4/ip4.c core/ipv4/ip4_addr.c core/ipv4/ip4_frag.c \
+           api/api_lib.c api/api_msg.c api/err.c api/netbuf.c api/sockets.c api/tcpip.c \
+           netif/ethernet.c)
+LWIP_INC := -Ikernel/net -Ikernel/net/compat -I$(LWIP)/include
 KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
-KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S)) $(B)/target/build_id.o
+KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)/target/build_id.o
 
 # Monitor code that touches the hardware or kernel internals: target only.
 KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c
@@ -33,15 +42,22 @@ KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
-HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd
+HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/cobj.c \
+            libc-instr/socket.c \
             libc-instr/syscall.S kernel/cobj_tramp.S kernel/cobj_core.c kernel/co_count.c \
             kernel/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
-PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c))
+PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c)) \
+            $(if $(wildcard dci/daemon/*.c),$(B)/user/bin/dcid)
+# The DCI daemon: its target-only main loop (dci/daemon/) over the portable protocol code.
+DCID_SRC := $(wildcard dci/daemon/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
+DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
+# Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
+HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
 
 .PHONY: all kernel host unit-tests test run bench setup clean help
 all: kernel host unit-tests
@@ -63,6 +79,17 @@ $(B)/target/%.c.o: %.c | $(B)/include/asm_offsets.h
 	@mkdir -p $(dir $@)
 	@echo "  CC  $<"
 	@$(TCC) $(TFLAGS) -MMD -MP -c -o $@ $<
+
+# The stack's glue sees lwIP's headers; lwIP itself is built with the kernel's flags.
+$(B)/target/kernel/net/%.c.o: kernel/net/%.c | $(B)/include/asm_offsets.h
+	@mkdir -p $(dir $@)
+	@echo "  CC  $<"
+	@$(TCC) $(TFLAGS) $(LWIP_INC) -MMD -MP -c -o $@ $<
+
+$(B)/target/$(LWIP)/%.c.o: $(LWIP)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (lwIP)"
+	@$(TCC) $(TFLAGS) $(LWIP_INC) -MMD -MP -c -o $@ $<
 
 $(B)/target/%.S.o: %.S $(B)/include/asm_offsets.h
 	@mkdir -p $(dir $@)
@@ -119,6 +146,12 @@ $(B)/user/bin/%: sim/workloads/%.c $(B)/user/libc.a $(B)/user/obj/libc-instr/crt
 	@$(TCC) $(UFLAGS) -static -Wl,-T,libc-instr/user.lds -Wl,--build-id=none -Wl,-z,noexecstack \
 		-Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -o $@ $(B)/user/obj/libc-instr/crt0.S.o $< $(B)/user/libc.a -lgcc
 
+$(B)/user/bin/dcid: $(DCID_OBJS) $(B)/user/libc.a $(B)/user/obj/libc-instr/crt0.S.o libc-instr/user.lds
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"
+	@$(TCC) $(UFLAGS) -static -Wl,-T,libc-instr/user.lds -Wl,--build-id=none -Wl,-z,noexecstack \
+		-Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -o $@ $(B)/user/obj/libc-instr/crt0.S.o $(DCID_OBJS) $(B)/user/libc.a -lgcc
+
 $(B)/initrd.bin: $(PROGRAMS) $(B)/host/mkinitrd
 	@$(B)/host/mkinitrd -o $@ $(PROGRAMS)
 
@@ -137,10 +170,15 @@ $(B)/host/mkinitrd: tools/mkinitrd.c
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -o $@ $<
 
-$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h) tools/mksyms_lib.c
+$(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h dci/*.h kernel/lib/*.h) $(HOST_CLIENT_C)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
-	@$(HOSTCC) $(HFLAGS) -O1 -o $@ $< $(PORTABLE_C) tools/mksyms_lib.c -lcmocka -lpthread
+	@$(HOSTCC) $(HFLAGS) -Igui -o $@ $(wildcard gui/kovctl/*.c) $(HOST_CLIENT_C)
+
+$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h gui/client/*) tools/mksyms_lib.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread
 
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup

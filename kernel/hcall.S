@@ -9,6 +9,14 @@ FUNC(hcall)
 	blr
 ENDFUNC(hcall)
 
+/* long hcall8(uint64_t opcode, uint64_t a1, ..., uint64_t a8): r4-r11 = arguments; a8, the
+ * ninth parameter, is in the caller's parameter save area (ELFv1: 112(r1)). */
+FUNC(hcall8)
+	ld	r11, 112(r1)
+	sc	1
+	blr
+ENDFUNC(hcall8)
+
 /* long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
  *                uint64_t a4): as hcall, and stores the returned r4-r6 in out[]. */
 FUNC(hcall_out)

@@ -18,10 +18,19 @@
 #define H_PROD           0xE4
 #define H_GET_TERM_CHAR  0x54
 #define H_PUT_TERM_CHAR  0x58
+#define H_PUT_TCE        0x20
+#define H_VIO_SIGNAL     0x104
+#define H_REGISTER_LOGICAL_LAN   0x114
+#define H_FREE_LOGICAL_LAN       0x118
+#define H_ADD_LOGICAL_LAN_BUFFER 0x11C
+#define H_SEND_LOGICAL_LAN       0x120
 #define KVMPPC_H_RTAS    0xF000  /* QEMU's private call that runs an RTAS service */
 
 long hcall(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	   uint64_t a6);
+/* For calls with up to eight arguments (H_SEND_LOGICAL_LAN). */
+long hcall8(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+	    uint64_t a6, uint64_t a7, uint64_t a8);
 long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
 	       uint64_t a4);
 

@@ -18,6 +18,11 @@
 #include "ofstage.h"
 #include "../kov/pmu_probe.h"
 #include "../kov/km_catalogue.h"
+#include "net/net.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define DCI_TOKEN_MAX 65   /* the protocol's names and tokens: 64 bytes */
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
 
@@ -108,6 +113,21 @@ static void run_program(char *spec)
 	machine_halt();
 }
 
+/* The DCI daemon, started by the kernel (so privileged) when there is a network; `dci=off`
+ * keeps it off, `dci.token=T` sets its controller token. */
+static void start_dci(void)
+{
+	char arg[DCI_TOKEN_MAX];
+	if (bootarg_str(machine.bootargs, "dci", arg, sizeof arg) && strcmp(arg, "off") == 0)
+		return;
+	char args[DCI_TOKEN_MAX + 8] = "";
+	if (bootarg_str(machine.bootargs, "dci.token", arg, sizeof arg) && arg[0])
+		format_buf(args, sizeof args, "token=%s", arg);
+	long pid = process_spawn("dcid", args, 0);
+	if (pid < 0)
+		kprintf("kov: cannot start the DCI daemon: error %ld\n", -pid);
+}
+
 /* The rest of boot runs as a thread, so that it may block: the boot CPU's own flow becomes
  * its idle thread, which never does. */
 static void kernel_init(void *unused)
@@ -133,6 +153,10 @@ static void kernel_init(void *unused)
 	kprintf("kov: ready profile=%s cpus=%u pvr=0x%08x mem=%luMiB boot_us=%lu\n",
 		machine.profile, boot_cpus, machine.pvr, (unsigned long)(machine.mem_total >> 20),
 		(unsigned long)boot_us);
+
+	/* The network comes up after the ready line: DHCP and the daemon must not delay boot. */
+	if (net_start())
+		start_dci();
 
 	char run[128];
 	if (bootarg_str(machine.bootargs, "run", run, sizeof run))

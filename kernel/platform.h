@@ -42,6 +42,9 @@ struct platform {
 	void (*interrupts_init_cpu)(void);
 	/* Handles an external interrupt (vector 0x500); 0 if the platform takes none. */
 	void (*external_interrupt)(void);
+	/* Unmasks device interrupt `source` and routes it to the boot CPU (kernel/irq.h); 0 or
+	 * false if the platform cannot deliver device interrupts. */
+	bool (*irq_route)(uint32_t source);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
 	/* How the hashed page table is written. */

@@ -4,6 +4,7 @@
 #include "rtas.h"
 #include "cpu.h"
 #include "percpu.h"
+#include "irq.h"
 
 static uint64_t vterm = 0x71000000;
 
@@ -83,11 +84,20 @@ static void pseries_external_interrupt(void)
 		if (source == XICS_IPI_SOURCE) {
 			hcall(H_IPI, this_cpu()->hw_id, XICS_NO_IPI, 0, 0, 0, 0);
 			this_cpu()->ipis++;
-		} else {
+		} else if (!irq_dispatch(source)) {
 			this_cpu()->stray_interrupts++;
 		}
 		hcall(H_EOI, xirr, 0, 0, 0, 0, 0);
 	}
+}
+
+/* A device source: ibm,set-xive sends it to the boot CPU's server at the IPI priority (which
+ * every CPU accepts), ibm,int-on unmasks it. */
+static bool pseries_irq_route(uint32_t source)
+{
+	if (rtas_call("ibm,set-xive", 3, 1, 0, source, machine.cpu_hw_id[0], XICS_IPI_PRIORITY) != 0)
+		return false;
+	return rtas_call("ibm,int-on", 1, 1, 0, source) == 0;
 }
 
 __attribute__((noreturn)) static void pseries_power_off(void)
@@ -108,6 +118,7 @@ const struct platform platform_pseries = {
 	.kick = pseries_kick,
 	.interrupts_init_cpu = pseries_interrupts_init_cpu,
 	.external_interrupt = pseries_external_interrupt,
+	.irq_route = pseries_irq_route,
 	.hpt = &hpt_papr,
 	.power_off = pseries_power_off,
 };

@@ -26,7 +26,27 @@
                                * request into area (struct scan_record[]) */
 #define SYS_CO_SCAN_WAIT  19  /* () -> sleeps until the KM asks for a scan */
 #define SYS_CO_SCAN_DONE  20  /* (records written) */
-#define SYS_COUNT     21
+#define SYS_KM_INFO       21  /* (struct km_info *) -> 0; kernel/km_abi.h */
+#define SYS_KM_CATALOGUE  22  /* (struct km_event_info *buf, max) -> events in the catalogue */
+#define SYS_KM_KSYMS      23  /* (buf, cap) -> size of the kernel symbol table (kernel/lib/
+                               * ksyms.h layout); copied only when cap >= size */
+#define SYS_FILE_READ     24  /* (program name, offset, buf, len) -> bytes read from the
+                               * initial RAM disk file (0 at its end) */
+#define SYS_KM_PROCESSES  25  /* (struct km_process *buf, max) -> live processes */
+#define SYS_SOCKET        26  /* (domain, type, protocol) -> fd; sockets are fds >= 3 */
+#define SYS_BIND          27  /* (fd, const struct sockaddr_in *, len) */
+#define SYS_LISTEN        28  /* (fd, backlog) */
+#define SYS_ACCEPT        29  /* (fd, struct sockaddr_in * or 0, u32 *len or 0) -> new fd */
+#define SYS_CONNECT       30  /* (fd, const struct sockaddr_in *, len) */
+#define SYS_SEND          31  /* (fd, buf, len, flags) -> bytes sent */
+#define SYS_RECV          32  /* (fd, buf, len, flags) -> bytes received, 0 at end */
+#define SYS_CLOSE         33  /* (fd) */
+#define SYS_POLL          34  /* (struct pollfd *, n, timeout ms or -1) -> fds ready */
+#define SYS_SETSOCKOPT    35  /* (fd, level, name, const void *val, len) */
+#define SYS_SHUTDOWN      36  /* (fd, how) */
+#define SYS_NETINFO       37  /* (struct km_netinfo *) -> 0, -ENODEV without a network */
+#define SYS_GETSOCKNAME   38  /* (fd, struct sockaddr_in *, u32 *len, peer?) */
+#define SYS_COUNT     39
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */
@@ -50,5 +70,14 @@
 #define KOV_ENOEXEC 8
 #define KOV_EBADF   9
 #define KOV_EAGAIN  11
+#define KOV_ENODEV  19
+#define KOV_EMFILE  24
+#define KOV_ENOTSOCK 88
+#define KOV_EADDRINUSE 98
+#define KOV_ECONNRESET 104
+#define KOV_ENOTCONN 107
+#define KOV_ETIMEDOUT 110
+#define KOV_ECONNREFUSED 111
+#define KOV_EINPROGRESS 115
 
 #endif

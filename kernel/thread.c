@@ -8,6 +8,7 @@
 #include "mmu.h"
 #include "cobj.h"
 #include "lib/string.h"
+#include "timer.h"
 
 #define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */
 
@@ -17,6 +18,7 @@ struct runqueue {
 	struct thread *current, *idle;
 	struct thread *dead;           /* exited thread to announce after the switch */
 	bool need_resched;
+	struct thread *timed;          /* blocked with a deadline (touched only by this CPU) */
 };
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -243,6 +245,71 @@ void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
 	finish_switch(q, irq);
 }
 
+static void make_runnable(struct thread *t);
+
+static void timed_remove(struct runqueue *q, struct thread *t)
+{
+	for (struct thread **p = &q->timed; *p; p = &(*p)->timed_next)
+		if (*p == t) {
+			*p = t->timed_next;
+			return;
+		}
+}
+
+bool thread_block_until(const void *key, bool (*still_blocked)(const void *key),
+			uint64_t deadline_ns)
+{
+	/* Interrupts stay off from joining the timed list to blocking, so the tick cannot expire
+	 * the thread before it is in its wait queue (it would then never be woken). */
+	int irq = irq_save();
+	if (deadline_ns <= clock_ns()) {
+		irq_restore(irq);
+		return false;
+	}
+	struct runqueue *q = my_rq();
+	struct thread *t = q->current;
+	t->deadline_ns = deadline_ns;
+	t->timed_out = false;
+	t->timed_next = q->timed;
+	q->timed = t;
+	thread_block_on(key, still_blocked);
+	timed_remove(my_rq(), t);
+	irq_restore(irq);
+	return !t->timed_out;
+}
+
+/* Tick (interrupts off): wakes this CPU's threads whose deadline has passed, if they are
+ * still blocked on what they waited for. */
+static void wake_expired(struct runqueue *q)
+{
+	uint64_t now = clock_ns();
+	for (struct thread **p = &q->timed; *p;) {
+		struct thread *t = *p;
+		if (t->deadline_ns > now) {
+			p = &t->timed_next;
+			continue;
+		}
+		*p = t->timed_next;
+		const void *key = t->wait_key;
+		bool found = false;
+		if (key) {
+			unsigned b = bucket_of(key);
+			spin_lock(&btq[b].lock);
+			for (struct thread **l = &btq[b].head; *l; l = &(*l)->next)
+				if (*l == t) {
+					*l = t->next;
+					found = true;
+					break;
+				}
+			spin_unlock(&btq[b].lock);
+		}
+		if (found) {
+			t->timed_out = true;
+			make_runnable(t);
+		}
+	}
+}
+
 static void make_runnable(struct thread *t)
 {
 	struct runqueue *q = &runqueues[t->cpu];
@@ -303,6 +370,8 @@ int thread_wake_all(const void *key)
 void sched_tick(void)
 {
 	struct runqueue *q = my_rq();
+	if (q->timed)
+		wake_expired(q);
 	/* A turn is one tick: switch whenever someone else is waiting. */
 	if (q->current != q->idle && q->head)
 		q->need_resched = true;

@@ -41,6 +41,10 @@ struct thread {
 	uint64_t user_ctx;         /* its VSID context */
 	uint64_t futex_addr;       /* user word a futex wait is on, and the value it waits out */
 	uint32_t futex_expected;
+	uint64_t deadline_ns;      /* thread_block_until: when to give up */
+	struct thread *timed_next; /* its CPU's list of threads blocked with a deadline */
+	bool timed_out;
+	int net_errno;             /* the network stack's errno for this thread */
 };
 
 #define THREAD_STACK_SIZE (16 * 1024)
@@ -65,6 +69,10 @@ struct thread *current_thread(void);
 /* Blocks the current thread on `key` unless `still_blocked(key)` is false when checked under
  * the queue's lock (so a wake-up between the caller's test and the sleep is never lost). */
 void thread_block_on(const void *key, bool (*still_blocked)(const void *key));
+/* The same with a deadline (clock_ns; checked at every tick of the thread's CPU). Returns
+ * false if the deadline passed before a wake-up. */
+bool thread_block_until(const void *key, bool (*still_blocked)(const void *key),
+			uint64_t deadline_ns);
 /* Wakes the first / every thread blocked on `key`; returns how many. */
 int thread_wake_one(const void *key);
 int thread_wake_all(const void *key);

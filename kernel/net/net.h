@@ -1,0 +1,20 @@
+/* The kernel's network stack: lwIP over the registered NIC (kernel/netdev.h), started after
+ * boot; user programs reach it through the socket system calls (kernel/net/sockets.c). */
+#ifndef KOV_NET_H
+#define KOV_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../km_abi.h"
+
+struct process;
+
+/* Probes the NIC drivers; if one finds its device, starts lwIP (DHCP on it, or the static
+ * address of the `ip=` boot argument) and returns true. */
+bool net_start(void);
+/* Fills the interface's description and counters; false if there is no network. */
+bool net_info(struct km_netinfo *out);
+/* Closes every socket of a process that is going away. */
+void net_process_exit(struct process *p);
+
+#endif

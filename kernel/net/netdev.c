@@ -1,0 +1,219 @@
+/* The NIC side of the stack (kernel/netdev.h): the registered interface, its receive thread,
+ * and lwIP's netif over it (frames in through tcpip_input, out through the driver). */
+#include "lwip/opt.h"
+#include "lwip/netif.h"
+#include "lwip/pbuf.h"
+#include "lwip/tcpip.h"
+#include "lwip/dhcp.h"
+#include "lwip/etharp.h"
+#include "netif/ethernet.h"
+#include "net.h"
+#include "../netdev.h"
+#include "../thread.h"
+#include "../timer.h"
+#include "../console.h"
+#include "../platform.h"
+#include "../process.h"
+#include "../lib/bootargs.h"
+#include "../lib/string.h"
+
+static struct netdev *the_netdev;
+static struct netif the_netif;
+static uint32_t rx_pending;   /* accessed with __atomic builtins */
+static uint64_t start_ns;
+static bool configured_by_dhcp;
+
+void netdev_register(struct netdev *d)
+{
+	if (!the_netdev)
+		the_netdev = d;
+}
+
+struct netdev *netdev_get(void)
+{
+	return the_netdev;
+}
+
+void netdev_rx_interrupt(struct netdev *d)
+{
+	d->stats.interrupts++;
+	__atomic_store_n(&rx_pending, 1, __ATOMIC_RELEASE);
+	thread_wake_one(&rx_pending);
+}
+
+static bool nothing_pending(const void *key)
+{
+	return __atomic_load_n((const uint32_t *)key, __ATOMIC_ACQUIRE) == 0;
+}
+
+void netdev_deliver(struct netdev *d, const void *frame, size_t len)
+{
+	struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)(len + ETH_PAD_SIZE), PBUF_POOL);
+	if (!p) {
+		d->stats.rx_dropped++;
+		return;
+	}
+	pbuf_take_at(p, frame, (u16_t)len, ETH_PAD_SIZE);
+	if (the_netif.input(p, &the_netif) != ERR_OK) {
+		pbuf_free(p);
+		d->stats.rx_dropped++;
+	}
+}
+
+/* Frames come up from here, not from interrupt context: the driver's poll runs until its ring
+ * is empty (and it has re-armed its interrupt); without an interrupt, once per tick. */
+static void rx_thread(void *arg)
+{
+	struct netdev *d = arg;
+	uint64_t tick_ns = 1000000000ull / timer_hz();
+	for (;;) {
+		__atomic_store_n(&rx_pending, 0, __ATOMIC_RELEASE);
+		int n;
+		while ((n = d->poll(d, 64)) == 64)
+			;
+		if (!d->has_irq && n > 0)
+			d->stats.polls++;
+		if (d->has_irq)
+			thread_block_on(&rx_pending, nothing_pending);
+		else
+			thread_block_until(&rx_pending, nothing_pending, clock_ns() + tick_ns);
+	}
+}
+
+static err_t link_output(struct netif *netif, struct pbuf *p)
+{
+	struct netdev *d = netif->state;
+	uint8_t frame[NETDEV_FRAME_MAX];
+	u16_t len = (u16_t)(p->tot_len - ETH_PAD_SIZE);
+	if (len > sizeof frame || pbuf_copy_partial(p, frame, len, ETH_PAD_SIZE) != len) {
+		d->stats.tx_dropped++;
+		return ERR_BUF;
+	}
+	if (d->transmit(d, frame, len) != 0) {
+		d->stats.tx_dropped++;
+		return ERR_MEM;
+	}
+	return ERR_OK;
+}
+
+static err_t netif_setup(struct netif *netif)
+{
+	struct netdev *d = netif->state;
+	netif->name[0] = 'e';
+	netif->name[1] = 'n';
+	netif->hwaddr_len = 6;
+	memcpy(netif->hwaddr, d->mac, 6);
+	netif->mtu = NETDEV_MTU;
+	netif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP | NETIF_FLAG_ETHERNET;
+	netif->output = etharp_output;
+	netif->linkoutput = link_output;
+	netif_set_hostname(netif, "kov");
+	return ERR_OK;
+}
+
+static void status_changed(struct netif *netif)
+{
+	if (ip4_addr_isany_val(*netif_ip4_addr(netif)))
+		return;
+	const ip4_addr_t *a = netif_ip4_addr(netif), *m = netif_ip4_netmask(netif),
+			 *g = netif_ip4_gw(netif);
+	unsigned prefix = 0;
+	for (uint32_t mask = lwip_ntohl(ip4_addr_get_u32(m)); mask & 0x80000000u; mask <<= 1)
+		prefix++;
+	kprintf("net: %u.%u.%u.%u/%u gateway %u.%u.%u.%u (%s, %lu ms after start)\n",
+		ip4_addr1(a), ip4_addr2(a), ip4_addr3(a), ip4_addr4(a), prefix, ip4_addr1(g),
+		ip4_addr2(g), ip4_addr3(g), ip4_addr4(g), configured_by_dhcp ? "dhcp" : "static",
+		(unsigned long)((clock_ns() - start_ns) / 1000000));
+}
+
+/* Parses "a.b.c.d"; false if it is not one. */
+static bool parse_ip(const char *s, ip4_addr_t *out)
+{
+	uint32_t v = 0;
+	for (int part = 0; part < 4; part++) {
+		unsigned n = 0, digits = 0;
+		while (*s >= '0' && *s <= '9' && digits < 4) {
+			n = n * 10 + (unsigned)(*s++ - '0');
+			digits++;
+		}
+		if (!digits || n > 255 || (part < 3 && *s++ != '.'))
+			return false;
+		v = v << 8 | n;
+	}
+	if (*s)
+		return false;
+	ip4_addr_set_u32(out, lwip_htonl(v));
+	return true;
+}
+
+static volatile bool stack_ready;
+
+static void stack_started(void *arg)
+{
+	struct netdev *d = arg;
+	ip4_addr_t ip, mask, gw;
+	char spec[20];
+	bool fixed = bootarg_str(machine.bootargs, "ip", spec, sizeof spec) && parse_ip(spec, &ip);
+	if (fixed) {
+		IP4_ADDR(&mask, 255, 255, 255, 0);
+		IP4_ADDR(&gw, ip4_addr1(&ip), ip4_addr2(&ip), ip4_addr3(&ip), 2);
+	} else {
+		ip4_addr_set_zero(&ip);
+		ip4_addr_set_zero(&mask);
+		ip4_addr_set_zero(&gw);
+	}
+	netif_add(&the_netif, &ip, &mask, &gw, d, netif_setup, tcpip_input);
+	d->stack = &the_netif;
+	netif_set_status_callback(&the_netif, status_changed);
+	netif_set_default(&the_netif);
+	netif_set_up(&the_netif);
+	netif_set_link_up(&the_netif);
+	configured_by_dhcp = !fixed;
+	if (!fixed)
+		dhcp_start(&the_netif);
+	else
+		status_changed(&the_netif);
+	__atomic_store_n(&stack_ready, true, __ATOMIC_RELEASE);
+}
+
+bool net_start(void)
+{
+	if (!spapr_vlan_probe(&boot_fdt) && !sungem_probe(&boot_fdt))
+		return false;
+	struct netdev *d = the_netdev;
+	start_ns = clock_ns();
+	kprintf("net: %s %02x:%02x:%02x:%02x:%02x:%02x, %s\n", d->driver, d->mac[0], d->mac[1],
+		d->mac[2], d->mac[3], d->mac[4], d->mac[5],
+		d->has_irq ? "interrupt-driven receive" : "receive polled every tick (no interrupt)");
+	tcpip_init(stack_started, d);
+	if (!thread_create("netrx", rx_thread, d, 0)) {
+		kprintf("net: cannot create the receive thread\n");
+		return false;
+	}
+	return true;
+}
+
+bool net_info(struct km_netinfo *out)
+{
+	struct netdev *d = the_netdev;
+	if (!d || !__atomic_load_n(&stack_ready, __ATOMIC_ACQUIRE))
+		return false;
+	memset(out, 0, sizeof *out);
+	out->ipv4 = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(&the_netif)));
+	out->netmask = lwip_ntohl(ip4_addr_get_u32(netif_ip4_netmask(&the_netif)));
+	out->gateway = lwip_ntohl(ip4_addr_get_u32(netif_ip4_gw(&the_netif)));
+	memcpy(out->mac, d->mac, 6);
+	out->link_up = netif_is_link_up(&the_netif);
+	out->dhcp = configured_by_dhcp;
+	size_t n = strlen(d->driver);
+	memcpy(out->driver, d->driver, n < sizeof out->driver ? n : sizeof out->driver - 1);
+	out->rx_packets = d->stats.rx_packets;
+	out->rx_bytes = d->stats.rx_bytes;
+	out->rx_dropped = d->stats.rx_dropped;
+	out->tx_packets = d->stats.tx_packets;
+	out->tx_bytes = d->stats.tx_bytes;
+	out->tx_dropped = d->stats.tx_dropped;
+	out->interrupts = d->stats.interrupts;
+	out->polls = d->stats.polls;
+	return true;
+}
