@@ -1,4 +1,6 @@
 #include "process.h"
+#include "net/net.h"
+#include "km_abi.h"
 #include "vm.h"
 #include "kmem.h"
 #include "console.h"
@@ -72,6 +74,25 @@ static int annex_children(void *rep, coid_t *children, int max)
 	for (uint32_t i = 0; i < a->n && (int)i < max; i++)
 		children[i] = a->procs[i];
 	return (int)a->n;
+}
+
+uint32_t process_list(struct km_process *out, uint32_t max)
+{
+	struct annex *a = co_rep(process_annex);
+	spin_lock(&a->lock);
+	uint32_t n = a->n;
+	for (uint32_t i = 0; i < n && i < max; i++) {
+		const struct process *p = co_rep(a->procs[i]);
+		struct km_process *k = &out[i];
+		k->pid = p->pid;
+		k->ppid = p->ppid;
+		k->threads = p->live_threads;
+		k->state = p->state == PROC_ZOMBIE ? KM_PROC_EXITED : KM_PROC_RUNNING;
+		memcpy(k->name, p->name, sizeof k->name);
+		k->name[sizeof k->name - 1] = 0;
+	}
+	spin_unlock(&a->lock);
+	return n;
 }
 
 static const struct annex_ops annex_ops = { annex_add, annex_remove, annex_find, annex_count };
@@ -520,6 +541,7 @@ fail:
 __attribute__((noreturn)) static void thread_leaves(struct process *p, long code)
 {
 	if (__atomic_sub_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL) == 0) {
+		net_process_exit(p);
 		__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_RELEASE);
 		thread_wake_all(p);
 	}

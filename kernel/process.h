@@ -12,6 +12,7 @@
 #define MAX_REGIONS 8
 #define MAX_PROCESSES 1024
 #define MAX_THREADS 64
+#define PROC_MAX_SOCKETS 32            /* user fds 3.. (kernel/net/sockets.c) */
 
 enum process_state { PROC_RUNNING, PROC_ZOMBIE };
 
@@ -47,6 +48,7 @@ struct process {
 	uint32_t scan_cap;
 	volatile uint32_t scan_requested, scan_done, scan_count;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
+	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
 };
 
 struct annex;
@@ -65,6 +67,9 @@ struct annex {
 extern coid_t process_annex;
 
 void process_init(void);
+struct km_process;
+/* Describes up to max live processes (kernel/km_abi.h); returns how many there are. */
+uint32_t process_list(struct km_process *out, uint32_t max);
 /* Starts `program` from the initial RAM disk with a comma-separated argument string.
  * Returns the pid or -errno. */
 long process_spawn(const char *program, const char *args, uint32_t ppid);

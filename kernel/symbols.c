@@ -31,3 +31,14 @@ unsigned int symbol_count(void)
 	const void *t = table();
 	return t ? be32_load((const uint8_t *)t + 4) : 0;
 }
+
+const void *symbol_table(size_t *size)
+{
+	const uint8_t *t = table();
+	if (!t)
+		return 0;
+	uint32_t count = (uint32_t)t[4] << 24 | (uint32_t)t[5] << 16 | (uint32_t)t[6] << 8 | t[7];
+	uint32_t strings = (uint32_t)t[8] << 24 | (uint32_t)t[9] << 16 | (uint32_t)t[10] << 8 | t[11];
+	*size = KSYMS_HEADER_SIZE + (size_t)count * KSYMS_ENTRY_SIZE + strings;
+	return t;
+}

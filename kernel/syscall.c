@@ -14,6 +14,8 @@
 #include "vm.h"
 #include "kmem.h"
 #include "page_alloc.h"
+#include "netdev.h"
+#include "net/net.h"
 
 #define WRITE_MAX (64 * 1024)
 
@@ -204,6 +206,28 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_CO_SCAN_DONE:
 		rc = process_co_scan_done(a[0]);
+		break;
+	case SYS_KM_INFO:
+	case SYS_KM_CATALOGUE:
+	case SYS_KM_KSYMS:
+	case SYS_FILE_READ:
+	case SYS_KM_PROCESSES:
+	case SYS_NETINFO:
+		rc = km_info_syscall(tf->gpr[0], a);
+		break;
+	case SYS_SOCKET:
+	case SYS_BIND:
+	case SYS_LISTEN:
+	case SYS_ACCEPT:
+	case SYS_CONNECT:
+	case SYS_SEND:
+	case SYS_RECV:
+	case SYS_CLOSE:
+	case SYS_POLL:
+	case SYS_SETSOCKOPT:
+	case SYS_SHUTDOWN:
+	case SYS_GETSOCKNAME:
+		rc = netdev_get() ? net_syscall(tf->gpr[0], a) : -KOV_ENODEV;
 		break;
 	default:
 		rc = -KOV_ENOSYS;

@@ -5,5 +5,7 @@
 #include "trap.h"
 
 void syscall_dispatch(struct trap_frame *tf);
+/* The KM's information calls (SYS_KM_INFO.. SYS_KM_PROCESSES, SYS_NETINFO): kernel/km_info.c. */
+long km_info_syscall(uint64_t nr, const uint64_t *a);
 
 #endif

@@ -14,6 +14,10 @@ struct process;
 bool net_start(void);
 /* Fills the interface's description and counters; false if there is no network. */
 bool net_info(struct km_netinfo *out);
+/* The socket system calls (SYS_SOCKET..SYS_GETSOCKNAME): a[] are the call's arguments. */
+long net_syscall(uint64_t nr, const uint64_t *a);
+/* Sockets open in all processes. */
+uint32_t net_sockets_open(void);
 /* Closes every socket of a process that is going away. */
 void net_process_exit(struct process *p);
 

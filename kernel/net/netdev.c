@@ -174,6 +174,12 @@ static void stack_started(void *arg)
 	else
 		status_changed(&the_netif);
 	__atomic_store_n(&stack_ready, true, __ATOMIC_RELEASE);
+	thread_wake_all((const void *)&stack_ready);
+}
+
+static bool stack_not_ready(const void *key)
+{
+	return !__atomic_load_n((const volatile bool *)key, __ATOMIC_ACQUIRE);
 }
 
 bool net_start(void)
@@ -186,6 +192,9 @@ bool net_start(void)
 		d->mac[2], d->mac[3], d->mac[4], d->mac[5],
 		d->has_irq ? "interrupt-driven receive" : "receive polled every tick (no interrupt)");
 	tcpip_init(stack_started, d);
+	/* Sockets may be used as soon as this returns. */
+	while (stack_not_ready((const void *)&stack_ready))
+		thread_block_on((const void *)&stack_ready, stack_not_ready);
 	if (!thread_create("netrx", rx_thread, d, 0)) {
 		kprintf("net: cannot create the receive thread\n");
 		return false;

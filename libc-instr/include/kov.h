@@ -69,5 +69,9 @@ size_t strlen(const char *s);
 int strcmp(const char *a, const char *b);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+int strncmp(const char *a, const char *b, size_t n);
+size_t strnlen(const char *s, size_t max);
 
 #endif
