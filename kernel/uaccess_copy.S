@@ -6,17 +6,40 @@
 	.globl uaccess_code_start
 uaccess_code_start:
 
-/* long uaccess_copy(void *dst, const void *src, uint64_t len): 0 or -14. */
+/* long uaccess_copy(void *dst, const void *src, uint64_t len): 0 or -14. Doublewords when
+ * source and destination share their alignment (bulk socket data), bytes otherwise. */
 FUNC(uaccess_copy)
 	cmpdi	r5, 0
+	beq	5f
+	xor	r6, r3, r4
+	andi.	r6, r6, 7
+	bne	3f
+1:	andi.	r6, r3, 7		/* bytes up to an 8-byte boundary */
 	beq	2f
-	mtctr	r5
-1:	lbz	r6, 0(r4)
+	lbz	r6, 0(r4)
 	stb	r6, 0(r3)
 	addi	r3, r3, 1
 	addi	r4, r4, 1
-	bdnz	1b
-2:	li	r3, 0
+	addic.	r5, r5, -1
+	beq	5f
+	b	1b
+2:	srdi.	r6, r5, 3
+	beq	3f
+	mtctr	r6
+6:	ld	r7, 0(r4)
+	std	r7, 0(r3)
+	addi	r3, r3, 8
+	addi	r4, r4, 8
+	bdnz	6b
+	andi.	r5, r5, 7
+	beq	5f
+3:	mtctr	r5
+4:	lbz	r6, 0(r4)
+	stb	r6, 0(r3)
+	addi	r3, r3, 1
+	addi	r4, r4, 1
+	bdnz	4b
+5:	li	r3, 0
 	blr
 ENDFUNC(uaccess_copy)
 

@@ -41,6 +41,9 @@
 #define LWIP_NETIF_HOSTNAME 1
 #define LWIP_STATS 0
 #define LWIP_CHECKSUM_ON_COPY 1
+#define LWIP_CHKSUM kov_inet_chksum        /* kernel/net/chksum.c: a word at a time */
+unsigned short kov_inet_chksum(const void *data, int len);
+#define LWIP_NETIF_TX_SINGLE_PBUF 1      /* a frame is one buffer: the driver copies it once */
 #define ETH_PAD_SIZE 2                   /* IP header 4-byte aligned in received frames */
 
 /* Memory: lwIP's own heap and pools, statically allocated in the kernel image. */

@@ -83,9 +83,17 @@ static void rx_thread(void *arg)
 static err_t link_output(struct netif *netif, struct pbuf *p)
 {
 	struct netdev *d = netif->state;
-	uint8_t frame[NETDEV_FRAME_MAX];
+	uint8_t copy[NETDEV_FRAME_MAX];
 	u16_t len = (u16_t)(p->tot_len - ETH_PAD_SIZE);
-	if (len > sizeof frame || pbuf_copy_partial(p, frame, len, ETH_PAD_SIZE) != len) {
+	const void *frame = (const uint8_t *)p->payload + ETH_PAD_SIZE;
+	if (p->next) {   /* lwIP makes TCP segments whole; ARP and others may come in pieces */
+		if (len > sizeof copy || pbuf_copy_partial(p, copy, len, ETH_PAD_SIZE) != len) {
+			d->stats.tx_dropped++;
+			return ERR_BUF;
+		}
+		frame = copy;
+	}
+	if (len > NETDEV_FRAME_MAX) {
 		d->stats.tx_dropped++;
 		return ERR_BUF;
 	}

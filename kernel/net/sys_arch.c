@@ -20,14 +20,19 @@
 #include "../platform.h"
 #include "../console.h"
 
+/* `waiters` counts threads about to block or blocked: signallers skip the wake-up (and its
+ * queue lock) when it is 0. Waiter: waiters++, fence, re-check; signaller: count++, fence,
+ * read waiters — one of the two always sees the other. */
 struct kov_sem {
 	volatile uint32_t count;
+	volatile uint32_t waiters;
 };
 
 struct kov_mbox {
 	struct spinlock lock;
 	uint32_t size, head;
 	volatile uint32_t count;
+	volatile uint32_t readers, writers;  /* waiting, as kov_sem.waiters */
 	void **slots;
 };
 
@@ -66,7 +71,10 @@ void lwip_port_assert(const char *msg, const char *file, int line)
 	machine_halt();
 }
 
-/* ---- lightweight protection: a recursive spin lock with interrupts off -------------------- */
+/* ---- lightweight protection: a recursive spin lock ------------------------------------------
+ * lwIP never runs in interrupt context here (a NIC interrupt only wakes the receive thread), so
+ * interrupts stay on: under TCG every MSR write ends a translation block, and lwIP protects
+ * each pbuf and pool operation. The spin lock holds off preemption while it is held. */
 
 static struct spinlock prot_lock = SPINLOCK_INIT;
 static volatile int prot_owner = -1;
@@ -74,23 +82,22 @@ static int prot_depth;
 
 sys_prot_t sys_arch_protect(void)
 {
-	int irq = irq_save();
 	int me = (int)this_cpu()->index;
 	if (prot_owner != me) {
 		spin_lock(&prot_lock);
 		prot_owner = me;
 	}
 	prot_depth++;
-	return irq;
+	return 0;
 }
 
-void sys_arch_unprotect(sys_prot_t irq)
+void sys_arch_unprotect(sys_prot_t unused)
 {
+	(void)unused;
 	if (--prot_depth == 0) {
 		prot_owner = -1;
 		spin_unlock(&prot_lock);
 	}
-	irq_restore(irq);
 }
 
 /* ---- semaphores ---------------------------------------------------------------------------- */
@@ -128,15 +135,18 @@ void sys_sem_free(sys_sem_t *sem)
 
 void sys_sem_signal(sys_sem_t *sem)
 {
-	__atomic_add_fetch(&(*sem)->count, 1, __ATOMIC_ACQ_REL);
-	thread_wake_one(*sem);
+	struct kov_sem *s = *sem;
+	__atomic_add_fetch(&s->count, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&s->waiters, __ATOMIC_SEQ_CST))
+		thread_wake_one(s);
 }
 
 /* Waits until try(key, out) succeeds or the timeout (ms, 0 = none) passes; returns the ms
  * waited or SYS_ARCH_TIMEOUT. `give_up_on_exit`: a thread of an exiting process stops
  * waiting (mailboxes only: a semaphore wait is the stack's own and must complete). */
-static u32_t wait_for(void *key, bool (*try)(void *key, void **out), void **out,
-		      bool (*empty)(const void *key), u32_t timeout_ms, bool give_up_on_exit)
+static u32_t wait_for(void *key, volatile uint32_t *waiters, bool (*try)(void *key, void **out),
+		      void **out, bool (*empty)(const void *key), u32_t timeout_ms,
+		      bool give_up_on_exit)
 {
 	uint64_t start = clock_ns();
 	uint64_t deadline = timeout_ms ? start + (uint64_t)timeout_ms * 1000000 : 0;
@@ -148,12 +158,14 @@ static u32_t wait_for(void *key, bool (*try)(void *key, void **out), void **out,
 			if (p && __atomic_load_n(&p->exiting, __ATOMIC_ACQUIRE))
 				return SYS_ARCH_TIMEOUT;
 		}
+		if (deadline && clock_ns() >= deadline)
+			return SYS_ARCH_TIMEOUT;
+		__atomic_add_fetch(waiters, 1, __ATOMIC_SEQ_CST);
 		if (!deadline)
 			thread_block_on(key, empty);
-		else if (clock_ns() >= deadline)
-			return SYS_ARCH_TIMEOUT;
 		else
 			thread_block_until(key, empty, deadline);
+		__atomic_sub_fetch(waiters, 1, __ATOMIC_SEQ_CST);
 	}
 }
 
@@ -165,7 +177,7 @@ static bool sem_try(void *key, void **out)
 
 u32_t sys_arch_sem_wait(sys_sem_t *sem, u32_t timeout)
 {
-	return wait_for(*sem, sem_try, 0, sem_empty, timeout, false);
+	return wait_for(*sem, &(*sem)->waiters, sem_try, 0, sem_empty, timeout, false);
 }
 
 /* ---- mutexes ------------------------------------------------------------------------------- */
@@ -236,7 +248,6 @@ static bool mbox_full(const void *key)
 
 static bool mbox_put(struct kov_mbox *m, void *msg)
 {
-	int irq = irq_save();
 	spin_lock(&m->lock);
 	bool ok = m->count < m->size;
 	if (ok) {
@@ -244,15 +255,14 @@ static bool mbox_put(struct kov_mbox *m, void *msg)
 		m->count++;
 	}
 	spin_unlock(&m->lock);
-	irq_restore(irq);
-	if (ok)
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (ok && __atomic_load_n(&m->readers, __ATOMIC_SEQ_CST))
 		thread_wake_one(m);
 	return ok;
 }
 
 static bool mbox_get(struct kov_mbox *m, void **msg)
 {
-	int irq = irq_save();
 	spin_lock(&m->lock);
 	bool ok = m->count > 0;
 	if (ok) {
@@ -263,8 +273,8 @@ static bool mbox_get(struct kov_mbox *m, void **msg)
 		m->count--;
 	}
 	spin_unlock(&m->lock);
-	irq_restore(irq);
-	if (ok)
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (ok && __atomic_load_n(&m->writers, __ATOMIC_SEQ_CST))
 		thread_wake_one(&m->slots);
 	return ok;
 }
@@ -272,8 +282,11 @@ static bool mbox_get(struct kov_mbox *m, void **msg)
 void sys_mbox_post(sys_mbox_t *mbox, void *msg)
 {
 	struct kov_mbox *m = *mbox;
-	while (!mbox_put(m, msg))
+	while (!mbox_put(m, msg)) {
+		__atomic_add_fetch(&m->writers, 1, __ATOMIC_SEQ_CST);
 		thread_block_on(&m->slots, mbox_full);
+		__atomic_sub_fetch(&m->writers, 1, __ATOMIC_SEQ_CST);
+	}
 }
 
 err_t sys_mbox_trypost(sys_mbox_t *mbox, void *msg)
@@ -293,7 +306,7 @@ static bool mbox_try(void *key, void **out)
 
 u32_t sys_arch_mbox_fetch(sys_mbox_t *mbox, void **msg, u32_t timeout)
 {
-	return wait_for(*mbox, mbox_try, msg, mbox_empty, timeout, true);
+	return wait_for(*mbox, &(*mbox)->readers, mbox_try, msg, mbox_empty, timeout, true);
 }
 
 u32_t sys_arch_mbox_tryfetch(sys_mbox_t *mbox, void **msg)
