@@ -33,3 +33,27 @@ expect_not() {
 field() { # name: value of name=value in the ready line
 	grep -a -m1 '^kov: ready' "$LOG" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
+
+# A TCP port on 127.0.0.1 that nothing listens on right now.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Starts sim/run in the background in its own process group (console to $LOG); the target is
+# stopped when the test exits. SIM_PID is the group's leader.
+boot_bg() {
+	setsid sim/run "$@" </dev/null >"$LOG" 2>&1 &
+	SIM_PID=$!
+	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG"' EXIT
+}
+
+# Waits until the console shows regex $1 (at most $2 seconds, default 30).
+wait_for() {
+	local re=$1 limit=${2:-30} i
+	for ((i = 0; i < limit * 10; i++)); do
+		grep -a -qE -- "$re" "$LOG" && return 0
+		kill -0 "$SIM_PID" 2>/dev/null || fail "the target stopped before /$re/"
+		sleep 0.1
+	done
+	fail "no /$re/ on the console within ${limit}s"
+}
