@@ -57,6 +57,30 @@ static void bad_calls(int lfd)
 	expect("close twice", close(s), -KOV_EBADF);
 }
 
+/* Threads left blocked in accept() and in an endless poll() when main returns: the process
+ * must still exit (the kernel wakes them and closes their sockets). */
+static void blocked_accept(void *arg)
+{
+	int fd = (int)(long)arg;
+	accept(fd, 0, 0);
+}
+
+static void blocked_poll(void *arg)
+{
+	struct pollfd p = { (int)(long)arg, POLLIN, 0 };
+	poll(&p, 1, -1);
+}
+
+static void leave_blocked_threads(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { sizeof sa, AF_INET, htons(7300), { INADDR_ANY }, { 0 } };
+	expect("bind 7300", bind(fd, &sa, sizeof sa), 0);
+	expect("listen 7300", listen(fd, 1), 0);
+	thread_create(blocked_accept, (void *)(long)fd, -1);
+	thread_create(blocked_poll, (void *)(long)fd, -1);
+}
+
 static long parse_count(const char *s)
 {
 	long v = 0;
@@ -140,6 +164,7 @@ int main(int argc, char **argv)
 		expect("close", close(c), 0);
 	}
 	close(lfd);
+	leave_blocked_threads();
 	printf("netecho: done, %d failures\n", failures);
 	return failures ? 1 : 0;
 }
