@@ -185,9 +185,13 @@ test: setup
 	@$(MAKE) --no-print-directory all
 	@tests/run
 
+# The default target with its DCI daemon forwarded to the host (KOV_PORT, KOV_METRICS_PORT).
+KOV_PORT ?= 7242
+KOV_METRICS_PORT ?= 9242
 run: setup
 	@$(MAKE) --no-print-directory all
-	@sim/run
+	@echo "KOV: connect with  build/host/kovctl --target 127.0.0.1:$(KOV_PORT) info   (Ctrl-A X quits QEMU)"
+	@sim/run --port $(KOV_PORT) --metrics-port $(KOV_METRICS_PORT)
 
 bench: setup
 	@$(MAKE) --no-print-directory all

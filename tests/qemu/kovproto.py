@@ -1,0 +1,93 @@
+"""A deliberately independent, minimal Python encoder/decoder of the KOV wire protocol
+(docs/protocol.md), for integration tests that must send frames the C codec would never
+produce (garbage, truncated, oversized, wrong magic) and check the daemon's answers."""
+import socket, struct, time
+
+MAGIC = 0x4B4F5650
+HELLO, SERVER_HELLO, ERROR, OK, PING, PONG = 1, 2, 3, 4, 5, 6
+SCAN_REQUEST, SCAN_PROCESSES, SCAN_OBJECTS = 0x101, 0x102, 0x103
+EVENT_CATALOGUE = 0x202
+F_MORE = 2
+ERRF_FATAL = 1
+
+def s(b):
+    return struct.pack(">H", len(b)) + b
+
+def frame(ftype, req, payload, flags=0):
+    return struct.pack(">IHHI", 8 + len(payload), ftype, flags, req) + payload
+
+def hello(req=1, token=b"", magic=MAGIC, major=1, minor=0, client=b"kovproto-test"):
+    return frame(HELLO, req, struct.pack(">IHH", magic, major, minor) + s(client) + s(token))
+
+def ping(req, cookie):
+    return frame(PING, req, struct.pack(">Q", cookie))
+
+def scan_request(req, pid=0xFFFFFFFF, what=3):
+    return frame(SCAN_REQUEST, req, struct.pack(">IH", pid, what))
+
+class Conn:
+    def __init__(self, port, timeout=10):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.buf = b""
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def recv_frame(self):
+        """(type, flags, req, payload), or None when the server closed."""
+        while True:
+            if len(self.buf) >= 4:
+                (n,) = struct.unpack(">I", self.buf[:4])
+                if len(self.buf) >= 4 + n:
+                    f, self.buf = self.buf[:4 + n], self.buf[4 + n:]
+                    t, fl, req = struct.unpack(">HHI", f[4:12])
+                    return t, fl, req, f[12:]
+            d = self.sock.recv(65536)
+            if not d:
+                return None
+            self.buf += d
+
+    def handshake(self, token=b""):
+        """Sends HELLO, reads SERVER_HELLO and the catalogue; returns (status, role, reason)."""
+        self.send(hello(1, token))
+        t, fl, req, p = self.recv_frame()
+        assert t == SERVER_HELLO and req == 1, (t, req)
+        magic, major, minor, status, role, cid = struct.unpack(">IHHHHI", p[:16])
+        (rl,) = struct.unpack(">H", p[16:18])
+        reason = p[18:18 + rl].decode()
+        more = fl & F_MORE
+        while more:
+            t, fl, req, _ = self.recv_frame()
+            assert t == EVENT_CATALOGUE and req == 1, t
+            more = fl & F_MORE
+        return status, role, reason
+
+    def ping(self, req, cookie):
+        self.send(ping(req, cookie))
+        while True:
+            t, fl, r, p = self.recv_frame()
+            if r == 0:
+                continue          # pushed data
+            assert (t, r) == (PONG, req), (t, r)
+            assert struct.unpack(">Q", p[:8])[0] == cookie
+            return
+
+    def close(self):
+        self.sock.close()
+
+def error_of(fr):
+    """(code, about, flags, text) of an ERROR frame."""
+    t, fl, req, p = fr
+    assert t == ERROR, t
+    code, about, flags, n = struct.unpack(">HHHH", p[:8])
+    return code, about, flags, p[8:8 + n].decode()
+
+def wait_port(port, limit=30):
+    end = time.time() + limit
+    while time.time() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("port %d never opened" % port)
