@@ -1,0 +1,56 @@
+/* Requests whose answer is one fixed frame: PING and STATUS_GET. */
+#include "client/client_priv.h"
+
+/* The answer's one frame must be of the expected type and decode (it was validated on
+ * arrival, so decoding here only fails for a wrong type). */
+static int single(struct kov_client *c, const struct kov_answer *a, uint16_t type)
+{
+	if (a->count != 1 || a->frames[0].f.type != type) {
+		c->error_code = PROTO_E_UNEXPECTED;
+		return kov_fail(c, KOV_E_PROTOCOL, "target answered with %zu frame(s) of %s, not one %s",
+		                a->count, proto_type_name(a->frames[0].f.type), proto_type_name(type));
+	}
+	return 0;
+}
+
+int kov_client_ping(struct kov_client *c, uint64_t cookie, struct proto_pong *pong,
+                    uint64_t *rtt_ns)
+{
+	uint8_t buf[PROTO_HEADER_SIZE + 8];
+	struct proto_ping ping = { cookie };
+	int n = proto_encode_ping(buf, sizeof buf, 1, 0, &ping);
+	if (n < 0)
+		return kov_fail(c, KOV_E_USAGE, "cannot encode PING");
+	struct kov_answer a;
+	uint64_t t0 = kov_now_ns();
+	int err = kov_client_call(c, buf, (size_t)n, &a);
+	uint64_t t1 = kov_now_ns();
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_PONG);
+	if (!err)
+		proto_decode_pong(&a.frames[0].f, pong);
+	if (!err && pong->cookie != cookie)
+		err = kov_fail(c, KOV_E_PROTOCOL, "PONG carries cookie 0x%llx, the PING 0x%llx",
+		               (unsigned long long)pong->cookie, (unsigned long long)cookie);
+	kov_answer_free(&a);
+	*rtt_ns = t1 - t0;
+	return err;
+}
+
+int kov_client_status(struct kov_client *c, struct proto_status *st)
+{
+	uint8_t buf[PROTO_HEADER_SIZE];
+	int n = proto_encode_empty(buf, sizeof buf, PROTO_STATUS_GET, 1, 0);
+	if (n < 0)
+		return kov_fail(c, KOV_E_USAGE, "cannot encode STATUS_GET");
+	struct kov_answer a;
+	int err = kov_client_call(c, buf, (size_t)n, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_STATUS);
+	if (!err)
+		proto_decode_status(&a.frames[0].f, st);
+	kov_answer_free(&a);
+	return err;
+}

@@ -1,0 +1,42 @@
+/* Names for numbers a user sees (processor, role, process state) and the clock. */
+#include <time.h>
+#include "client/client.h"
+
+uint64_t kov_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The PVR's upper half is the processor version; the lower half its revision. */
+const char *kov_pvr_name(uint32_t pvr)
+{
+	switch (pvr >> 16) {
+	case 0x0039: return "PowerPC 970";
+	case 0x003C: return "PowerPC 970FX";
+	case 0x0044: return "PowerPC 970MP";
+	case 0x0045: return "PowerPC 970GX";
+	default: return "unknown";
+	}
+}
+
+const char *kov_role_name(enum proto_role role)
+{
+	switch (role) {
+	case PROTO_ROLE_OBSERVER: return "observer";
+	case PROTO_ROLE_CONTROLLER: return "controller";
+	default: return "none";
+	}
+}
+
+const char *kov_state_name(uint16_t state)
+{
+	switch (state) {
+	case PROTO_PS_RUNNING: return "running";
+	case PROTO_PS_READY: return "ready";
+	case PROTO_PS_BLOCKED: return "blocked";
+	case PROTO_PS_EXITING: return "exiting";
+	default: return "unknown";
+	}
+}

@@ -1,0 +1,99 @@
+/* kovctl info: the target's description from the handshake and its event catalogue. */
+#include <stdio.h>
+#include <string.h>
+#include "kovctl/kovctl.h"
+
+static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+static const char *source_name(uint8_t s) { return s == PROTO_SRC_HW ? "hw" : "sw"; }
+
+static void info_json(struct kovctl *k, const struct kov_target *t, const struct kov_event *ev,
+                      size_t n)
+{
+	struct json *j = &k->j;
+	json_begin_object(j);
+	json_kv_str(j, "target", k->target);
+	json_kv_str(j, "profile", t->profile);
+	json_kv_str(j, "model", t->model);
+	json_kv_u64(j, "cpus", t->cpus);
+	json_kv_hex(j, "pvr", t->pvr);
+	json_kv_str(j, "processor", kov_pvr_name(t->pvr));
+	json_kv_u64(j, "memory", t->memory);
+	json_kv_u64(j, "timebase_hz", t->timebase_hz);
+	json_kv_u64(j, "timebase_now", t->timebase_now);
+	json_kv_str(j, "pmu", t->pmu);
+	json_kv_str(j, "build_id", t->build_id);
+	json_kv_str(j, "server", t->server);
+	char ver[16];
+	snprintf(ver, sizeof ver, "%u.%u", (unsigned)t->major, (unsigned)t->minor);
+	json_kv_str(j, "protocol", ver);
+	json_kv_str(j, "role", kov_role_name(t->role));
+	json_kv_u64(j, "client_id", t->client_id);
+	json_kv_str(j, "reason", t->reason);
+	json_kv_u64(j, "events", n);
+	json_key(j, "catalogue");
+	json_begin_array(j);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(j);
+		json_kv_u64(j, "index", i);
+		json_kv_str(j, "name", ev[i].name);
+		json_kv_str(j, "source", source_name(ev[i].source));
+		json_kv_hex(j, "code", ev[i].code);
+		json_kv_bool(j, "counts_here", ev[i].flags & PROTO_EV_COUNTS_HERE);
+		json_kv_bool(j, "can_sample", ev[i].flags & PROTO_EV_CAN_SAMPLE);
+		json_kv_bool(j, "samples_here", ev[i].flags & PROTO_EV_SAMPLES_HERE);
+		json_kv_str(j, "description", ev[i].description);
+		json_kv_str(j, "why_not", ev[i].why_not);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+	json_end(j);
+}
+
+static void print_memory(uint64_t bytes)
+{
+	if (bytes && bytes % (1u << 20) == 0)
+		printf("%llu MiB\n", (unsigned long long)(bytes >> 20));
+	else
+		printf("%llu bytes\n", (unsigned long long)bytes);
+}
+
+int cmd_info(struct kovctl *k)
+{
+	const struct kov_target *t = kov_client_target(k->c);
+	size_t n;
+	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	if (k->o->json) {
+		info_json(k, t, ev, n);
+		return EXIT_OK;
+	}
+	printf("target     %s\n", k->target);
+	printf("profile    %s\n", t->profile);
+	printf("model      %s\n", t->model[0] ? t->model : "-");
+	printf("cpus       %u\n", (unsigned)t->cpus);
+	printf("pvr        0x%08x (%s)\n", (unsigned)t->pvr, kov_pvr_name(t->pvr));
+	printf("memory     ");
+	print_memory(t->memory);
+	printf("timebase   %llu Hz\n", (unsigned long long)t->timebase_hz);
+	printf("pmu        %s\n", t->pmu[0] ? t->pmu : "-");
+	printf("build      %s\n", t->build_id[0] ? t->build_id : "-");
+	printf("server     %s (protocol %u.%u)\n", t->server[0] ? t->server : "-",
+	       (unsigned)t->major, (unsigned)t->minor);
+	printf("role       %s (client id %u)%s%s\n", kov_role_name(t->role), (unsigned)t->client_id,
+	       t->reason[0] ? ": " : "", t->reason);
+	printf("events     %zu\n", n);
+	if (n == 0)
+		return EXIT_OK;
+
+	int w = (int)strlen("EVENT");
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(ev[i].name) > w)
+			w = (int)strlen(ev[i].name);
+	printf("\n%-*s  SOURCE  COUNTS  SAMPLES  WHY NOT\n", w, "EVENT");
+	for (size_t i = 0; i < n; i++)
+		printf("%-*s  %-6s  %-6s  %-*s%s%s\n", w, ev[i].name, source_name(ev[i].source),
+		       yes_no(ev[i].flags & PROTO_EV_COUNTS_HERE), ev[i].why_not[0] ? 7 : 0,
+		       yes_no(ev[i].flags & PROTO_EV_SAMPLES_HERE), ev[i].why_not[0] ? "  " : "",
+		       ev[i].why_not);
+	return EXIT_OK;
+}

@@ -1,0 +1,69 @@
+/* kovctl: the command-line client of a KOV target (usage: kovctl --help). Shared by its
+ * files: the parsed command line (opts.c), the commands (cmd_*.c) and their output. */
+#ifndef KOV_KOVCTL_H
+#define KOV_KOVCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "client/client.h"
+#include "kovctl/json.h"
+
+#define KOVCTL_NAME "kovctl 0.1"
+#define KOVCTL_MAX_ADDRS 4096
+
+/* Exit codes. */
+#define EXIT_OK 0
+#define EXIT_TARGET 1                /* unreachable, refused, or the target reported an error */
+#define EXIT_USAGE 2
+
+enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
+                  CMD_STREAM };
+
+struct kovctl_opts {
+	bool help;
+	char host[256];
+	char port[8];
+	const char *token;           /* NULL: observe */
+	bool json;
+	int timeout_ms;
+	enum kovctl_cmd cmd;
+	const char *cmd_name;
+	bool has_pid;
+	uint32_t pid;                /* scan, symbols */
+	const char *class_name;      /* scan */
+	double seconds;              /* watch (0: until Ctrl-C), stream */
+	unsigned count;              /* ping */
+	unsigned depth;              /* stream: requests in flight */
+	size_t n_addrs;              /* symbols */
+	uint64_t addrs[KOVCTL_MAX_ADDRS];
+};
+
+/* Parses argv (argv[0] skipped) into o. 0 on success (o->help may be set), -1 with the
+ * message for "kovctl: ..." in err. Options may come before or after the command. */
+int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t n);
+extern const char kovctl_usage[];
+
+/* What a command works with. */
+struct kovctl {
+	const struct kovctl_opts *o;
+	struct kov_client *c;
+	char target[300];            /* "host:port", for messages */
+	struct json j;               /* stdout, when o->json */
+};
+
+/* Prints "kovctl: <the client's error>" and returns EXIT_TARGET. */
+int kovctl_client_error(struct kovctl *k);
+
+int cmd_info(struct kovctl *k);
+int cmd_scan(struct kovctl *k);
+int cmd_symbols(struct kovctl *k);
+int cmd_watch(struct kovctl *k);
+int cmd_ping(struct kovctl *k);
+int cmd_status(struct kovctl *k);
+int cmd_stream(struct kovctl *k);
+
+/* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
+void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);
+
+#endif

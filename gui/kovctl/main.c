@@ -1,0 +1,53 @@
+/* kovctl: parse the command line, connect, run one command. */
+#include <stdio.h>
+#include <string.h>
+#include "kovctl/kovctl.h"
+
+static struct kovctl_opts opts;  /* large (the address list): not on the stack */
+
+int kovctl_client_error(struct kovctl *k)
+{
+	fprintf(stderr, "kovctl: %s\n", kov_client_error(k->c));
+	return EXIT_TARGET;
+}
+
+static int run(struct kovctl *k)
+{
+	switch (k->o->cmd) {
+	case CMD_INFO: return cmd_info(k);
+	case CMD_SCAN: return cmd_scan(k);
+	case CMD_SYMBOLS: return cmd_symbols(k);
+	case CMD_WATCH: return cmd_watch(k);
+	case CMD_PING: return cmd_ping(k);
+	case CMD_STATUS: return cmd_status(k);
+	case CMD_STREAM: return cmd_stream(k);
+	default: return EXIT_USAGE;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char err[512];
+	if (kovctl_parse(argc, argv, &opts, err, sizeof err) < 0) {
+		fprintf(stderr, "kovctl: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (opts.help) {
+		fputs(kovctl_usage, stdout);
+		return EXIT_OK;
+	}
+	struct kovctl k = { .o = &opts };
+	bool v6 = strchr(opts.host, ':') != NULL;
+	snprintf(k.target, sizeof k.target, v6 ? "[%s]:%s" : "%s:%s", opts.host, opts.port);
+	json_init(&k.j, stdout, true);
+	struct kov_client_options co = { .name = KOVCTL_NAME, .token = opts.token,
+	                                 .timeout_ms = opts.timeout_ms };
+	k.c = kov_client_new(&co);
+	if (!k.c) {
+		fprintf(stderr, "kovctl: out of memory\n");
+		return EXIT_TARGET;
+	}
+	int rc = kov_client_connect(k.c, opts.host, opts.port) ? kovctl_client_error(&k) : run(&k);
+	kov_client_free(k.c);
+	return rc;
+}

@@ -1,0 +1,263 @@
+/* The command line: global options, the command and its options, checked strictly so a
+ * mistyped number or option is reported rather than half-used. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kovctl/kovctl.h"
+
+const char kovctl_usage[] =
+	"usage: kovctl --target HOST:PORT [--token T] [--json] [--timeout SEC] COMMAND [ARGS]\n"
+	"\n"
+	"Talks to the DCI daemon of a KOV target (sim/run --port PORT forwards 127.0.0.1:PORT).\n"
+	"\n"
+	"commands:\n"
+	"  info                         the target's description and event catalogue\n"
+	"  scan [--pid N] [--class C]   processes and their live objects as a tree\n"
+	"  symbols [--pid N] ADDR...    symbolize hex addresses (pid 0, the default: the kernel)\n"
+	"  watch [--seconds N]          print pushed frames until N seconds pass or Ctrl-C\n"
+	"  ping [--count N]             round-trip times of PING (default 10)\n"
+	"  status                       the daemon's STATUS\n"
+	"  stream [--seconds N] [--depth K]\n"
+	"                               bulk throughput: SYMBOL_TABLE_GET of the kernel table\n"
+	"                               back to back, K in flight (default 5 s, K 4)\n"
+	"\n"
+	"options:\n"
+	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
+	"  --token T            the controller token (default: observe)\n"
+	"  --json               JSON output\n"
+	"  --timeout SEC        connect and answer time limit (default 10)\n"
+	"  --help               this text\n"
+	"\n"
+	"exit status: 0 ok, 1 target unreachable, refused or reporting an error, 2 bad usage\n";
+
+struct cmd_def {
+	const char *name;
+	enum kovctl_cmd cmd;
+	const char *opts;            /* the command's options, space-separated */
+};
+
+static const struct cmd_def cmds[] = {
+	{ "info", CMD_INFO, "" },
+	{ "scan", CMD_SCAN, "--pid --class" },
+	{ "symbols", CMD_SYMBOLS, "--pid" },
+	{ "watch", CMD_WATCH, "--seconds" },
+	{ "ping", CMD_PING, "--count" },
+	{ "status", CMD_STATUS, "" },
+	{ "stream", CMD_STREAM, "--seconds --depth" },
+};
+
+static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
+{
+	snprintf(err, n, fmt, a, b);
+	return -1;
+}
+
+/* Unsigned decimal in [min, max]. */
+static bool parse_uint(const char *s, unsigned long long min, unsigned long long max,
+                       unsigned long long *v)
+{
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	char *end;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end && *v >= min && *v <= max;
+}
+
+/* A positive number of seconds, fractions allowed, at most max. */
+static bool parse_seconds(const char *s, double max, double *v)
+{
+	if (!*s || *s == ' ')
+		return false;
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && !*end && isfinite(*v) && *v > 0 && *v <= max;
+}
+
+/* A hex address, with or without 0x, 1 to 16 digits. */
+static bool parse_addr(const char *s, uint64_t *v)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	size_t len = strspn(s, "0123456789abcdefABCDEF");
+	if (len == 0 || len > 16 || s[len])
+		return false;
+	*v = strtoull(s, NULL, 16);
+	return true;
+}
+
+static bool parse_target(const char *s, struct kovctl_opts *o)
+{
+	const char *colon, *host = s;
+	size_t hlen;
+	if (s[0] == '[') {           /* [IPv6]:port */
+		const char *close = strchr(s, ']');
+		if (!close || close[1] != ':')
+			return false;
+		host = s + 1;
+		hlen = (size_t)(close - host);
+		colon = close + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || strchr(s, ':') != colon)
+			return false;
+		hlen = (size_t)(colon - s);
+	}
+	unsigned long long port;
+	if (hlen == 0 || hlen >= sizeof o->host || !parse_uint(colon + 1, 1, 65535, &port))
+		return false;
+	memcpy(o->host, host, hlen);
+	o->host[hlen] = 0;
+	snprintf(o->port, sizeof o->port, "%llu", port);
+	return true;
+}
+
+static const struct cmd_def *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+static bool cmd_takes(const struct cmd_def *c, const char *opt)
+{
+	size_t len = strlen(opt);
+	for (const char *p = c ? c->opts : ""; (p = strstr(p, opt)); p += len)
+		if ((p[len] == ' ' || p[len] == 0) && (p == c->opts || p[-1] == ' '))
+			return true;
+	return false;
+}
+
+/* One option with its value; *used tells whether the value came from the next word. */
+static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *name,
+                  const char *val, char *err, size_t n)
+{
+	unsigned long long u;
+	static const char *const global[] = { "--target", "--token", "--timeout" };
+	bool is_global = false;
+	for (size_t i = 0; i < 3; i++)
+		is_global |= !strcmp(name, global[i]);
+	if (!is_global && !cmd_takes(cmd, name)) {
+		if (cmd)
+			return usage_error(err, n, "unknown option '%s' for %s (try --help)", name, cmd->name);
+		return usage_error(err, n, "unknown option '%s' (try --help)", name, "");
+	}
+	if (!strcmp(name, "--target")) {
+		if (!val || !parse_target(val, o))
+			return usage_error(err, n, "--target needs HOST:PORT%s%s", val ? ", not " : "", val ? val : "");
+	} else if (!val) {
+		return usage_error(err, n, "%s needs a value", name, "");
+	} else if (!strcmp(name, "--token")) {
+		if (strlen(val) > PROTO_NAME_MAX)
+			return usage_error(err, n, "--token is longer than 64 bytes", "", "");
+		o->token = val;
+	} else if (!strcmp(name, "--timeout")) {
+		double s;
+		if (!parse_seconds(val, 3600, &s))
+			return usage_error(err, n, "--timeout needs a number of seconds (0 < SEC <= 3600), not '%s'",
+			            val, "");
+		o->timeout_ms = (int)(s * 1000 + 0.999);   /* at least 1 ms; no libm */
+	} else if (!strcmp(name, "--pid")) {
+		if (!parse_uint(val, 0, PROTO_PID_ALL - 1, &u))
+			return usage_error(err, n, "--pid needs a process id, not '%s'", val, "");
+		o->has_pid = true;
+		o->pid = (uint32_t)u;
+	} else if (!strcmp(name, "--class")) {
+		if (!*val)
+			return usage_error(err, n, "--class needs a class name", "", "");
+		o->class_name = val;
+	} else if (!strcmp(name, "--seconds")) {
+		if (!parse_seconds(val, 86400, &o->seconds))
+			return usage_error(err, n, "--seconds needs a number of seconds (0 < N <= 86400), not '%s'",
+			            val, "");
+	} else if (!strcmp(name, "--count")) {
+		if (!parse_uint(val, 1, 1000000, &u))
+			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
+		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--depth")) {
+		if (!parse_uint(val, 1, 64, &u))
+			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");
+		o->depth = (unsigned)u;
+	}
+	return 0;
+}
+
+static int positional(struct kovctl_opts *o, const struct cmd_def **cmd, const char *arg,
+                      char *err, size_t n)
+{
+	if (!*cmd) {
+		*cmd = find_cmd(arg);
+		if (!*cmd)
+			return usage_error(err, n, "unknown command '%s' (try --help)", arg, "");
+		o->cmd = (*cmd)->cmd;
+		o->cmd_name = (*cmd)->name;
+		return 0;
+	}
+	if (o->cmd != CMD_SYMBOLS)
+		return usage_error(err, n, "%s takes no argument '%s' (try --help)", (*cmd)->name, arg);
+	if (o->n_addrs == KOVCTL_MAX_ADDRS)
+		return usage_error(err, n, "at most 4096 addresses", "", "");
+	if (!parse_addr(arg, &o->addrs[o->n_addrs]))
+		return usage_error(err, n, "'%s' is not a hex address", arg, "");
+	o->n_addrs++;
+	return 0;
+}
+
+int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t n)
+{
+	memset(o, 0, sizeof *o);
+	o->timeout_ms = 10000;
+	o->count = 10;
+	o->depth = 4;
+	const struct cmd_def *cmd = NULL;
+	bool only_positional = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_positional || a[0] != '-' || !a[1] || (cmd && cmd->cmd == CMD_SYMBOLS &&
+		                                               a[1] != '-' && a[1] != 'h')) {
+			if (positional(o, &cmd, a, err, n) < 0)
+				return -1;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_positional = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			o->help = true;
+			return 0;
+		}
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+			continue;
+		}
+		/* --name=value or --name value */
+		char name[32];
+		const char *eq = strchr(a, '=');
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+		if (len >= sizeof name)
+			return usage_error(err, n, "unknown option '%s' (try --help)", a, "");
+		memcpy(name, a, len);
+		name[len] = 0;
+		const char *val = eq ? eq + 1 : NULL;
+		bool takes_value = strcmp(name, "--json") != 0;
+		if (!eq && takes_value && i + 1 < argc)
+			val = argv[++i];
+		if (option(o, cmd, name, val, err, n) < 0)
+			return -1;
+	}
+	if (!o->host[0])
+		return usage_error(err, n, "--target needs HOST:PORT", "", "");
+	if (!cmd)
+		return usage_error(err, n, "no command given (try --help)", "", "");
+	if (o->cmd == CMD_SYMBOLS && o->n_addrs == 0)
+		return usage_error(err, n, "symbols needs at least one hex address", "", "");
+	if (o->cmd == CMD_STREAM && o->seconds == 0)
+		o->seconds = 5;
+	return 0;
+}
