@@ -32,8 +32,15 @@ struct netdev {
 	 * returning. Returns 0, or -1 if the device had no room (the caller counts the drop). */
 	int (*transmit)(struct netdev *d, const void *frame, size_t len);
 	/* Thread context: hands up to `budget` received frames to netdev_deliver(), returns how
-	 * many; re-enables the device's receive interrupt once it has nothing left. */
+	 * many. Without rx_ready/rx_irq it re-enables the device's receive interrupt itself once
+	 * it has nothing left. */
 	int (*poll)(struct netdev *d, int budget);
+	/* Optional, for interrupt mitigation: whether a received frame is waiting (a memory read,
+	 * no device access that costs), and masking/unmasking the receive interrupt. With them the
+	 * stack keeps the interrupt masked while frames keep coming and polls from the idle loop
+	 * (kernel/net/netdev.c). */
+	bool (*rx_ready)(struct netdev *d);
+	void (*rx_irq)(struct netdev *d, bool on);
 	void *priv;                  /* the driver's state */
 	struct netdev_stats stats;   /* drivers count rx/tx; the stack counts drops it makes */
 	void *stack;                 /* the stack's per-interface state */
@@ -47,6 +54,10 @@ struct netdev *netdev_get(void);
 void netdev_rx_interrupt(struct netdev *d);
 /* Thread context, from poll(): one received frame; the stack copies it. */
 void netdev_deliver(struct netdev *d, const void *frame, size_t len);
+
+/* Idle loop of the boot CPU, before it sleeps: true if it woke the receive thread (the CPU
+ * should run it instead of sleeping). */
+bool netdev_idle(void);
 
 /* Driver probes: each returns true when it found and registered its device. */
 bool spapr_vlan_probe(const struct fdt *fdt);

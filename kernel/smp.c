@@ -1,4 +1,5 @@
 #include "smp.h"
+#include "netdev.h"
 #include "percpu.h"
 #include "platform.h"
 #include "timer.h"
@@ -71,7 +72,7 @@ void cpu_idle_loop(void)
 		co_quiescent();
 		co_reclaim();
 		run_pending_call();
-		if (!sched_run_queued())
+		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()))
 			platform->idle();
 	}
 }

@@ -89,7 +89,7 @@ static bool rxq_ready(void)
 static int vlan_poll(struct netdev *d, int budget)
 {
 	int n = 0;
-	for (;;) {
+	{
 		while (n < budget && rxq_ready()) {
 			__asm__ volatile("lwsync" : : : "memory");   /* entry before its contents */
 			volatile struct rxq_entry *e = &vlan.rxq[vlan.rxq_next];
@@ -116,14 +116,20 @@ static int vlan_poll(struct netdev *d, int budget)
 				d->stats.rx_dropped++;
 			n++;
 		}
-		if (n == budget || !d->has_irq)
-			return n;
-		/* Re-arm, then look again: a frame that came in between would raise nothing. */
-		signal_interrupts(true);
-		if (!rxq_ready())
-			return n;
-		signal_interrupts(false);
 	}
+	return n;
+}
+
+static bool vlan_rx_ready(struct netdev *d)
+{
+	(void)d;
+	return rxq_ready();
+}
+
+static void vlan_rx_irq(struct netdev *d, bool on)
+{
+	(void)d;
+	signal_interrupts(on);
 }
 
 static int vlan_transmit(struct netdev *d, const void *frame, size_t len)
@@ -206,6 +212,8 @@ bool spapr_vlan_probe(const struct fdt *f)
 	vlan.dev.driver = "spapr-vlan";
 	vlan.dev.transmit = vlan_transmit;
 	vlan.dev.poll = vlan_poll;
+	vlan.dev.rx_ready = vlan_rx_ready;
+	vlan.dev.rx_irq = vlan_rx_irq;
 	vlan.dev.priv = &vlan;
 	const uint32_t *irq = fdt_prop(f, node, "interrupts", &len);
 	vlan.dev.has_irq = irq && len >= 4 && irq_attach((uint32_t)fdt_cells(irq, 0, 1), rx_interrupt, 0);

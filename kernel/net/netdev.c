@@ -16,6 +16,7 @@
 #include "../process.h"
 #include "../lib/bootargs.h"
 #include "../lib/string.h"
+#include "../cpu.h"
 
 static struct netdev *the_netdev;
 static struct netif the_netif;
@@ -34,11 +35,12 @@ struct netdev *netdev_get(void)
 	return the_netdev;
 }
 
+static void rx_kick(void);
+
 void netdev_rx_interrupt(struct netdev *d)
 {
 	d->stats.interrupts++;
-	__atomic_store_n(&rx_pending, 1, __ATOMIC_RELEASE);
-	thread_wake_one(&rx_pending);
+	rx_kick();
 }
 
 static bool nothing_pending(const void *key)
@@ -60,24 +62,74 @@ void netdev_deliver(struct netdev *d, const void *frame, size_t len)
 	}
 }
 
-/* Frames come up from here, not from interrupt context: the driver's poll runs until its ring
- * is empty (and it has re-armed its interrupt); without an interrupt, once per tick. */
+/* Frames come up from here, not from interrupt context. With interrupt mitigation (the
+ * driver has rx_ready and rx_irq) the receive interrupt stays masked while frames keep coming:
+ * after a drain that found frames the thread waits for the idle loop (netdev_idle) or the next
+ * tick instead of an interrupt, so a stream of ACKs costs no interrupts and no mask/unmask
+ * calls. Only a drain that finds nothing unmasks it. Without mitigation, the driver's poll
+ * re-arms the interrupt itself; without an interrupt, the thread polls every tick. */
+enum rx_mode { RX_IRQ, RX_POLLING };
+static volatile enum rx_mode rx_mode = RX_IRQ;
+
+static void rx_kick(void)
+{
+	__atomic_store_n(&rx_pending, 1, __ATOMIC_RELEASE);
+	thread_wake_one(&rx_pending);
+}
+
 static void rx_thread(void *arg)
 {
 	struct netdev *d = arg;
+	bool mitigate = d->has_irq && d->rx_ready && d->rx_irq;
 	uint64_t tick_ns = 1000000000ull / timer_hz();
 	for (;;) {
 		__atomic_store_n(&rx_pending, 0, __ATOMIC_RELEASE);
-		int n;
+		int n, total = 0;
 		while ((n = d->poll(d, 64)) == 64)
-			;
-		if (!d->has_irq && n > 0)
+			total += n;
+		total += n;
+		if (!d->has_irq && total > 0)
 			d->stats.polls++;
-		if (d->has_irq)
-			thread_block_on(&rx_pending, nothing_pending);
-		else
+		if (!d->has_irq) {
 			thread_block_until(&rx_pending, nothing_pending, clock_ns() + tick_ns);
+		} else if (!mitigate) {
+			thread_block_on(&rx_pending, nothing_pending);
+		} else if (total > 0) {
+			rx_mode = RX_POLLING;
+			thread_block_until(&rx_pending, nothing_pending, clock_ns() + tick_ns);
+		} else {
+			rx_mode = RX_IRQ;
+			d->rx_irq(d, true);
+			if (d->rx_ready(d)) {   /* came in before the unmask: no interrupt for it */
+				d->rx_irq(d, false);
+				continue;
+			}
+			thread_block_on(&rx_pending, nothing_pending);
+		}
 	}
+}
+
+bool netdev_idle(void)
+{
+	struct netdev *d = the_netdev;
+	if (!d || !d->rx_ready || rx_mode != RX_POLLING)
+		return false;
+	int irq = irq_save();
+	bool woke = false;
+	if (d->rx_ready(d)) {
+		rx_kick();
+		woke = true;
+	} else if (d->has_irq && d->rx_irq) {
+		/* Going to sleep: hand receiving back to the interrupt. */
+		rx_mode = RX_IRQ;
+		d->rx_irq(d, true);
+		if (d->rx_ready(d)) {
+			rx_kick();
+			woke = true;
+		}
+	}
+	irq_restore(irq);
+	return woke;
 }
 
 static err_t link_output(struct netif *netif, struct pbuf *p)

@@ -102,9 +102,11 @@ void sys_arch_unprotect(sys_prot_t unused)
 
 /* ---- semaphores ---------------------------------------------------------------------------- */
 
+/* The "still empty?" checks run under the wait queue's lock after the waiter announced
+ * itself; seq_cst loads order them after that announcement on SMP hardware. */
 static bool sem_empty(const void *key)
 {
-	return ((const struct kov_sem *)key)->count == 0;
+	return __atomic_load_n(&((const struct kov_sem *)key)->count, __ATOMIC_SEQ_CST) == 0;
 }
 
 static bool sem_try_take(struct kov_sem *s)
@@ -236,14 +238,14 @@ void sys_mbox_free(sys_mbox_t *mbox)
 /* Wait keys: readers wait on the mailbox, writers on its slots array. */
 static bool mbox_empty(const void *key)
 {
-	return ((const struct kov_mbox *)key)->count == 0;
+	return __atomic_load_n(&((const struct kov_mbox *)key)->count, __ATOMIC_SEQ_CST) == 0;
 }
 
 static bool mbox_full(const void *key)
 {
 	const struct kov_mbox *m = (const struct kov_mbox *)((const char *)key -
 		__builtin_offsetof(struct kov_mbox, slots));
-	return m->count == m->size;
+	return __atomic_load_n(&m->count, __ATOMIC_SEQ_CST) == m->size;
 }
 
 static bool mbox_put(struct kov_mbox *m, void *msg)
