@@ -51,7 +51,7 @@ static long km_catalogue_out(uint64_t ubuf, uint64_t max)
 	size_t n = catalogue_count(&km_catalogue);
 	if (max > CATALOGUE_OUT_MAX)
 		max = CATALOGUE_OUT_MAX;
-	if (!user_range_ok(ubuf, max * sizeof(struct km_event_info)))
+	if (max && !user_range_ok(ubuf, max * sizeof(struct km_event_info)))
 		return -KOV_EFAULT;
 	for (size_t i = 0; i < n && i < max; i++) {
 		const struct event_desc *d = catalogue_desc(&km_catalogue, i);
@@ -77,7 +77,7 @@ static long km_processes(uint64_t ubuf, uint64_t max)
 {
 	if (max > PROCESSES_OUT_MAX)
 		max = PROCESSES_OUT_MAX;
-	if (!user_range_ok(ubuf, max * sizeof(struct km_process)))
+	if (max && !user_range_ok(ubuf, max * sizeof(struct km_process)))
 		return -KOV_EFAULT;
 	struct km_process *buf = kmalloc((max ? max : 1) * sizeof *buf);
 	if (!buf)

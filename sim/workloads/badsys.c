@@ -2,6 +2,7 @@
  * and leave the kernel (and this process) running. A crashing child is reaped with its
  * signal-like status. Exits 0 if every check held. */
 #include <kov.h>
+#include <socket.h>
 #include "../../kernel/syscall_nr.h"
 #include "../../kov/scan.h"
 
@@ -23,7 +24,11 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "child") == 0) {
 		struct scan_totals t;
 		static struct scan_record r[2];
-		return __syscall(SYS_KM_SCAN, (long)r, 2, (long)&t, 0, 0) == -KOV_EPERM ? 0 : 1;
+		struct km_info info;
+		char name[8];
+		return __syscall(SYS_KM_SCAN, (long)r, 2, (long)&t, 0, 0) == -KOV_EPERM &&
+		       km_info(&info) == -KOV_EPERM && km_ksyms(0, 0) == -KOV_EPERM &&
+		       file_read("hello", 0, name, sizeof name) == -KOV_EPERM ? 0 : 1;
 	}
 	char *heap_top = sbrk(0);
 	expect("write null", write(1, 0, 4), -KOV_EFAULT);
@@ -48,6 +53,29 @@ int main(int argc, char **argv)
 	expect("scan with a bad buffer", __syscall(SYS_KM_SCAN, 0x10, 10, 0x20, 0, 0), -KOV_EFAULT);
 	expect("scan into kernel memory", __syscall(SYS_KM_SCAN, (long)0xC000000000010000ull, 10,
 						    (long)buf, 0, 0), -KOV_EFAULT);
+
+	struct km_info info;
+	expect("km_info to a kernel address", km_info((void *)0xC000000000000000ull), -KOV_EFAULT);
+	expect("km_info", km_info(&info), 0);
+	expect("km_info: the CPUs", info.cpus >= 1 && info.timebase_hz > 0 && info.memory > 0, 1);
+	expect("km_catalogue into unmapped memory", km_catalogue((void *)0x80000000ull, 4), -KOV_EFAULT);
+	expect("km_catalogue counts without copying", km_catalogue(0, 0), info.events);
+	expect("km_processes into the kernel", km_processes((void *)0xC000000000000000ull, 1),
+	       -KOV_EFAULT);
+	long syms = km_ksyms(0, 0);
+	expect("km_ksyms size only", syms > 16, 1);
+	expect("km_ksyms into a short buffer copies nothing", km_ksyms(buf, sizeof buf), syms);
+	expect("km_ksyms to a bad buffer", km_ksyms((void *)0x80000000ull, 1 << 20), -KOV_EFAULT);
+	expect("file_read of a missing file", file_read("no-such", 0, buf, 4), -KOV_ENOENT);
+	expect("file_read with a bad name", file_read((const char *)0x10, 0, buf, 4), -KOV_EFAULT);
+	expect("file_read into the kernel", file_read("hello", 0, (void *)0xC000000000000000ull, 4),
+	       -KOV_EFAULT);
+	expect("file_read of the ELF magic", file_read("hello", 1, buf, 3), 3);
+	expect("file_read: the bytes", buf[0] == 'E' && buf[1] == 'L' && buf[2] == 'F', 1);
+	expect("file_read past the end", file_read("hello", 1ull << 40, buf, 4), 0);
+	memcpy(buf, "ok\n", 4);
+	expect("sockets without a network", socket(AF_INET, SOCK_STREAM, 0), -KOV_ENODEV);
+	expect("netinfo without a network", netinfo((void *)0x10), -KOV_ENODEV);
 
 	expect("co_init with a kernel table", __syscall(SYS_CO_INIT, (long)0xC000000000000000ull, 0, 0,
 						     0, 0), -KOV_EFAULT);
