@@ -128,6 +128,36 @@ static void start_dci(void)
 		kprintf("kov: cannot start the DCI daemon: error %ld\n", -pid);
 }
 
+/* workload=PROG[:ARG...][,PROG...]: programs started at boot that keep the target busy (or
+ * just alive with objects to look at) for kovctl and the viewer; the kernel does not wait. */
+static void start_workloads(void)
+{
+	char list[128];
+	if (!bootarg_str(machine.bootargs, "workload", list, sizeof list))
+		return;
+	for (char *p = list; *p;) {
+		char *end = p;
+		while (*end && *end != ',')
+			end++;
+		bool last = !*end;
+		*end = 0;
+		char *args = p;
+		while (*args && *args != ':')
+			args++;
+		if (*args)
+			*args++ = 0;
+		for (char *a = args; *a; a++)
+			if (*a == ':')
+				*a = ',';
+		long pid = process_spawn(p, args, 0);
+		if (pid < 0)
+			kprintf("kov: cannot start workload %s: error %ld\n", p, -pid);
+		else
+			kprintf("kov: workload %s started, pid %ld\n", p, pid);
+		p = last ? end : end + 1;
+	}
+}
+
 /* The rest of boot runs as a thread, so that it may block: the boot CPU's own flow becomes
  * its idle thread, which never does. */
 static void kernel_init(void *unused)
@@ -157,6 +187,7 @@ static void kernel_init(void *unused)
 	/* The network comes up after the ready line: DHCP and the daemon must not delay boot. */
 	if (net_start())
 		start_dci();
+	start_workloads();
 
 	char run[128];
 	if (bootarg_str(machine.bootargs, "run", run, sizeof run))

@@ -1,6 +1,7 @@
 /* A process with a small tree of user-level clustered objects (a root TreeNode with two
- * children), alive for about 2 seconds so that a scan can find it. With "silent" it claims a
- * scan area but never answers, so the KM must report it instead of waiting for it. */
+ * children), alive for about 2 seconds so that a scan can find it ("forever": until the
+ * machine stops, as a workload for kovctl and the viewer). With "silent" it claims a scan
+ * area but never answers, so the KM must report it instead of waiting for it. */
 #include <kov.h>
 #include <cobj.h>
 #include "../../kernel/syscall_nr.h"
@@ -63,6 +64,11 @@ int main(int argc, char **argv)
 		r->kids[1] = b;
 		r->nkids = 2;
 		CO_CALL(struct node, root, touch);
+	}
+	if (argc > 1 && strcmp(argv[1], "forever") == 0) {
+		static volatile uint32_t never;
+		for (;;)
+			futex_wait(&never, 0);
 	}
 	for (uint64_t t = clock_ns(); clock_ns() - t < 2000000000ull;)
 		yield();

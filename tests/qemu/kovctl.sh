@@ -39,7 +39,7 @@ ok() { # kovctl ARGS: must succeed
 
 check_profile() { # profile pvr-prefix processor sim/run-options...
 	local profile=$1 pvr=$2 processor=$3; shift 3
-	boot_target --profile "$profile" --append "dci.token=s3cret" "$@"
+	boot_target --profile "$profile" --append "dci.token=s3cret" --workload cotree:forever "$@"
 
 	ok info
 	out_has "^profile +$profile\$"
@@ -52,10 +52,10 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	ok info --json
 	python3 -m json.tool "$OUT" >/dev/null || fail "info --json is not JSON"
 
-	# The kernel and init, each with objects linked as a tree.
+	# The kernel, the daemon and a workload, each with objects linked as a tree.
 	ok scan
 	out_has '^kernel  pid 0  '
-	out_has '^init  pid 1  '
+	out_has '^cotree  pid [0-9]+  '
 	out_has '^  Process  0x[0-9a-f]{16}  gen [0-9]+  reps [0-9]+  children [1-9]'
 	out_has '^    [A-Za-z]+  0x[0-9a-f]{16}  gen '
 	out_has '^total: [2-9][0-9]* processes, [1-9][0-9]* objects$'
@@ -65,11 +65,12 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 import json, sys
 d = json.load(open(sys.argv[1]))
 procs = {p["pid"]: p for p in d["processes"]}
-assert 0 in procs and 1 in procs, "kernel and init expected"
+assert 0 in procs and 1 in procs, "kernel and the daemon expected"
+assert any(p["name"] == "cotree" for p in d["processes"]), "the cotree workload expected"
 assert d["totals"]["processes"] == len(d["processes"])
 assert d["totals"]["objects"] == sum(len(p["objects"]) for p in d["processes"]) > 0
 classes = {o["class"] for p in d["processes"] for o in p["objects"]}
-assert "Process" in classes, classes
+assert "Process" in classes and "TreeNode" in classes, classes
 for p in d["processes"]:
     for o in p["objects"]:
         int(o["coid"], 16)
@@ -78,7 +79,7 @@ for p in d["processes"]:
 ' "$OUT" || { head -c 2000 "$OUT"; fail "scan --json"; }
 
 	ok scan --pid 1 --class Process
-	out_has '^init  pid 1  '
+	out_has '^dcid  pid 1  '
 	out_has '^total: 1 process, [1-9][0-9]* objects? of class Process$'
 
 	# A kernel code address 0x10 into kmalloc (the code entry is .kmalloc on ELFv1).

@@ -1,0 +1,201 @@
+/* Client connections: reading frames, the bounded output queue, errors and cut-offs. */
+#include "dcid.h"
+
+struct daemon_state dcid;
+
+void client_open(int fd)
+{
+	struct client *c = 0;
+	for (int i = 0; i < DCID_MAX_CLIENTS && !c; i++)
+		if (!dcid.clients[i].used)
+			c = &dcid.clients[i];
+	uint8_t *rbuf = c ? malloc(PROTO_MAX_FRAME) : 0;
+	uint8_t *q = rbuf ? malloc(DCID_QUEUE_BYTES) : 0;
+	if (!q) {
+		/* At the limit: the protocol's OVERLOAD refusal needs the HELLO, which we would have
+		 * to buffer; refusing the connection outright is the bounded answer. */
+		free(rbuf);
+		close(fd);
+		dcid.refused++;
+		printf("dcid: refused a connection: %d clients already\n", DCID_MAX_CLIENTS);
+		return;
+	}
+	*c = (struct client){ .used = true, .fd = fd, .id = ++dcid.next_id, .rbuf = rbuf, .q = q };
+	c->opened_ns = c->progress_ns = clock_ns();
+	proto_reader_init(&c->reader, rbuf, PROTO_MAX_FRAME);
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	printf("dcid: client %u connected\n", c->id);
+}
+
+void client_close(struct client *c, const char *why)
+{
+	if (!c->used)
+		return;
+	close(c->fd);
+	free(c->rbuf);
+	free(c->q);
+	bool was_controller = dcid.controller == c->id;
+	printf("dcid: client %u closed (%s)\n", c->id, why);
+	c->used = false;
+	if (was_controller) {
+		dcid.controller = 0;
+		clients_push_status();
+	}
+}
+
+uint32_t clients_connected(void)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < DCID_MAX_CLIENTS; i++)
+		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
+			n++;
+	return n;
+}
+
+static void cut_off(struct client *c, const char *why)
+{
+	dcid.clients_cut_off++;
+	dcid.frames_dropped++;
+	printf("dcid: client %u cut off: %s\n", c->id, why);
+	client_close(c, "cut off");
+	clients_push_status();
+}
+
+bool client_queue(struct client *c, const void *frame, size_t len)
+{
+	if (!c->used)
+		return false;
+	if (c->len + len > DCID_QUEUE_BYTES) {
+		cut_off(c, "its output queue is full");
+		return false;
+	}
+	if (c->head + c->len + len > DCID_QUEUE_BYTES) {
+		memmove(c->q, c->q + c->head, c->len);
+		c->head = 0;
+	}
+	memcpy(c->q + c->head + c->len, frame, len);
+	c->len += len;
+	c->frames_out++;
+	dcid.frames_out++;
+	return true;
+}
+
+void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text)
+{
+	uint8_t buf[PROTO_TEXT_MAX + 64];
+	bool fatal = proto_error_fatal(code);
+	struct proto_error_msg e = { (uint16_t)code, about, fatal ? PROTO_ERRF_FATAL : 0,
+				     proto_cstr(text ? text : proto_strerror(code)) };
+	if (e.text.len > PROTO_TEXT_MAX)
+		e.text.len = PROTO_TEXT_MAX;
+	int n = proto_encode_error(buf, sizeof buf, req, 0, &e);
+	if (n > 0)
+		client_queue(c, buf, (size_t)n);
+	if (fatal && c->used) {
+		dcid.bad_frames++;
+		printf("dcid: client %u: %s%s%s\n", c->id, proto_strerror(code), text ? ": " : "",
+		       text ? text : "");
+		c->closing = true;
+	}
+}
+
+void client_writable(struct client *c)
+{
+	while (c->used && c->len) {
+		long n = send(c->fd, c->q + c->head, c->len, MSG_DONTWAIT);
+		if (n == -KOV_EAGAIN)
+			return;
+		if (n <= 0) {
+			client_close(c, "connection lost");
+			return;
+		}
+		c->head += (size_t)n;
+		c->len -= (size_t)n;
+		c->bytes_out += (uint64_t)n;
+		dcid.bytes_out += (uint64_t)n;
+		c->progress_ns = clock_ns();
+	}
+	if (c->used && !c->len) {
+		c->head = 0;
+		if (c->closing)
+			client_close(c, "after a fatal error");
+	}
+}
+
+static void handle_frame(struct client *c, const struct proto_frame *f)
+{
+	int rc = proto_check_incoming(f, PROTO_SIDE_SERVER, c->role);
+	if (rc == PROTO_IGNORE)
+		return;
+	if (rc == -PROTO_E_NOT_CONTROLLER) {
+		client_error(c, f->req, f->type, PROTO_E_NOT_CONTROLLER,
+			     "only the controller may change the monitor's configuration");
+		return;
+	}
+	if (rc < 0) {
+		client_error(c, f->req, f->type, -rc, 0);
+		return;
+	}
+	if (f->type == PROTO_HELLO) {
+		answer_hello(c, f);
+		return;
+	}
+	if ((rc = proto_validate(f)) < 0) {
+		client_error(c, f->req, f->type, -rc, 0);
+		return;
+	}
+	answer_request(c, f);
+}
+
+void client_readable(struct client *c)
+{
+	uint8_t buf[16384];
+	long n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+	if (n == -KOV_EAGAIN)
+		return;
+	if (n <= 0) {
+		client_close(c, proto_reader_pending(&c->reader) ? "closed inside a frame" : "closed");
+		return;
+	}
+	if (c->closing)
+		return;   /* after a fatal error nothing more is read */
+	const uint8_t *p = buf;
+	size_t left = (size_t)n;
+	struct proto_frame f;
+	int rc;
+	while (c->used && !c->closing && (rc = proto_reader_feed(&c->reader, &p, &left, &f)) != 0) {
+		if (rc < 0) {
+			client_error(c, 0, 0, -rc, "bad framing");
+			break;
+		}
+		handle_frame(c, &f);
+	}
+}
+
+void client_timers(uint64_t now)
+{
+	for (int i = 0; i < DCID_MAX_CLIENTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (!c->used)
+			continue;
+		if (c->role == PROTO_ROLE_NONE && !c->closing && now - c->opened_ns > DCID_HELLO_TIMEOUT_NS)
+			client_close(c, "no HELLO within 10 s");
+		else if (c->len && now - c->progress_ns > DCID_STALL_NS)
+			cut_off(c, "it has not read for 10 s");
+	}
+}
+
+void clients_push_status(void)
+{
+	struct proto_status st;
+	encode_status(&st);
+	uint8_t buf[128];
+	int n = proto_encode_status(buf, sizeof buf, 0, 0, &st);
+	if (n <= 0)
+		return;
+	for (int i = 0; i < DCID_MAX_CLIENTS; i++)
+		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
+			client_queue(&dcid.clients[i], buf, (size_t)n);
+}
+

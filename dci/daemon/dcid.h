@@ -1,0 +1,104 @@
+/* The DCI daemon (target side): one thread, a poll() loop over the listening sockets and the
+ * clients. It serves the wire protocol of docs/protocol.md on TCP 7242 and OpenMetrics on
+ * TCP 9242, and reads the target only through the KM's system calls. */
+#ifndef KOV_DCID_H
+#define KOV_DCID_H
+
+#include <kov.h>
+#include <socket.h>
+#include "dci/proto.h"
+#include "kov/scan.h"
+#include "kernel/syscall_nr.h"
+
+#define DCID_NAME "kov-dcid 1.0"
+#define DCID_MAX_CLIENTS 16
+#define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */
+#define DCID_HELLO_TIMEOUT_NS 10000000000ull
+#define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
+
+/* ---- the target, as the KM describes it (target.c) ------------------------------------- */
+struct target {
+	struct km_info info;
+	struct km_event_info *events;
+	uint32_t n_events;
+	void *ksyms;                      /* kernel symbol table (kernel/lib/ksyms.h) */
+	long ksyms_size;
+};
+extern struct target target;
+
+/* Reads what does not change (description, catalogue, kernel symbols); false on failure. */
+bool target_load(void);
+/* Refreshes the volatile fields of target.info (timebase, uptime). */
+void target_refresh(void);
+/* A fresh snapshot of the processes and their objects. */
+struct snapshot {
+	struct km_process *procs;
+	uint32_t n_procs;
+	struct scan_record *objs;
+	uint32_t n_objs;
+	struct scan_totals totals;
+	uint64_t timebase;
+};
+bool snapshot_take(struct snapshot *s);
+void snapshot_free(struct snapshot *s);
+const struct km_process *snapshot_process(const struct snapshot *s, uint32_t pid);
+/* The symbol table of a process's program (cached per program); 0 and *why when none. */
+const void *program_symbols(uint32_t pid, const char **image, const char **why);
+/* The COID of object `index` in pid's space (kernel or user LTT). */
+uint64_t coid_of(uint32_t pid, uint32_t index);
+uint64_t timebase_now(void);
+
+/* ---- clients (client.c) ------------------------------------------------------------------ */
+struct client {
+	bool used;
+	int fd;
+	uint32_t id;
+	enum proto_role role;             /* NONE until the handshake is done */
+	bool closing;                     /* flush the queue, then close (fatal error sent) */
+	uint64_t opened_ns, progress_ns;
+	struct proto_reader reader;
+	uint8_t *rbuf;
+	uint8_t *q;                       /* output queue: bytes q[head, head + len) */
+	size_t head, len;
+	uint64_t frames_out, bytes_out;
+};
+
+struct daemon_state {
+	struct client clients[DCID_MAX_CLIENTS];
+	uint32_t next_id;
+	uint32_t controller;              /* client id, 0 for none */
+	char token[PROTO_NAME_MAX + 1];   /* empty: no controller possible */
+	uint32_t clients_cut_off, refused;
+	uint64_t frames_dropped;
+	uint64_t bytes_out, frames_out;
+	uint64_t bad_frames;
+};
+extern struct daemon_state dcid;
+
+void client_open(int fd);
+void client_close(struct client *c, const char *why);
+/* Reads what the socket has and handles every whole frame. */
+void client_readable(struct client *c);
+/* Sends what the queue holds (without blocking). */
+void client_writable(struct client *c);
+/* Closes clients whose HELLO never came or whose queue stalled. */
+void client_timers(uint64_t now);
+uint32_t clients_connected(void);
+/* Pushes STATUS to every client past the handshake. */
+void clients_push_status(void);
+
+/* Queues a whole frame for c; false (and c is cut off) when it cannot fit. */
+bool client_queue(struct client *c, const void *frame, size_t len);
+/* Queues an ERROR about a frame; fatal ones close the connection once sent. */
+void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text);
+
+/* ---- answers (answers.c) ----------------------------------------------------------------- */
+void answer_hello(struct client *c, const struct proto_frame *f);
+void answer_request(struct client *c, const struct proto_frame *f);
+void encode_status(struct proto_status *st);
+
+/* ---- metrics (metrics.c) ----------------------------------------------------------------- */
+/* Serves one HTTP connection on the metrics port (a short, bounded exchange). */
+void metrics_serve(int fd);
+
+#endif

@@ -1,0 +1,115 @@
+/* dcid: the DCI daemon. Arguments: [token=T] [port=N] [metrics=N]. */
+#include "dcid.h"
+
+#define POLL_MS 200
+
+static int listen_on(uint16_t port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return fd;
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	struct sockaddr_in sa = { sizeof sa, AF_INET, htons(port), { INADDR_ANY }, { 0 } };
+	int rc = bind(fd, &sa, sizeof sa);
+	if (rc == 0)
+		rc = listen(fd, 8);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static bool arg_value(const char *arg, const char *key, const char **value)
+{
+	size_t n = strlen(key);
+	if (strncmp(arg, key, n) != 0 || arg[n] != '=')
+		return false;
+	*value = arg + n + 1;
+	return true;
+}
+
+static bool parse_port(const char *s, uint16_t *out)
+{
+	unsigned long v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || (v = v * 10 + (unsigned long)(*s - '0')) > 65535)
+			return false;
+	}
+	if (!v)
+		return false;
+	*out = (uint16_t)v;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	uint16_t port = 7242, metrics_port = 9242;
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		if (arg_value(argv[i], "token", &v) && strlen(v) <= PROTO_NAME_MAX) {
+			memcpy(dcid.token, v, strlen(v) + 1);
+		} else if (arg_value(argv[i], "port", &v) && parse_port(v, &port)) {
+		} else if (arg_value(argv[i], "metrics", &v) && parse_port(v, &metrics_port)) {
+		} else {
+			printf("dcid: bad argument '%s' (token=T, port=N, metrics=N)\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!target_load()) {
+		printf("dcid: cannot read the target's description (not privileged?)\n");
+		return 1;
+	}
+	int lfd = listen_on(port), mfd = listen_on(metrics_port);
+	if (lfd < 0 || mfd < 0) {
+		printf("dcid: cannot listen on %u and %u: error %d\n", port, metrics_port,
+		       lfd < 0 ? -lfd : -mfd);
+		return 1;
+	}
+	printf("dcid: listening on %u (protocol %u.%u), metrics on %u%s\n", port, PROTO_MAJOR,
+	       PROTO_MINOR, metrics_port, dcid.token[0] ? ", controller token set" : "");
+
+	struct pollfd fds[2 + DCID_MAX_CLIENTS];
+	int slot[2 + DCID_MAX_CLIENTS];
+	for (;;) {
+		unsigned n = 0;
+		fds[n++] = (struct pollfd){ lfd, POLLIN, 0 };
+		fds[n++] = (struct pollfd){ mfd, POLLIN, 0 };
+		for (int i = 0; i < DCID_MAX_CLIENTS; i++) {
+			struct client *c = &dcid.clients[i];
+			if (!c->used)
+				continue;
+			slot[n] = i;
+			fds[n++] = (struct pollfd){ c->fd, (short)((c->closing ? 0 : POLLIN) |
+								   (c->len ? POLLOUT : 0)), 0 };
+		}
+		int ready = poll(fds, n, POLL_MS);
+		if (ready < 0) {
+			printf("dcid: poll failed: error %d\n", -ready);
+			return 1;
+		}
+		if (fds[0].revents & POLLIN) {
+			int fd = accept(lfd, 0, 0);
+			if (fd >= 0)
+				client_open(fd);
+		}
+		if (fds[1].revents & POLLIN) {
+			int fd = accept(mfd, 0, 0);
+			if (fd >= 0)
+				metrics_serve(fd);
+		}
+		for (unsigned k = 2; k < n; k++) {
+			struct client *c = &dcid.clients[slot[k]];
+			if (!c->used || c->fd != fds[k].fd)
+				continue;
+			if (fds[k].revents & (POLLIN | POLLHUP | POLLERR))
+				client_readable(c);
+			if (c->used && c->len)
+				client_writable(c);
+		}
+		client_timers(clock_ns());
+	}
+}
