@@ -280,21 +280,18 @@ static void answer_lookup(struct client *c, const struct proto_frame *f)
 	(void)left;
 }
 
-static void answer_table(struct client *c, const struct proto_frame *f)
+/* Encodes a whole symbol table as SYMBOLS frames (request id 0) into out; returns the bytes
+ * written, or -1 if cap is too small. */
+static long encode_table(const uint8_t *t, uint32_t pid, const char *image, uint8_t *out, size_t cap)
 {
-	struct proto_symbol_query q;
-	proto_decode_symbol_table_get(f, &q);
-	const char *image = "";
-	const uint8_t *t = table_for(c, f, q.pid, &image);
-	if (!t)
-		return;
 	uint32_t count = be32(t + 4);
 	const char *strings = (const char *)t + KSYMS_HEADER_SIZE + (size_t)count * KSYMS_ENTRY_SIZE;
-	struct proto_symbols_head h = { q.pid, proto_cstr(image) };
+	struct proto_symbols_head h = { pid, proto_cstr(image) };
+	size_t len = 0;
 	uint32_t i = 0;
 	do {
 		struct proto_builder b;
-		proto_begin_symbols(&b, frame, sizeof frame, f->req, 0, &h);
+		proto_begin_symbols(&b, frame, sizeof frame, 0, 0, &h);
 		for (; i < count; i++) {
 			const uint8_t *e = t + KSYMS_HEADER_SIZE + (size_t)i * KSYMS_ENTRY_SIZE;
 			uint64_t a = be64(e);
@@ -304,8 +301,62 @@ static void answer_table(struct client *c, const struct proto_frame *f)
 			if (proto_add_symbol(&b, &r) < 0)
 				break;
 		}
-		send_built(c, &b, i < count);
-	} while (i < count && c->used);
+		int n = proto_finish(&b);
+		if (n < 0 || len + (size_t)n > cap)
+			return -1;
+		if (i < count)
+			proto_frame_set_flags(frame, PROTO_F_MORE);
+		memcpy(out + len, frame, (size_t)n);
+		len += (size_t)n;
+	} while (i < count);
+	return (long)len;
+}
+
+/* Queues encoded frames with the request id set in each. */
+static void queue_frames(struct client *c, uint8_t *frames, size_t len, uint32_t req)
+{
+	for (size_t off = 0; off < len && c->used;) {
+		uint8_t *f = frames + off;
+		size_t n = 4 + be32(f);
+		f[8] = (uint8_t)(req >> 24);
+		f[9] = (uint8_t)(req >> 16);
+		f[10] = (uint8_t)(req >> 8);
+		f[11] = (uint8_t)req;
+		client_queue(c, f, n);
+		off += n;
+	}
+}
+
+static void answer_table(struct client *c, const struct proto_frame *f)
+{
+	/* The kernel's table never changes: it is encoded once and served from the copy. */
+	static uint8_t *kernel_frames;
+	static long kernel_len;
+	struct proto_symbol_query q;
+	proto_decode_symbol_table_get(f, &q);
+	const char *image = "";
+	const uint8_t *t = table_for(c, f, q.pid, &image);
+	if (!t)
+		return;
+	size_t cap = 2 * (size_t)(q.pid == PROTO_PID_KERNEL ? target.ksyms_size : 256 * 1024) + 4096;
+	if (q.pid == PROTO_PID_KERNEL && kernel_frames) {
+		queue_frames(c, kernel_frames, (size_t)kernel_len, f->req);
+		return;
+	}
+	uint8_t *out = malloc(cap);
+	long len = out ? encode_table(t, q.pid, image, out, cap) : -1;
+	if (len < 0) {
+		free(out);
+		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "the symbol table does not fit");
+		return;
+	}
+	queue_frames(c, out, (size_t)len, f->req);
+	if (q.pid == PROTO_PID_KERNEL) {
+		kernel_frames = out;
+		kernel_len = len;
+	} else {
+		free(out);
+	}
 }
 
 void answer_request(struct client *c, const struct proto_frame *f)

@@ -3,7 +3,7 @@
 # an unknown mandatory type, and a scan request abandoned mid-answer; each bad client gets the
 # protocol's error (fatal ones close only that connection) and the good client keeps working.
 source "$(dirname "$0")/lib.bash"
-for profile in smp g5; do
+for profile in ${PROFILES:-smp g5}; do
 	port=$(free_port)
 	boot_bg --profile "$profile" --port "$port" --timeout 120
 	wait_for '^dcid: listening' 60
