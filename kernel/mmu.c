@@ -47,6 +47,11 @@ static bool is_kernel_linear(uint64_t ea)
 	return ea >= KERNEL_BASE && ea < linear_end;
 }
 
+static bool is_io(uint64_t ea)
+{
+	return ea >= IO_BASE && ea < IO_BASE + IO_BYTES;
+}
+
 static bool is_ltt(uint64_t ea)
 {
 	return ea >= LTT_BASE && ea < LTT_BASE + LTT_BYTES;
@@ -75,7 +80,7 @@ uint64_t ultt_vsid(uint64_t ctx, unsigned int cpu)
 /* The VSID that translates ea on this CPU, or 0 if ea is in no segment it may use. */
 static uint64_t segment_vsid(uint64_t ea)
 {
-	if (is_kernel_linear(ea))
+	if (is_kernel_linear(ea) || is_io(ea))
 		return kernel_vsid(ea);
 	if (is_ltt(ea))
 		return ltt_vsid(this_cpu()->index);
@@ -159,13 +164,18 @@ static bool slb_fault(uint64_t ea)
 static bool hpt_fault(uint64_t ea)
 {
 	uint64_t page = ea & ~(PAGE_SIZE - 1), vsid = segment_vsid(ea), pa;
+	uint64_t flags = PTE_M | PTE_PP_RW_KERNEL;
 	if (is_kernel_linear(ea))
 		pa = page - KERNEL_BASE;
+	else if (is_io(ea)) {
+		pa = page - IO_BASE;
+		flags = PTE_I | PTE_G | PTE_PP_RW_KERNEL;
+	}
 	else if (is_ltt(ea) && ltt_memory[this_cpu()->index])
 		pa = ltt_memory[this_cpu()->index] + (page - LTT_BASE);
 	else
 		return false;
-	if (hpt->insert(vsid, page, pa, PTE_M | PTE_PP_RW_KERNEL) < 0)
+	if (hpt->insert(vsid, page, pa, flags) < 0)
 		return false;
 	this_cpu()->hpt_misses++;
 	return true;

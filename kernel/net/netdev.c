@@ -112,7 +112,15 @@ static void rx_thread(void *arg)
 bool netdev_idle(void)
 {
 	struct netdev *d = the_netdev;
-	if (!d || !d->rx_ready || rx_mode != RX_POLLING)
+	if (!d || !d->rx_ready)
+		return false;
+	if (!d->has_irq) {   /* a polled device: look whenever the CPU is idle */
+		if (!d->rx_ready(d))
+			return false;
+		rx_kick();
+		return true;
+	}
+	if (rx_mode != RX_POLLING)
 		return false;
 	int irq = irq_save();
 	bool woke = false;
@@ -250,7 +258,8 @@ bool net_start(void)
 	start_ns = clock_ns();
 	kprintf("net: %s %02x:%02x:%02x:%02x:%02x:%02x, %s\n", d->driver, d->mac[0], d->mac[1],
 		d->mac[2], d->mac[3], d->mac[4], d->mac[5],
-		d->has_irq ? "interrupt-driven receive" : "receive polled every tick (no interrupt)");
+		d->has_irq ? "interrupt-driven receive"
+			   : "receive polled from the idle loop and every tick (no interrupt)");
 	tcpip_init(stack_started, d);
 	/* Sockets may be used as soon as this returns. */
 	while (stack_not_ready((const void *)&stack_ready))
