@@ -50,6 +50,8 @@ static void refuse(struct client *c, uint32_t req, uint16_t major, int code, con
 		client_queue(c, frame, (size_t)n);
 	printf("dcid: client %u refused: %s\n", c->id, reason);
 	c->closing = true;
+	if (!c->len)
+		client_finish(c);
 }
 
 void answer_hello(struct client *c, const struct proto_frame *f)

@@ -114,7 +114,20 @@ void client_error(struct client *c, uint32_t req, uint16_t about, int code, cons
 		printf("dcid: client %u: %s%s%s\n", c->id, proto_strerror(code), text ? ": " : "",
 		       text ? text : "");
 		c->closing = true;
+		if (!c->len)
+			client_finish(c);
 	}
+}
+
+/* The ERROR has gone out: FIN now, and close once the peer has closed too (or soon). Closing
+ * at once with unread input would send a reset, which can destroy the ERROR in flight. */
+void client_finish(struct client *c)
+{
+	if (c->fin_sent)
+		return;
+	shutdown(c->fd, SHUT_WR);
+	c->fin_sent = true;
+	c->progress_ns = clock_ns();
 }
 
 void client_writable(struct client *c)
@@ -136,7 +149,7 @@ void client_writable(struct client *c)
 	if (c->used && !c->len) {
 		c->head = 0;
 		if (c->closing)
-			client_close(c, "after a fatal error");
+			client_finish(c);
 	}
 }
 
@@ -172,11 +185,12 @@ void client_readable(struct client *c)
 	if (n == -KOV_EAGAIN)
 		return;
 	if (n <= 0) {
-		client_close(c, proto_reader_pending(&c->reader) ? "closed inside a frame" : "closed");
+		client_close(c, c->closing ? "after a fatal error"
+			     : proto_reader_pending(&c->reader) ? "closed inside a frame" : "closed");
 		return;
 	}
 	if (c->closing)
-		return;   /* after a fatal error nothing more is read */
+		return;   /* after a fatal error input is read and dropped */
 	const uint8_t *p = buf;
 	size_t left = (size_t)n;
 	struct proto_frame f;
@@ -196,7 +210,9 @@ void client_timers(uint64_t now)
 		struct client *c = &dcid.clients[i];
 		if (!c->used)
 			continue;
-		if (c->role == PROTO_ROLE_NONE && !c->closing && now - c->opened_ns > DCID_HELLO_TIMEOUT_NS)
+		if (c->fin_sent && now - c->progress_ns > DCID_LINGER_NS)
+			client_close(c, "after a fatal error");
+		else if (c->role == PROTO_ROLE_NONE && !c->closing && now - c->opened_ns > DCID_HELLO_TIMEOUT_NS)
 			client_close(c, "no HELLO within 10 s");
 		else if (c->len && now - c->progress_ns > DCID_STALL_NS)
 			cut_off(c, "it has not read for 10 s");

@@ -15,6 +15,7 @@
 #define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */
 #define DCID_HELLO_TIMEOUT_NS 10000000000ull
 #define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
+#define DCID_LINGER_NS 2000000000ull      /* after a fatal error: wait this long for the close */
 
 /* ---- the target, as the KM describes it (target.c) ------------------------------------- */
 struct target {
@@ -54,7 +55,9 @@ struct client {
 	int fd;
 	uint32_t id;
 	enum proto_role role;             /* NONE until the handshake is done */
-	bool closing;                     /* flush the queue, then close (fatal error sent) */
+	bool closing;                     /* fatal error sent: flush the queue, then close */
+	bool fin_sent;                    /* ... flushed and shut down for writing: reading the
+	                                   * rest until the peer closes, briefly */
 	uint64_t opened_ns, progress_ns;
 	struct proto_reader reader;
 	uint8_t *rbuf;
@@ -91,6 +94,8 @@ void clients_push_status(void);
 bool client_queue(struct client *c, const void *frame, size_t len);
 /* Queues an ERROR about a frame; fatal ones close the connection once sent. */
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text);
+/* Shuts the connection down for writing once a fatal error has been sent. */
+void client_finish(struct client *c);
 
 /* ---- answers (answers.c) ----------------------------------------------------------------- */
 void answer_hello(struct client *c, const struct proto_frame *f);

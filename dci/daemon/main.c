@@ -83,8 +83,7 @@ int main(int argc, char **argv)
 			if (!c->used)
 				continue;
 			slot[n] = i;
-			fds[n++] = (struct pollfd){ c->fd, (short)((c->closing ? 0 : POLLIN) |
-								   (c->len ? POLLOUT : 0)), 0 };
+			fds[n++] = (struct pollfd){ c->fd, (short)(POLLIN | (c->len ? POLLOUT : 0)), 0 };
 		}
 		int ready = poll(fds, n, POLL_MS);
 		if (ready < 0) {
