@@ -5,6 +5,7 @@
 #include "kernel/lib/string.h"
 
 #define SHT_SYMTAB 2
+#define SHT_NOBITS 8
 #define STT_OBJECT 1
 #define STT_FUNC 2
 #define SHDR_SIZE 64
@@ -55,6 +56,8 @@ static int section_at(const struct reader *r, uint64_t shoff, uint32_t i, struct
 	s->size = be(h + 32, 8);
 	s->link = (uint32_t)be(h + 40, 4);
 	s->entsize = be(h + 56, 8);
+	if (s->type == SHT_NOBITS)
+		s->size = 0;   /* .bss: occupies no bytes of the file */
 	if (s->offset > r->size || s->size > r->size - s->offset)
 		return -ELF_SYMS_E_BOUNDS;
 	return 0;

@@ -64,6 +64,11 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 		refuse(c, f->req, rc == -PROTO_E_VERSION ? PROTO_MAJOR : h.major, -rc, reason);
 		return;
 	}
+	if (clients_connected() >= DCID_MAX_CLIENTS) {
+		format_buf(reason, sizeof reason, "the daemon serves at most %d clients", DCID_MAX_CLIENTS);
+		refuse(c, f->req, PROTO_MAJOR, PROTO_E_OVERLOAD, reason);
+		return;
+	}
 	enum proto_role role = PROTO_ROLE_OBSERVER;
 	reason[0] = 0;
 	if (h.token.len) {

@@ -6,18 +6,17 @@ struct daemon_state dcid;
 void client_open(int fd)
 {
 	struct client *c = 0;
-	for (int i = 0; i < DCID_MAX_CLIENTS && !c; i++)
+	for (int i = 0; i < DCID_SLOTS && !c; i++)
 		if (!dcid.clients[i].used)
 			c = &dcid.clients[i];
 	uint8_t *rbuf = c ? malloc(PROTO_MAX_FRAME) : 0;
 	uint8_t *q = rbuf ? malloc(DCID_QUEUE_BYTES) : 0;
 	if (!q) {
-		/* At the limit: the protocol's OVERLOAD refusal needs the HELLO, which we would have
-		 * to buffer; refusing the connection outright is the bounded answer. */
+		/* Every slot taken, also those kept for OVERLOAD refusals: close it unanswered. */
 		free(rbuf);
 		close(fd);
 		dcid.refused++;
-		printf("dcid: refused a connection: %d clients already\n", DCID_MAX_CLIENTS);
+		printf("dcid: refused a connection: %d connections already\n", DCID_SLOTS);
 		return;
 	}
 	*c = (struct client){ .used = true, .fd = fd, .id = ++dcid.next_id, .rbuf = rbuf, .q = q };
@@ -47,7 +46,7 @@ void client_close(struct client *c, const char *why)
 uint32_t clients_connected(void)
 {
 	uint32_t n = 0;
-	for (int i = 0; i < DCID_MAX_CLIENTS; i++)
+	for (int i = 0; i < DCID_SLOTS; i++)
 		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
 			n++;
 	return n;
@@ -206,7 +205,7 @@ void client_readable(struct client *c)
 
 void client_timers(uint64_t now)
 {
-	for (int i = 0; i < DCID_MAX_CLIENTS; i++) {
+	for (int i = 0; i < DCID_SLOTS; i++) {
 		struct client *c = &dcid.clients[i];
 		if (!c->used)
 			continue;
@@ -227,7 +226,7 @@ void clients_push_status(void)
 	int n = proto_encode_status(buf, sizeof buf, 0, 0, &st);
 	if (n <= 0)
 		return;
-	for (int i = 0; i < DCID_MAX_CLIENTS; i++)
+	for (int i = 0; i < DCID_SLOTS; i++)
 		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
 			client_queue(&dcid.clients[i], buf, (size_t)n);
 }

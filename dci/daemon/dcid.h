@@ -11,7 +11,8 @@
 #include "kernel/syscall_nr.h"
 
 #define DCID_NAME "kov-dcid 1.0"
-#define DCID_MAX_CLIENTS 16
+#define DCID_MAX_CLIENTS 16               /* past the handshake */
+#define DCID_SLOTS (DCID_MAX_CLIENTS + 2)  /* connections: room to refuse with OVERLOAD */
 #define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */
 #define DCID_HELLO_TIMEOUT_NS 10000000000ull
 #define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
@@ -67,7 +68,7 @@ struct client {
 };
 
 struct daemon_state {
-	struct client clients[DCID_MAX_CLIENTS];
+	struct client clients[DCID_SLOTS];
 	uint32_t next_id;
 	uint32_t controller;              /* client id, 0 for none */
 	char token[PROTO_NAME_MAX + 1];   /* empty: no controller possible */

@@ -72,13 +72,13 @@ int main(int argc, char **argv)
 	printf("dcid: listening on %u (protocol %u.%u), metrics on %u%s\n", port, PROTO_MAJOR,
 	       PROTO_MINOR, metrics_port, dcid.token[0] ? ", controller token set" : "");
 
-	struct pollfd fds[2 + DCID_MAX_CLIENTS];
-	int slot[2 + DCID_MAX_CLIENTS];
+	struct pollfd fds[2 + DCID_SLOTS];
+	int slot[2 + DCID_SLOTS];
 	for (;;) {
 		unsigned n = 0;
 		fds[n++] = (struct pollfd){ lfd, POLLIN, 0 };
 		fds[n++] = (struct pollfd){ mfd, POLLIN, 0 };
-		for (int i = 0; i < DCID_MAX_CLIENTS; i++) {
+		for (int i = 0; i < DCID_SLOTS; i++) {
 			struct client *c = &dcid.clients[i];
 			if (!c->used)
 				continue;

@@ -1,7 +1,8 @@
 # The DCI daemon under abuse, on both profiles: while one client keeps pinging, others send
 # garbage, a truncated frame, an oversized length, a wrong magic, an unsupported major version,
-# an unknown mandatory type, and a scan request abandoned mid-answer; each bad client gets the
-# protocol's error (fatal ones close only that connection) and the good client keeps working.
+# an unknown mandatory type, and a scan request abandoned mid-answer, and a 17th client arrives
+# when 16 are connected; each gets the protocol's error or refusal (fatal ones close only that
+# connection) and the good client keeps working throughout.
 source "$(dirname "$0")/lib.bash"
 for profile in ${PROFILES:-smp g5}; do
 	port=$(free_port)
@@ -75,6 +76,23 @@ for i in range(3):     # abandon a scan answer mid-stream
     c.handshake()
     c.send(k.scan_request(9))
     c.recv_frame()
+    c.close()
+still_good()
+
+crowd = []             # the 16-client limit: the 17th is refused with OVERLOAD
+for i in range(15):
+    c = k.Conn(port)
+    st, role, reason = c.handshake()
+    assert st == 0, (i, st, reason)
+    crowd.append(c)
+c = k.Conn(port)
+c.send(k.hello())
+t, fl, req, p = c.recv_frame()
+st = struct.unpack(">H", p[8:10])[0]
+n = struct.unpack(">H", p[16:18])[0]
+assert t == k.SERVER_HELLO and st == 18, (t, st)
+print("  17th client: refused:", p[18:18 + n].decode())
+for c in crowd:
     c.close()
 still_good()
 

@@ -90,6 +90,14 @@ for p in d["processes"]:
 	ok symbols "$addr" "$entry"
 	out_has "^0x$addr  kmalloc\\+0x10\$"
 	out_has "^0x$entry  kmalloc\$"
+	# A user program's symbols, from its ELF in the initial RAM disk (the daemon reads it).
+	local cpid centry
+	k scan --json
+	cpid=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if p["name"] == "cotree"][0])' "$OUT")
+	centry=$(powerpc64-linux-gnu-nm --synthetic build/user/bin/cotree | awk '$3 == ".main" { print $1 }')
+	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
+	out_has "  main\+0x8\$"
+
 	ok symbols --json "$addr"
 	python3 -m json.tool "$OUT" >/dev/null || fail "symbols --json is not JSON"
 
