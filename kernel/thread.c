@@ -192,6 +192,7 @@ long thread_join(struct thread *t)
 {
 	thread_block_on(t, not_reaped);
 	long code = t->exit_code;
+	kfree(t->net_buf);
 	kfree(t->stack);
 	kfree(t);
 	return code;

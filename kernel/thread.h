@@ -45,6 +45,7 @@ struct thread {
 	struct thread *timed_next; /* its CPU's list of threads blocked with a deadline */
 	bool timed_out;
 	int net_errno;             /* the network stack's errno for this thread */
+	void *net_buf;             /* socket calls' bounce buffer, made on first use */
 };
 
 #define THREAD_STACK_SIZE (16 * 1024)
