@@ -23,14 +23,30 @@ FUNC(uaccess_copy)
 	addic.	r5, r5, -1
 	beq	5f
 	b	1b
-2:	srdi.	r6, r5, 3
-	beq	3f
+2:	srdi.	r6, r5, 5		/* 32-byte blocks */
+	beq	7f
 	mtctr	r6
 6:	ld	r7, 0(r4)
+	ld	r8, 8(r4)
+	ld	r9, 16(r4)
+	ld	r10, 24(r4)
+	std	r7, 0(r3)
+	std	r8, 8(r3)
+	std	r9, 16(r3)
+	std	r10, 24(r3)
+	addi	r3, r3, 32
+	addi	r4, r4, 32
+	bdnz	6b
+	andi.	r5, r5, 31
+	beq	5f
+7:	srdi.	r6, r5, 3		/* doublewords left */
+	beq	3f
+	mtctr	r6
+8:	ld	r7, 0(r4)
 	std	r7, 0(r3)
 	addi	r3, r3, 8
 	addi	r4, r4, 8
-	bdnz	6b
+	bdnz	8b
 	andi.	r5, r5, 7
 	beq	5f
 3:	mtctr	r5
