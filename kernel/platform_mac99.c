@@ -4,6 +4,7 @@
 #include "platform.h"
 #include "cpu.h"
 #include "lib/string.h"
+#include "openpic.h"
 
 uint8_t real_ci_read8(uint64_t phys);
 void real_ci_write8(uint64_t phys, uint8_t value);
@@ -28,6 +29,7 @@ void real_ci_write8(uint64_t phys, uint8_t value);
 static uint64_t macio_base = 0x80000000;
 static uint64_t escc_base;
 static bool have_cuda;
+static uint64_t pic_base;
 
 static bool mac99_probe(const struct fdt *f)
 {
@@ -65,6 +67,17 @@ static void mac99_console_init(const struct fdt *f)
 	if (reg && len >= 4)
 		escc_base = macio_base + fdt_cells(reg, 0, 1);
 	have_cuda = macio >= 0 && find_node_named(f, macio, "via-cuda") >= 0;
+	int pic = macio >= 0 ? find_node_named(f, macio, "interrupt-controller") : -1;
+	reg = pic >= 0 ? fdt_prop(f, pic, "reg", &len) : 0;
+	if (reg && len >= 4)
+		pic_base = macio_base + fdt_cells(reg, 0, 1);
+}
+
+/* The OpenPIC is taken over when interrupts are set up (after the MMU is on). */
+static void mac99_interrupts_init_cpu(void)
+{
+	if (pic_base)
+		openpic_init(pic_base);
 }
 
 static void mac99_console_write(const char *s, size_t n)
@@ -156,6 +169,9 @@ const struct platform platform_mac99 = {
 	.console_write = mac99_console_write,
 	.start_cpu = mac99_start_cpu,
 	.idle = mac99_idle,
+	.interrupts_init_cpu = mac99_interrupts_init_cpu,
+	.external_interrupt = openpic_interrupt,
+	.irq_route = openpic_route,
 	.hpt = &hpt_native,
 	.power_off = mac99_power_off,
 };

@@ -4,8 +4,9 @@
  * cache-inhibited I/O window (kernel/mmu.h). Rings of 16-byte little-endian descriptors in
  * ordinary memory; the device reads and writes them and the buffers by bus-master DMA at
  * physical addresses (QEMU's mac99 has no IOMMU; a real G5's U3 DART would need the buffers
- * mapped). Receive is polled: this kernel has no OpenPIC driver yet, so the receive thread
- * looks at the ring every tick and the idle loop looks whenever the CPU has nothing to do. */
+ * mapped). The receive interrupt (RXDONE, a level-sensitive PCI line through the mac-io
+ * OpenPIC) is masked in the device while the receive thread drains; without a routable
+ * interrupt the ring is polled from the idle loop and every tick. */
 #include "netdev.h"
 #include "platform.h"
 #include "page_alloc.h"
@@ -14,6 +15,7 @@
 #include "cpu.h"
 #include "mmu.h"
 #include "lib/string.h"
+#include "irq.h"
 
 #define GEM_VENDOR 0x106b
 #define GEM_DEVICE 0x0021
@@ -21,6 +23,8 @@
 /* Register offsets in BAR 0. */
 #define GREG_SWRST 0x1010
 #define GREG_IMASK 0x0010
+#define GREG_STAT 0x000C                 /* reading it clears the latched causes */
+#define STAT_RXDONE 0x10
 #define TXDMA_KICK 0x2000
 #define TXDMA_CFG 0x2004
 #define TXDMA_DBLOW 0x2008
@@ -122,6 +126,22 @@ static int gem_poll(struct netdev *d, int budget)
 	return n;
 }
 
+static void gem_rx_irq(struct netdev *d, bool on)
+{
+	(void)d;
+	if (on)
+		rd(GREG_STAT);                   /* forget causes already handled */
+	wr(GREG_IMASK, on ? ~(uint32_t)STAT_RXDONE : 0xffffffff);
+}
+
+static void gem_interrupt(void *arg)
+{
+	(void)arg;
+	wr(GREG_IMASK, 0xffffffff);              /* drops the level until the ring is drained */
+	rd(GREG_STAT);
+	netdev_rx_interrupt(&gem.dev);
+}
+
 static int gem_transmit(struct netdev *d, const void *frame, size_t len)
 {
 	spin_lock(&gem.tx_lock);
@@ -185,6 +205,50 @@ static bool enable_bus_master(const struct fdt *f, int node, uint32_t pci_hi)
 	*data = __builtin_bswap32(cmd | 0x6);        /* memory space, bus master */
 	__asm__ volatile("sync" : : : "memory");
 	return (__builtin_bswap32(*data) & 0x6) == 0x6;
+}
+
+/* The node whose "phandle" (or "linux,phandle", or OpenBIOS's "ibm,phandle") is ph. */
+static int node_by_phandle(const struct fdt *f, int from, uint32_t ph)
+{
+	uint32_t v;
+	if ((fdt_prop_u32(f, from, "phandle", &v) || fdt_prop_u32(f, from, "linux,phandle", &v) ||
+	     fdt_prop_u32(f, from, "ibm,phandle", &v)) && v == ph)
+		return from;
+	for (int c = fdt_first_child(f, from); c >= 0; c = fdt_next_sibling(f, c)) {
+		int n = node_by_phandle(f, c, ph);
+		if (n >= 0)
+			return n;
+	}
+	return -1;
+}
+
+/* A PCI device's "interrupts" is its pin; the host bridge's interrupt-map turns (address,
+ * pin) into the interrupt controller's source. Returns false if the map has no entry. */
+static bool pci_irq_source(const struct fdt *f, int node, uint32_t pci_hi, uint32_t *source)
+{
+	int host = parent_of(f, fdt_root(f), node), len, mlen;
+	uint32_t pin;
+	if (host < 0 || !fdt_prop_u32(f, node, "interrupts", &pin))
+		return false;
+	const void *map = fdt_prop(f, host, "interrupt-map", &len);
+	const void *mask = fdt_prop(f, host, "interrupt-map-mask", &mlen);
+	uint32_t m_hi = mask && mlen >= 16 ? (uint32_t)fdt_cells(mask, 0, 1) : 0xffffffffu;
+	uint32_t m_pin = mask && mlen >= 16 ? (uint32_t)fdt_cells(mask, 3, 1) : 0xffffffffu;
+	for (int at = 0; map && (at + 5) * 4 <= len;) {
+		uint32_t hi = (uint32_t)fdt_cells(map, at, 1), p = (uint32_t)fdt_cells(map, at + 3, 1);
+		int pic = node_by_phandle(f, fdt_root(f), (uint32_t)fdt_cells(map, at + 4, 1));
+		uint32_t cells = 2;
+		if (pic < 0 || !fdt_prop_u32(f, pic, "#interrupt-cells", &cells))
+			return false;
+		if ((at + 5 + (int)cells) * 4 > len)
+			return false;
+		if ((hi & m_hi) == (pci_hi & m_hi) && (p & m_pin) == (pin & m_pin)) {
+			*source = (uint32_t)fdt_cells(map, at + 5, 1);
+			return true;
+		}
+		at += 5 + (int)cells;
+	}
+	return false;
 }
 
 /* The GMAC's node: matched by PCI ids anywhere in the tree. */
@@ -259,7 +323,7 @@ bool sungem_probe(const struct fdt *f)
 	for (unsigned int i = 0; i < RING; i++)
 		rx_give(i);
 	__asm__ volatile("sync" : : : "memory");
-	wr(GREG_IMASK, 0xffffffff);                 /* no interrupts: receive is polled */
+	wr(GREG_IMASK, 0xffffffff);                 /* unmasked once the handler is attached */
 	wr(TXDMA_DBLOW, (uint32_t)phys_of(gem.tx));
 	wr(TXDMA_DBHI, (uint32_t)(phys_of(gem.tx) >> 32));
 	wr(RXDMA_DBLOW, (uint32_t)phys_of(gem.rx));
@@ -276,7 +340,13 @@ bool sungem_probe(const struct fdt *f)
 	gem.dev.poll = gem_poll;
 	gem.dev.rx_ready = gem_rx_ready;
 	gem.dev.priv = &gem;
-	gem.dev.has_irq = false;
+	uint32_t source;
+	gem.dev.has_irq = pci_irq_source(f, node, (uint32_t)fdt_cells(reg, 0, 1), &source) &&
+			  irq_attach(source, gem_interrupt, 0);
+	if (gem.dev.has_irq) {
+		gem.dev.rx_irq = gem_rx_irq;
+		gem_rx_irq(&gem.dev, true);
+	}
 	netdev_register(&gem.dev);
 	return true;
 }
