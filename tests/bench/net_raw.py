@@ -31,7 +31,10 @@ def echo_rtt(count):
     for _ in range(count):
         t = time.perf_counter(); s.sendall(msg); got = b""
         while len(got) < len(msg):
-            got += s.recv(64)
+            d = s.recv(64)
+            if not d:
+                raise SystemExit("echo: the target closed the connection")
+            got += d
         rtts.append((time.perf_counter() - t) * 1e6)
     s.close()
     return statistics.median(rtts), min(rtts)
