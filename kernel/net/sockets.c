@@ -121,7 +121,11 @@ static long sys_bind_connect(bool bind, uint64_t fd, uint64_t uaddr, uint64_t le
 		return rc;
 	int r = bind ? lwip_bind(s, (struct sockaddr *)&sa, sizeof sa)
 		     : lwip_connect(s, (struct sockaddr *)&sa, sizeof sa);
-	return r < 0 ? error() : 0;
+	if (r >= 0)
+		return 0;
+	long e = error();
+	/* lwIP reports a connection reset while connecting, POSIX calls that refused. */
+	return !bind && e == -KOV_ECONNRESET ? -KOV_ECONNREFUSED : e;
 }
 
 static long sys_accept(uint64_t fd, uint64_t uaddr, uint64_t ulen)

@@ -2,7 +2,9 @@
  * listens on a port (default 7242) and serves `conns` connections one after another: each
  * either echoes what it receives ("echo") or, if the client's first line is "sink N\n",
  * reads N bytes, or "source N\n", sends N bytes; it prints a line per connection.
- * Usage: netecho [port=P] [conns=N] */
+ * With connect=P it is a client instead: it connects to the host (QEMU's 10.0.2.2) on port P,
+ * sends a line, prints the answer and exits.
+ * Usage: netecho [port=P] [conns=N] [connect=P] */
 #include <kov.h>
 #include <socket.h>
 #include "kernel/syscall_nr.h"
@@ -127,8 +129,42 @@ static void serve(int c, char *buf, size_t cap)
 	}
 }
 
+static int client(int port)
+{
+	/* Outgoing connections need the address DHCP is still fetching just after boot. */
+	struct km_netinfo ni;
+	uint64_t start = clock_ns();
+	while ((netinfo(&ni) != 0 || !ni.ipv4) && clock_ns() - start < 10000000000ull)
+		yield();
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in host = { sizeof host, AF_INET, htons((uint16_t)port),
+				    { htonl(0x0A000202u) }, { 0 } };   /* 10.0.2.2 */
+	expect("connect", connect(fd, &host, sizeof host), 0);
+	struct sockaddr_in me;
+	socklen_t len = sizeof me;
+	expect("getsockname", getsockname(fd, &me, &len), 0);
+	static const char line[] = "hello from kov\n";
+	expect("send", send(fd, line, sizeof line - 1, 0), (long)sizeof line - 1);
+	char buf[128];
+	long n = recv(fd, buf, sizeof buf - 1, 0);
+	buf[n > 0 ? n : 0] = 0;
+	uint32_t a = ntohl(me.sin_addr.s_addr);
+	printf("netecho: connected from %u.%u.%u.%u:%u, the host said: %s", a >> 24, (a >> 16) & 255,
+	       (a >> 8) & 255, a & 255, ntohs(me.sin_port), buf);
+	expect("close", close(fd), 0);
+	struct sockaddr_in nowhere = { sizeof nowhere, AF_INET, htons(1), { htonl(0x0A000202u) }, { 0 } };
+	int fd2 = socket(AF_INET, SOCK_STREAM, 0);
+	long rc = connect(fd2, &nowhere, sizeof nowhere);
+	printf("netecho: connect to a closed port: error %ld\n", -rc);
+	close(fd2);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	long to = arg_num(argc, argv, "connect", 0);
+	if (to)
+		return client((int)to);
 	int port = (int)arg_num(argc, argv, "port", 7242);
 	int conns = (int)arg_num(argc, argv, "conns", 1);
 	int lfd = socket(AF_INET, SOCK_STREAM, 0);
