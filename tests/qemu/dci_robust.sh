@@ -1,6 +1,7 @@
 # The DCI daemon under abuse, on both profiles: while one client keeps pinging, others send
 # garbage, a truncated frame, an oversized length, a wrong magic, an unsupported major version,
-# an unknown mandatory type, and a scan request abandoned mid-answer, and a 17th client arrives
+# an unknown mandatory type, a scan request abandoned mid-answer, a client that stops reading
+# (cut off once its queue is full, and counted), and a 17th client arriving
 # when 16 are connected; each gets the protocol's error or refusal (fatal ones close only that
 # connection) and the good client keeps working throughout.
 source "$(dirname "$0")/lib.bash"
@@ -9,7 +10,7 @@ for profile in ${PROFILES:-smp g5}; do
 	boot_bg --profile "$profile" --port "$port" --timeout 120
 	wait_for '^dcid: listening' 60
 	python3 - "$port" <<'PY' || fail "$profile: daemon robustness"
-import sys, struct
+import sys, struct, socket
 sys.path.insert(0, "tests/qemu")
 import kovproto as k
 port = int(sys.argv[1])
@@ -94,6 +95,24 @@ assert t == k.SERVER_HELLO and st == 18, (t, st)
 print("  17th client: refused:", p[18:18 + n].decode())
 for c in crowd:
     c.close()
+still_good()
+
+# A client that asks for far more than it reads (1000 kernel symbol tables, ~40 MB) fills
+# its 1 MiB queue once the TCP buffers are full: it is cut off and that is counted.
+before = good.status(900)["cut_off"]
+hog = k.Conn(port)
+hog.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+hog.handshake()
+hog.send(b"".join(k.symbol_table_get(10 + i) for i in range(1000)))
+import time
+for _ in range(60):
+    time.sleep(0.5)
+    st = good.status(901)
+    if st["cut_off"] > before:
+        break
+assert st["cut_off"] == before + 1 and st["frames_dropped"] >= 1, st
+print("  a client that stopped reading was cut off:", st)
+hog.close()
 still_good()
 
 other = k.Conn(port)   # two clients at once, interleaved

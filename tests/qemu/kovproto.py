@@ -22,6 +22,11 @@ def hello(req=1, token=b"", magic=MAGIC, major=1, minor=0, client=b"kovproto-tes
 def ping(req, cookie):
     return frame(PING, req, struct.pack(">Q", cookie))
 
+STATUS_GET, STATUS, SYMBOL_TABLE_GET = 8, 9, 0x112
+
+def symbol_table_get(req, pid=0):
+    return frame(SYMBOL_TABLE_GET, req, struct.pack(">I", pid))
+
 def scan_request(req, pid=0xFFFFFFFF, what=3):
     return frame(SCAN_REQUEST, req, struct.pack(">IH", pid, what))
 
@@ -71,6 +76,18 @@ class Conn:
             assert (t, r) == (PONG, req), (t, r)
             assert struct.unpack(">Q", p[:8])[0] == cookie
             return
+
+    def status(self, req):
+        """STATUS as a dict (pushed frames before it are skipped)."""
+        self.send(frame(STATUS_GET, req, b""))
+        while True:
+            t, fl, r, p = self.recv_frame()
+            if r == req:
+                break
+        assert t == STATUS, t
+        tb, clients, ctl, cfg, streams, cut = struct.unpack(">QIIIII", p[:28])
+        dropped, lost = struct.unpack(">QQ", p[28:44])
+        return {"clients": clients, "cut_off": cut, "frames_dropped": dropped}
 
     def close(self):
         self.sock.close()
