@@ -177,10 +177,40 @@ static void handle_frame(struct client *c, const struct proto_frame *f)
 	answer_request(c, f);
 }
 
+static bool queue_has_room(const struct client *c)
+{
+	return c->len < DCID_QUEUE_BYTES / 2;
+}
+
+bool client_wants_input(const struct client *c)
+{
+	return c->closing || (queue_has_room(c) && c->in_pos == c->in_len);
+}
+
+void client_resume(struct client *c)
+{
+	struct proto_frame f;
+	int rc;
+	while (c->used && !c->closing && queue_has_room(c) && c->in_pos < c->in_len) {
+		const uint8_t *p = c->in + c->in_pos;
+		size_t left = c->in_len - c->in_pos;
+		rc = proto_reader_feed(&c->reader, &p, &left, &f);
+		c->in_pos = c->in_len - left;
+		if (rc < 0) {
+			client_error(c, 0, 0, -rc, "bad framing");
+			return;
+		}
+		if (rc == 0)
+			break;
+		handle_frame(c, &f);
+	}
+}
+
 void client_readable(struct client *c)
 {
-	uint8_t buf[16384];
-	long n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+	if (!c->closing && c->in_pos < c->in_len)
+		return;   /* still working through earlier input */
+	long n = recv(c->fd, c->in, sizeof c->in, MSG_DONTWAIT);
 	if (n == -KOV_EAGAIN)
 		return;
 	if (n <= 0) {
@@ -190,17 +220,9 @@ void client_readable(struct client *c)
 	}
 	if (c->closing)
 		return;   /* after a fatal error input is read and dropped */
-	const uint8_t *p = buf;
-	size_t left = (size_t)n;
-	struct proto_frame f;
-	int rc;
-	while (c->used && !c->closing && (rc = proto_reader_feed(&c->reader, &p, &left, &f)) != 0) {
-		if (rc < 0) {
-			client_error(c, 0, 0, -rc, "bad framing");
-			break;
-		}
-		handle_frame(c, &f);
-	}
+	c->in_pos = 0;
+	c->in_len = (size_t)n;
+	client_resume(c);
 }
 
 void client_timers(uint64_t now)

@@ -62,6 +62,8 @@ struct client {
 	uint64_t opened_ns, progress_ns;
 	struct proto_reader reader;
 	uint8_t *rbuf;
+	uint8_t in[4096];                 /* received, not yet fed to the reader */
+	size_t in_pos, in_len;
 	uint8_t *q;                       /* output queue: bytes q[head, head + len) */
 	size_t head, len;
 	uint64_t frames_out, bytes_out;
@@ -81,8 +83,14 @@ extern struct daemon_state dcid;
 
 void client_open(int fd);
 void client_close(struct client *c, const char *why);
-/* Reads what the socket has and handles every whole frame. */
+/* Reads what the socket has and handles whole frames while the output queue is below half
+ * full: requests beyond that wait (in `in`, then in TCP) until the queue drains, so a client
+ * that pipelines many requests is answered as it reads, not cut off. */
 void client_readable(struct client *c);
+/* Whether the client should be polled for input (queue below half, no input waiting). */
+bool client_wants_input(const struct client *c);
+/* Handles input already received, once the queue has drained below half. */
+void client_resume(struct client *c);
 /* Sends what the queue holds (without blocking). */
 void client_writable(struct client *c);
 /* Closes clients whose HELLO never came or whose queue stalled. */

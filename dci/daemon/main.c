@@ -76,6 +76,7 @@ int main(int argc, char **argv)
 	int slot[2 + DCID_SLOTS];
 	for (;;) {
 		unsigned n = 0;
+		bool more_input = false;   /* received requests wait that can run now: do not block */
 		fds[n++] = (struct pollfd){ lfd, POLLIN, 0 };
 		fds[n++] = (struct pollfd){ mfd, POLLIN, 0 };
 		for (int i = 0; i < DCID_SLOTS; i++) {
@@ -83,9 +84,12 @@ int main(int argc, char **argv)
 			if (!c->used)
 				continue;
 			slot[n] = i;
-			fds[n++] = (struct pollfd){ c->fd, (short)(POLLIN | (c->len ? POLLOUT : 0)), 0 };
+			if (c->in_pos < c->in_len && c->len < DCID_QUEUE_BYTES / 2)
+				more_input = true;
+			fds[n++] = (struct pollfd){ c->fd, (short)((client_wants_input(c) ? POLLIN : 0) |
+								   (c->len ? POLLOUT : 0)), 0 };
 		}
-		int ready = poll(fds, n, POLL_MS);
+		int ready = poll(fds, n, more_input ? 0 : POLL_MS);
 		if (ready < 0) {
 			printf("dcid: poll failed: error %d\n", -ready);
 			return 1;
@@ -108,6 +112,8 @@ int main(int argc, char **argv)
 				client_readable(c);
 			if (c->used && c->len)
 				client_writable(c);
+			if (c->used && c->in_pos < c->in_len)
+				client_resume(c);   /* the queue may have drained */
 		}
 		client_timers(clock_ns());
 	}

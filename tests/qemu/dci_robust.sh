@@ -1,6 +1,7 @@
 # The DCI daemon under abuse, on both profiles: while one client keeps pinging, others send
 # garbage, a truncated frame, an oversized length, a wrong magic, an unsupported major version,
-# an unknown mandatory type, a scan request abandoned mid-answer, a client that stops reading
+# an unknown mandatory type, a scan request abandoned mid-answer, 64 pipelined requests (all
+# answered), a client that stops reading
 # (cut off once its queue is full, and counted), and a 17th client arriving
 # when 16 are connected; each gets the protocol's error or refusal (fatal ones close only that
 # connection) and the good client keeps working throughout.
@@ -95,6 +96,22 @@ assert t == k.SERVER_HELLO and st == 18, (t, st)
 print("  17th client: refused:", p[18:18 + n].decode())
 for c in crowd:
     c.close()
+still_good()
+
+# A client that pipelines 64 requests (~2.5 MB of answers, more than its queue) but reads
+# them is answered completely: requests wait while its queue is over half full.
+pipe = k.Conn(port, timeout=60)
+pipe.handshake()
+pipe.send(b"".join(k.symbol_table_get(100 + i) for i in range(64)))
+done = set()
+while len(done) < 64:
+    t, fl, r, p = pipe.recv_frame()
+    if r and not fl & k.F_MORE:
+        assert t == 0x113, t
+        done.add(r)
+assert done == set(range(100, 164))
+pipe.close()
+print("  64 pipelined symbol tables answered")
 still_good()
 
 # A client that asks for far more than it reads (1000 kernel symbol tables, ~40 MB) fills
