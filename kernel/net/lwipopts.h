@@ -64,7 +64,7 @@ unsigned short kov_inet_chksum(const void *data, int len);
 #define LWIP_WND_SCALE 1
 #define TCP_RCV_SCALE 3
 #define TCP_WND (256 * 1024)
-#define TCP_SND_BUF (256 * 1024)
+#define TCP_SND_BUF (512 * 1024)
 #define TCP_SND_QUEUELEN (4 * TCP_SND_BUF / TCP_MSS)
 #define MEMP_NUM_TCP_SEG (TCP_SND_QUEUELEN + 64)
 #define TCP_OVERSIZE TCP_MSS
