@@ -3,6 +3,7 @@
 #include "dci/elf_syms.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/lib/string.h"
+#include "kernel/lib/bytes.h"
 
 #define SHT_SYMTAB 2
 #define SHT_NOBITS 8
@@ -11,20 +12,6 @@
 #define SHDR_SIZE 64
 #define SYM_SIZE 24
 #define NAME_MAX_LEN 128
-
-static uint64_t be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 struct section {
 	uint32_t type, link;
@@ -50,12 +37,12 @@ static int section_at(const struct reader *r, uint64_t shoff, uint32_t i, struct
 	int rc = read_at(r, shoff + (uint64_t)i * SHDR_SIZE, h, sizeof h);
 	if (rc)
 		return rc;
-	s->type = (uint32_t)be(h + 4, 4);
-	s->addr = be(h + 16, 8);
-	s->offset = be(h + 24, 8);
-	s->size = be(h + 32, 8);
-	s->link = (uint32_t)be(h + 40, 4);
-	s->entsize = be(h + 56, 8);
+	s->type = (uint32_t)be32_load(h + 4);
+	s->addr = be64_load(h + 16);
+	s->offset = be64_load(h + 24);
+	s->size = be64_load(h + 32);
+	s->link = (uint32_t)be32_load(h + 40);
+	s->entsize = be64_load(h + 56);
 	if (s->type == SHT_NOBITS)
 		s->size = 0;   /* .bss: occupies no bytes of the file */
 	if (s->offset > r->size || s->size > r->size - s->offset)
@@ -94,14 +81,14 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
 	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2)
 		return -ELF_SYMS_E_FORMAT;
-	uint64_t shoff = be(eh + 40, 8);
-	uint32_t shentsize = (uint32_t)be(eh + 58, 2), shnum = (uint32_t)be(eh + 60, 2);
+	uint64_t shoff = be64_load(eh + 40);
+	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
 	if (shentsize != SHDR_SIZE || shnum == 0 || shnum > 4096)
 		return -ELF_SYMS_E_FORMAT;
 
 	struct section symtab = { 0 }, strtab, opd = { 0 };
 	bool have_opd = false;
-	uint32_t shstrndx = (uint32_t)be(eh + 62, 2);
+	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
 	struct section shstr;
 	bool have_shstr = shstrndx < shnum && section_at(&r, shoff, shstrndx, &shstr) == 0;
 	for (uint32_t i = 0; i < shnum; i++) {
@@ -112,7 +99,7 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 			symtab = s;
 		uint8_t h[4], nm[5];
 		if (have_shstr && read_at(&r, shoff + (uint64_t)i * SHDR_SIZE, h, 4) == 0 &&
-		    be(h, 4) < shstr.size && read_at(&r, shstr.offset + be(h, 4), nm, 5) == 0 &&
+		    be32_load(h) < shstr.size && read_at(&r, shstr.offset + be32_load(h), nm, 5) == 0 &&
 		    memcmp(nm, ".opd", 5) == 0) {
 			opd = s;
 			have_opd = true;
@@ -142,10 +129,10 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 		uint8_t e[SYM_SIZE];
 		if ((rc = read_at(&r, symtab.offset + i * SYM_SIZE, e, sizeof e)))
 			return rc;
-		uint32_t name = (uint32_t)be(e, 4);
+		uint32_t name = (uint32_t)be32_load(e);
 		unsigned type = e[4] & 0xf;
-		uint16_t shndx = (uint16_t)be(e + 6, 2);
-		uint64_t value = be(e + 8, 8), size = be(e + 16, 8);
+		uint16_t shndx = (uint16_t)be16_load(e + 6);
+		uint64_t value = be64_load(e + 8), size = be64_load(e + 16);
 		if ((type != STT_FUNC && type != STT_OBJECT) || shndx == 0 || name == 0 ||
 		    name >= strtab.size)
 			continue;
@@ -153,7 +140,7 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 			uint8_t d[8];   /* an ELFv1 descriptor: its first doubleword is the entry */
 			if ((rc = read_at(&r, opd.offset + (value - opd.addr), d, 8)))
 				return rc;
-			value = be(d, 8);
+			value = be64_load(d);
 			size = 0;
 		}
 		char nm[NAME_MAX_LEN];
@@ -178,14 +165,14 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *e = o + KSYMS_HEADER_SIZE + (size_t)i * KSYMS_ENTRY_SIZE;
 		struct sym s = syms[i];
-		put_be(e, s.addr, 8);
-		put_be(e + 8, s.name, 4);
-		put_be(e + 12, s.size, 4);
+		be64_store(e, s.addr);
+		be32_store(e + 8, s.name);
+		be32_store(e + 12, s.size);
 	}
-	put_be(o, KSYMS_MAGIC, 4);
-	put_be(o + 4, n, 4);
-	put_be(o + 8, strings_len, 4);
-	put_be(o + 12, 0, 4);
+	be32_store(o, KSYMS_MAGIC);
+	be32_store(o + 4, n);
+	be32_store(o + 8, (uint32_t)strings_len);
+	be32_store(o + 12, 0);
 	return (long)(final_entries + strings_len);
 }
 

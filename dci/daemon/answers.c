@@ -3,6 +3,7 @@
 #include "dcid.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/lib/format.h"
+#include "kernel/lib/bytes.h"
 
 static uint8_t frame[PROTO_MAX_FRAME];
 
@@ -245,16 +246,6 @@ static const void *table_for(struct client *c, const struct proto_frame *f, uint
 	return t;
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
 static void answer_lookup(struct client *c, const struct proto_frame *f)
 {
 	struct proto_symbol_query q;
@@ -291,7 +282,7 @@ static void answer_lookup(struct client *c, const struct proto_frame *f)
  * written, or -1 if cap is too small. */
 static long encode_table(const uint8_t *t, uint32_t pid, const char *image, uint8_t *out, size_t cap)
 {
-	uint32_t count = be32(t + 4);
+	uint32_t count = be32_load(t + 4);
 	const char *strings = (const char *)t + KSYMS_HEADER_SIZE + (size_t)count * KSYMS_ENTRY_SIZE;
 	struct proto_symbols_head h = { pid, proto_cstr(image) };
 	size_t len = 0;
@@ -301,8 +292,8 @@ static long encode_table(const uint8_t *t, uint32_t pid, const char *image, uint
 		proto_begin_symbols(&b, frame, sizeof frame, 0, 0, &h);
 		for (; i < count; i++) {
 			const uint8_t *e = t + KSYMS_HEADER_SIZE + (size_t)i * KSYMS_ENTRY_SIZE;
-			uint64_t a = be64(e);
-			struct proto_symbol r = { a, a, be32(e + 12), proto_cstr(strings + be32(e + 8)) };
+			uint64_t a = be64_load(e);
+			struct proto_symbol r = { a, a, be32_load(e + 12), proto_cstr(strings + be32_load(e + 8)) };
 			if (r.name.len > PROTO_SYMBOL_MAX)
 				r.name.len = PROTO_SYMBOL_MAX;
 			if (proto_add_symbol(&b, &r) < 0)
@@ -324,11 +315,8 @@ static void queue_frames(struct client *c, uint8_t *frames, size_t len, uint32_t
 {
 	for (size_t off = 0; off < len && c->used;) {
 		uint8_t *f = frames + off;
-		size_t n = 4 + be32(f);
-		f[8] = (uint8_t)(req >> 24);
-		f[9] = (uint8_t)(req >> 16);
-		f[10] = (uint8_t)(req >> 8);
-		f[11] = (uint8_t)req;
+		size_t n = 4 + be32_load(f);
+		be32_store(f + 8, req);
 		client_queue(c, f, n);
 		off += n;
 	}
