@@ -163,26 +163,13 @@ static int gem_transmit(struct netdev *d, const void *frame, size_t len)
 	return 0;
 }
 
-/* The parent of node (the PCI host bridge), searched from the root. */
-static int parent_of(const struct fdt *f, int from, int node)
-{
-	for (int c = fdt_first_child(f, from); c >= 0; c = fdt_next_sibling(f, c)) {
-		if (c == node)
-			return from;
-		int p = parent_of(f, c, node);
-		if (p >= 0)
-			return p;
-	}
-	return -1;
-}
-
 /* OpenBIOS enables the BAR but not bus mastering, without which the device's DMA goes
  * nowhere. UniNorth/U3 host bridges take a configuration address at base + 0x800000 (for a
  * device on the host's own bus: a one-hot slot bit, the function, the register's upper bits)
  * and the data at base + 0xC00000 + the register's low 3 bits, little-endian. */
 static bool enable_bus_master(const struct fdt *f, int node, uint32_t pci_hi)
 {
-	int host = parent_of(f, fdt_root(f), node);
+	int host = fdt_parent(f, node);
 	uint32_t base;
 	int len;
 	const void *reg = host >= 0 ? fdt_prop(f, host, "reg", &len) : 0;
@@ -207,26 +194,11 @@ static bool enable_bus_master(const struct fdt *f, int node, uint32_t pci_hi)
 	return (__builtin_bswap32(*data) & 0x6) == 0x6;
 }
 
-/* The node whose "phandle" (or "linux,phandle", or OpenBIOS's "ibm,phandle") is ph. */
-static int node_by_phandle(const struct fdt *f, int from, uint32_t ph)
-{
-	uint32_t v;
-	if ((fdt_prop_u32(f, from, "phandle", &v) || fdt_prop_u32(f, from, "linux,phandle", &v) ||
-	     fdt_prop_u32(f, from, "ibm,phandle", &v)) && v == ph)
-		return from;
-	for (int c = fdt_first_child(f, from); c >= 0; c = fdt_next_sibling(f, c)) {
-		int n = node_by_phandle(f, c, ph);
-		if (n >= 0)
-			return n;
-	}
-	return -1;
-}
-
 /* A PCI device's "interrupts" is its pin; the host bridge's interrupt-map turns (address,
  * pin) into the interrupt controller's source. Returns false if the map has no entry. */
 static bool pci_irq_source(const struct fdt *f, int node, uint32_t pci_hi, uint32_t *source)
 {
-	int host = parent_of(f, fdt_root(f), node), len, mlen;
+	int host = fdt_parent(f, node), len, mlen;
 	uint32_t pin;
 	if (host < 0 || !fdt_prop_u32(f, node, "interrupts", &pin))
 		return false;
@@ -236,7 +208,7 @@ static bool pci_irq_source(const struct fdt *f, int node, uint32_t pci_hi, uint3
 	uint32_t m_pin = mask && mlen >= 16 ? (uint32_t)fdt_cells(mask, 3, 1) : 0xffffffffu;
 	for (int at = 0; map && (at + 5) * 4 <= len;) {
 		uint32_t hi = (uint32_t)fdt_cells(map, at, 1), p = (uint32_t)fdt_cells(map, at + 3, 1);
-		int pic = node_by_phandle(f, fdt_root(f), (uint32_t)fdt_cells(map, at + 4, 1));
+		int pic = fdt_node_by_phandle(f, (uint32_t)fdt_cells(map, at + 4, 1));
 		uint32_t cells = 2;
 		if (pic < 0 || !fdt_prop_u32(f, pic, "#interrupt-cells", &cells))
 			return false;

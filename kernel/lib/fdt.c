@@ -410,3 +410,43 @@ int fdt_find_by_type(const struct fdt *f, int start, const char *device_type)
 		off = next;
 	}
 }
+
+static int parent_below(const struct fdt *f, int from, int node, int depth)
+{
+	if (depth > 64)
+		return FDT_ERR_NOTFOUND;   /* deeper than any real tree: a malformed blob */
+	for (int c = fdt_first_child(f, from); c >= 0; c = fdt_next_sibling(f, c)) {
+		if (c == node)
+			return from;
+		int p = parent_below(f, c, node, depth + 1);
+		if (p >= 0)
+			return p;
+	}
+	return FDT_ERR_NOTFOUND;
+}
+
+int fdt_parent(const struct fdt *f, int node)
+{
+	return parent_below(f, fdt_root(f), node, 0);
+}
+
+static int phandle_below(const struct fdt *f, int from, uint32_t ph, int depth)
+{
+	uint32_t v;
+	if ((fdt_prop_u32(f, from, "phandle", &v) || fdt_prop_u32(f, from, "linux,phandle", &v) ||
+	     fdt_prop_u32(f, from, "ibm,phandle", &v)) && v == ph)
+		return from;
+	if (depth > 64)
+		return FDT_ERR_NOTFOUND;
+	for (int c = fdt_first_child(f, from); c >= 0; c = fdt_next_sibling(f, c)) {
+		int n = phandle_below(f, c, ph, depth + 1);
+		if (n >= 0)
+			return n;
+	}
+	return FDT_ERR_NOTFOUND;
+}
+
+int fdt_node_by_phandle(const struct fdt *f, uint32_t ph)
+{
+	return phandle_below(f, fdt_root(f), ph, 0);
+}

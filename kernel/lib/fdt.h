@@ -66,6 +66,12 @@ const char *fdt_prop_str(const struct fdt *f, int node, const char *name);
  * start at cell `index` of a property value. The caller checks the property's length. */
 uint64_t fdt_cells(const void *prop, int index, int ncells);
 
+/* The node containing `node`; FDT_ERR_NOTFOUND for the root (a walk from the root). */
+int fdt_parent(const struct fdt *f, int node);
+
+/* The node whose "phandle" (or "linux,phandle", or Open Firmware's "ibm,phandle") is ph. */
+int fdt_node_by_phandle(const struct fdt *f, uint32_t ph);
+
 /* Property iteration: offsets of a node's properties in order, negative at the end. */
 int fdt_first_prop(const struct fdt *f, int node);
 int fdt_next_prop(const struct fdt *f, int prop);

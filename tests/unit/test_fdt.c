@@ -859,6 +859,27 @@ static void qemu_console_and_rtas(void **state)
 	assert_string_equal(fdt_node_name(f, fdt_root(f)), "");
 }
 
+static void parents_and_phandles(void **state)
+{
+	const struct fdt *f = qemu_fdt(state);
+	int vty = fdt_path(f, "/vdevice/vty@71000000"), vdev = fdt_path(f, "/vdevice");
+	assert_true(vty >= 0 && vdev >= 0);
+	assert_int_equal(fdt_parent(f, vty), vdev);
+	assert_int_equal(fdt_parent(f, vdev), fdt_root(f));
+	assert_true(fdt_parent(f, fdt_root(f)) < 0);
+	/* Every phandle in QEMU's tree leads back to its own node. */
+	int found = 0;
+	for (int n = fdt_first_child(f, fdt_root(f)); n >= 0; n = fdt_next_sibling(f, n)) {
+		uint32_t ph;
+		if (fdt_prop_u32(f, n, "phandle", &ph)) {
+			assert_int_equal(fdt_node_by_phandle(f, ph), n);
+			found++;
+		}
+	}
+	assert_true(found >= 1);
+	assert_true(fdt_node_by_phandle(f, 0xdeadbeef) < 0);
+}
+
 static void qemu_everything_reads(void **state)
 {
 	struct dtb *d = *state;
@@ -890,6 +911,7 @@ int main(void)
 		cmocka_unit_test(qemu_cpus),
 		cmocka_unit_test(qemu_memory),
 		cmocka_unit_test(qemu_console_and_rtas),
+		cmocka_unit_test(parents_and_phandles),
 		cmocka_unit_test(qemu_everything_reads),
 	};
 	int failed = cmocka_run_group_tests_name("fdt", tests, setup_sample, NULL);
