@@ -25,6 +25,7 @@
 #define GREG_IMASK 0x0010
 #define GREG_STAT 0x000C                 /* reading it clears the latched causes */
 #define STAT_RXDONE 0x10
+#define STAT_RXNOBUF 0x20                /* the receive ring filled up */
 #define TXDMA_KICK 0x2000
 #define TXDMA_CFG 0x2004
 #define TXDMA_DBLOW 0x2008
@@ -65,6 +66,7 @@ struct gem {
 	struct desc *tx, *rx;
 	uint8_t *tx_buf, *rx_buf;
 	unsigned int tx_next, rx_next;
+	bool rx_starved;                 /* STAT_RXNOBUF seen, not yet answered */
 	struct spinlock tx_lock;
 };
 
@@ -86,6 +88,25 @@ static void wr(uint32_t reg, uint32_t v)
 static uint64_t le64(uint64_t v)
 {
 	return __builtin_bswap64(v);
+}
+
+/* Every read of the status register clears its latched causes, so each one goes through here
+ * and keeps the one cause gem_poll must still act on. */
+static uint32_t status(void)
+{
+	uint32_t s = rd(GREG_STAT);
+	if (s & STAT_RXNOBUF)
+		gem.rx_starved = true;
+	return s;
+}
+
+/* The receive kick names the first descriptor the device may not fill. It moves in steps of
+ * four, one group behind the driver, because the DMA engine fetches descriptors four at a
+ * time (what the Sun GEM drivers of the BSDs and Linux do); QEMU's model leaves one more
+ * descriptor unused. */
+static uint32_t rx_kick(void)
+{
+	return ((gem.rx_next & ~3u) + RING - 4) % RING;
 }
 
 static void rx_give(unsigned int i)
@@ -119,10 +140,23 @@ static int gem_poll(struct netdev *d, int budget)
 		}
 		rx_give(i);
 		gem.rx_next = (i + 1) % RING;
-		/* The kick names the last descriptor the device may fill (one short of a full ring). */
-		wr(RXDMA_KICK, i);
 		n++;
 	}
+	if (n == 0)
+		return 0;
+	__asm__ volatile("sync" : : : "memory");
+	wr(RXDMA_KICK, rx_kick());
+	/* QEMU's model refuses frames while its ring is full and queues them, and a kick does not
+	 * release that queue (only a write of the DMA or MAC receive configuration does): without
+	 * this the link stalls until the peer retransmits. The value is unchanged, so on the real
+	 * GEM, which just resumes after a kick, it should change nothing (not tried there). */
+	int irq = irq_save();              /* the interrupt handler also reads the status */
+	status();
+	bool starved = gem.rx_starved;
+	gem.rx_starved = false;
+	irq_restore(irq);
+	if (starved)
+		wr(RXDMA_CFG, CFG_ENABLE | RING_SIZE_CODE << 1);
 	return n;
 }
 
@@ -130,7 +164,7 @@ static void gem_rx_irq(struct netdev *d, bool on)
 {
 	(void)d;
 	if (on)
-		rd(GREG_STAT);                   /* forget causes already handled */
+		status();                        /* forget causes already handled */
 	wr(GREG_IMASK, on ? ~(uint32_t)STAT_RXDONE : 0xffffffff);
 }
 
@@ -138,7 +172,7 @@ static void gem_interrupt(void *arg)
 {
 	(void)arg;
 	wr(GREG_IMASK, 0xffffffff);              /* drops the level until the ring is drained */
-	rd(GREG_STAT);
+	status();
 	netdev_rx_interrupt(&gem.dev);
 }
 
@@ -305,7 +339,7 @@ bool sungem_probe(const struct fdt *f)
 	wr(RXDMA_CFG, CFG_ENABLE | RING_SIZE_CODE << 1);
 	wr(MAC_TXCFG, CFG_ENABLE);
 	wr(MAC_RXCFG, CFG_ENABLE | RXCFG_STRIP_FCS);
-	wr(RXDMA_KICK, RING - 1);
+	wr(RXDMA_KICK, rx_kick());
 
 	gem.dev.driver = "sungem";
 	gem.dev.transmit = gem_transmit;
