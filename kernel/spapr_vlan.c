@@ -89,33 +89,31 @@ static bool rxq_ready(void)
 static int vlan_poll(struct netdev *d, int budget)
 {
 	int n = 0;
-	{
-		while (n < budget && rxq_ready()) {
-			__asm__ volatile("lwsync" : : : "memory");   /* entry before its contents */
-			volatile struct rxq_entry *e = &vlan.rxq[vlan.rxq_next];
-			uint64_t handle = e->handle;
-			uint32_t len = e->length, off = e->offset;
-			uint8_t *buf = vlan.block + handle;
-			bool sane = handle >= ioba_of(vlan.rx) &&
-				    handle < ioba_of(vlan.rx) + RX_BUFS * RX_BUF_SIZE &&
-				    (handle - ioba_of(vlan.rx)) % RX_BUF_SIZE == 0 &&
-				    off + len <= RX_BUF_SIZE;
-			if (sane) {
-				d->stats.rx_packets++;
-				d->stats.rx_bytes += len;
-				netdev_deliver(d, buf + off, len);
-			} else {
-				d->stats.rx_dropped++;
-			}
-			e->control = 0;
-			if (++vlan.rxq_next == RXQ_ENTRIES) {
-				vlan.rxq_next = 0;
-				vlan.rxq_toggle ^= RXQ_TOGGLE;
-			}
-			if (sane && !add_rx_buffer(buf))
-				d->stats.rx_dropped++;
-			n++;
+	while (n < budget && rxq_ready()) {
+		__asm__ volatile("lwsync" : : : "memory");   /* entry before its contents */
+		volatile struct rxq_entry *e = &vlan.rxq[vlan.rxq_next];
+		uint64_t handle = e->handle;
+		uint32_t len = e->length, off = e->offset;
+		uint8_t *buf = vlan.block + handle;
+		bool sane = handle >= ioba_of(vlan.rx) &&
+			    handle < ioba_of(vlan.rx) + RX_BUFS * RX_BUF_SIZE &&
+			    (handle - ioba_of(vlan.rx)) % RX_BUF_SIZE == 0 &&
+			    off + len <= RX_BUF_SIZE;
+		if (sane) {
+			d->stats.rx_packets++;
+			d->stats.rx_bytes += len;
+			netdev_deliver(d, buf + off, len);
+		} else {
+			d->stats.rx_dropped++;
 		}
+		e->control = 0;
+		if (++vlan.rxq_next == RXQ_ENTRIES) {
+			vlan.rxq_next = 0;
+			vlan.rxq_toggle ^= RXQ_TOGGLE;
+		}
+		if (sane && !add_rx_buffer(buf))
+			d->stats.rx_dropped++;
+		n++;
 	}
 	return n;
 }

@@ -255,7 +255,6 @@ static void answer_lookup(struct client *c, const struct proto_frame *f)
 	const void *t = table_for(c, f, q.pid, &image);
 	if (!t)
 		return;
-	uint32_t left = proto_iter_left(&it);
 	struct proto_symbols_head h = { q.pid, proto_cstr(image) };
 	uint64_t addr;
 	bool have = proto_next_address(&it, &addr);
@@ -270,12 +269,10 @@ static void answer_lookup(struct client *c, const struct proto_frame *f)
 				r.name.len = PROTO_SYMBOL_MAX;
 			if (proto_add_symbol(&b, &r) < 0)
 				break;
-			left--;
 			have = proto_next_address(&it, &addr);
 		}
 		send_built(c, &b, have);
 	} while (have && c->used);
-	(void)left;
 }
 
 /* Encodes a whole symbol table as SYMBOLS frames (request id 0) into out; returns the bytes

@@ -61,6 +61,13 @@ static void cut_off(struct client *c, const char *why)
 	clients_push_status();
 }
 
+static void sent(struct client *c, long n)
+{
+	c->bytes_out += (uint64_t)n;
+	dcid.bytes_out += (uint64_t)n;
+	c->progress_ns = clock_ns();
+}
+
 bool client_queue(struct client *c, const void *frame, size_t len)
 {
 	if (!c->used)
@@ -70,9 +77,7 @@ bool client_queue(struct client *c, const void *frame, size_t len)
 		 * take (a copy less for most of a stream). */
 		long n = send(c->fd, frame, len, MSG_DONTWAIT);
 		if (n > 0) {
-			c->bytes_out += (uint64_t)n;
-			dcid.bytes_out += (uint64_t)n;
-			c->progress_ns = clock_ns();
+			sent(c, n);
 			frame = (const uint8_t *)frame + n;
 			len -= (size_t)n;
 		}
@@ -141,9 +146,7 @@ void client_writable(struct client *c)
 		}
 		c->head += (size_t)n;
 		c->len -= (size_t)n;
-		c->bytes_out += (uint64_t)n;
-		dcid.bytes_out += (uint64_t)n;
-		c->progress_ns = clock_ns();
+		sent(c, n);
 	}
 	if (c->used && !c->len) {
 		c->head = 0;

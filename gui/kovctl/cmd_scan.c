@@ -64,17 +64,25 @@ static void print_process(const struct kov_scan_process *p)
 	       (unsigned)p->threads, kov_state_name(p->state));
 }
 
+/* Whether a process is listed under the filters, and how many of its objects match. */
+static bool shown_process(const struct kovctl *k, const struct kov_scan *s,
+                          const struct kov_scan_process *pr, size_t *matches)
+{
+	*matches = 0;
+	if (!process_wanted(k, pr))
+		return false;
+	for (size_t i = pr->first; i < pr->first + pr->count; i++)
+		*matches += wanted(k, &s->objects[i]);
+	return !k->o->class_name || *matches;
+}
+
 static void scan_text(const struct kovctl *k, const struct kov_scan *s, size_t *np, size_t *no)
 {
 	bool *shown = calloc(s->n_objects ? s->n_objects : 1, sizeof *shown);
 	for (size_t p = 0; p < s->n_procs; p++) {
 		const struct kov_scan_process *pr = &s->procs[p];
-		size_t end = pr->first + pr->count, matches = 0;
-		if (!process_wanted(k, pr))
-			continue;
-		for (size_t i = pr->first; i < end; i++)
-			matches += wanted(k, &s->objects[i]);
-		if (k->o->class_name && !matches)
+		size_t end = pr->first + pr->count, matches;
+		if (!shown_process(k, s, pr, &matches))
 			continue;
 		print_process(pr);
 		(*np)++;
@@ -133,12 +141,8 @@ static void scan_json(struct kovctl *k, const struct kov_scan *s, size_t *np, si
 	json_begin_array(j);
 	for (size_t p = 0; p < s->n_procs; p++) {
 		const struct kov_scan_process *pr = &s->procs[p];
-		size_t end = pr->first + pr->count, matches = 0;
-		if (!process_wanted(k, pr))
-			continue;
-		for (size_t i = pr->first; i < end; i++)
-			matches += wanted(k, &s->objects[i]);
-		if (k->o->class_name && !matches)
+		size_t end = pr->first + pr->count, matches;
+		if (!shown_process(k, s, pr, &matches))
 			continue;
 		(*np)++;
 		*no += matches;
