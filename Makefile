@@ -180,6 +180,9 @@ $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread
 
+# The viewer's build rules live with it.
+-include gui/viewer/viewer.mk
+
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup
 	@$(MAKE) --no-print-directory all

@@ -61,4 +61,95 @@ struct km_netinfo {
 	uint32_t pad;
 };
 
+/* ---- monitoring (kov/km.h) -------------------------------------------------------------- */
+
+#define KM_MAX_GROUPS 16
+#define KM_MAX_GROUP_EVENTS 16
+#define KM_GROUP_NAME 32
+
+/* km_config.flags: the protocol's PROTO_CFG_* */
+#define KM_CFG_KERNEL 0x1u          /* count and sample in the kernel */
+#define KM_CFG_USER 0x2u            /* ... in user programs (at least one of the two) */
+#define KM_CFG_CALLCHAIN 0x4u       /* samples carry a call chain of chain_depth */
+/* km_config.unit of the slice: the protocol's proto_slice_unit */
+#define KM_UNIT_CYCLES 1
+#define KM_UNIT_INSTRUCTIONS 2
+#define KM_UNIT_MICROSECONDS 3
+
+struct km_group_config {
+	char name[KM_GROUP_NAME];
+	uint32_t share;             /* percent of the time; the groups' shares sum to 100 */
+	uint32_t n_events;
+	uint16_t event[KM_MAX_GROUP_EVENTS];     /* catalogue indices */
+	uint64_t threshold[KM_MAX_GROUP_EVENTS]; /* sample every N events; 0 counts only */
+};
+
+/* SYS_KM_CONFIGURE in, SYS_KM_CONFIG_GET out (as applied: the KM adds instructions and
+ * cycles to every group that has room, with threshold 0). n_groups 0 clears. */
+struct km_config {
+	uint32_t id;                /* out: numbers each configuration applied, from 1 */
+	uint32_t n_groups;
+	uint16_t unit;              /* KM_UNIT_* of slice */
+	uint16_t flags;             /* KM_CFG_* */
+	uint32_t chain_depth;       /* 0: call chains are not recorded yet (KM_CFG_CALLCHAIN is
+	                               refused) */
+	uint64_t slice;
+	struct km_group_config group[KM_MAX_GROUPS];
+};
+
+/* SYS_KM_CONTROL commands */
+#define KM_CTL_START 1
+#define KM_CTL_STOP 2
+
+/* SYS_KM_SAMPLES: records as the sampler took them (struct sample, kov/sample_ring.h, has
+ * the same layout); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
+ * caller maps to its COID through a scan. */
+#define KM_SMP_KERNEL 0x01u         /* the protocol's PROTO_SMP_* */
+#define KM_SMP_USER 0x02u
+#define KM_SMP_TRUNCATED 0x04u
+#define KM_SMP_UNCERTAIN 0x08u
+#define KM_SMP_NO_OBJECT 0x10u
+struct km_sample {
+	uint64_t timebase;
+	uint64_t pc;
+	uint64_t object;
+	uint32_t config_id;
+	uint32_t pid;
+	uint32_t tid;
+	uint16_t cpu;
+	uint16_t event;
+	uint16_t flags;
+	uint16_t reserved[3];
+};
+
+/* SYS_KM_COUNTS: the counts of the interval since the previous call (or START). */
+struct km_count {
+	uint16_t cpu, group, event, pad;
+	uint64_t raw, enabled, running;   /* enabled and running in timebase ticks */
+};
+struct km_counts_head {
+	uint32_t config_id;
+	uint32_t count;             /* records written */
+	uint64_t start, end;        /* timebase */
+};
+
+/* SYS_KM_LOST: samples the rings refused since the previous call, per CPU, ring and event. */
+struct km_lost {
+	uint16_t cpu;
+	uint16_t pmc;               /* 1..8, 0 for software events */
+	uint16_t event;
+	uint16_t pad;
+	uint64_t lost;
+};
+
+/* SYS_KM_STATE */
+struct km_state {
+	uint32_t config_id;
+	uint32_t running;           /* 1 between START and STOP */
+	uint64_t samples_taken, samples_delivered, samples_lost;
+	uint64_t pmu_interrupts, switches;
+	uint64_t handler_insns;     /* instructions spent in the overflow handler (PMC-measured) */
+	uint64_t handler_samples;
+};
+
 #endif

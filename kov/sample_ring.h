@@ -17,13 +17,13 @@
 #define SAMPLE_USER 0x02u
 #define SAMPLE_WALK_TRUNCATED 0x04u  /* the stack walk behind the attribution was cut short */
 #define SAMPLE_UNCERTAIN 0x08u       /* the walk to the context object was ambiguous */
-#define SAMPLE_NO_OBJECT 0x10u       /* no context object: coid and generation are 0 */
+#define SAMPLE_NO_OBJECT 0x10u       /* no context object: object is 0 */
 
 struct sample {
 	uint64_t timebase;
 	uint64_t pc;
-	uint64_t coid;          /* object the sample is attributed to */
-	uint32_t generation;    /* of that object, so a reused COID is not confused */
+	uint64_t object;        /* rep of the context object, 0 when there is none */
+	uint32_t config_id;     /* configuration it was taken under */
 	uint32_t pid;
 	uint32_t tid;
 	uint16_t cpu;

@@ -16,7 +16,7 @@
 static struct sample make(uint64_t seq)
 {
 	return (struct sample){ .timebase = seq, .pc = seq * 4 + 0xC000000000000000ull,
-		.coid = ~seq, .generation = (uint32_t)(seq * 7), .pid = (uint32_t)(seq >> 3),
+		.object = ~seq, .config_id = (uint32_t)(seq * 7), .pid = (uint32_t)(seq >> 3),
 		.tid = (uint32_t)seq ^ 0x5a5a5a5au, .cpu = (uint16_t)(seq % 4),
 		.event = (uint16_t)(seq % 43), .flags = seq & 1 ? SAMPLE_USER : SAMPLE_KERNEL };
 }

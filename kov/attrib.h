@@ -1,0 +1,62 @@
+/* Attribution of a sample to the object whose method was running: from the interrupted state
+ * (pc, stack pointer, link register) walk the back chain to the innermost frame owned by a
+ * clustered-object method body and read the rep its CO_METHOD entry stub stored in the home
+ * slot of the first parameter (kernel/lib/co_abi.h), 48 bytes above the caller's stack pointer.
+ *
+ * The interrupted function may not own a frame: a leaf that never makes one, a prologue before
+ * its `stdu r1`, or an epilogue after the frame was popped. Its instructions are read to tell
+ * (from its start to pc, and a few ahead to its `blr`), so such samples are attributed exactly
+ * instead of to the caller's object. Memory is read only through callbacks that refuse bad
+ * addresses; a bad chain ends the walk with the TRUNCATED flag, never a fault. Portable: the
+ * KM's sampler uses it, the host unit tests feed it synthetic and corrupt stacks. */
+#ifndef KOV_ATTRIB_H
+#define KOV_ATTRIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Which instructions belong to method bodies: one bit per 4-byte instruction from `base`. */
+struct method_map {
+	uint64_t base;
+	uint64_t limit;             /* first address past the mapped text */
+	const uint32_t *bits;
+};
+
+static inline bool method_map_has(const struct method_map *m, uint64_t pc)
+{
+	if (pc < m->base || pc >= m->limit)
+		return false;
+	uint64_t i = (pc - m->base) >> 2;
+	return (m->bits[i >> 5] >> (i & 31)) & 1;
+}
+
+/* Bitmap words needed for text [base, limit). */
+uint64_t method_map_words(uint64_t base, uint64_t limit);
+/* Marks [start, end) as method body in bits (zeroed by the caller). */
+void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t start, uint64_t end);
+
+struct attrib_env {
+	bool (*read64)(void *ctx, uint64_t addr, uint64_t *value);   /* stack memory */
+	bool (*read32)(void *ctx, uint64_t addr, uint32_t *insn);    /* text */
+	/* Start of the function containing pc (symbols); false if unknown. */
+	bool (*func_start)(void *ctx, uint64_t pc, uint64_t *start);
+	void *ctx;
+	const struct method_map *methods;
+	int max_depth;              /* frames walked at most */
+	uint64_t max_frame;         /* largest frame accepted, bytes */
+};
+
+#define ATTRIB_TRUNCATED 0x04u      /* the sample flags of kernel/km_abi.h */
+#define ATTRIB_UNCERTAIN 0x08u
+#define ATTRIB_NO_OBJECT 0x10u
+
+struct attrib_result {
+	uint64_t object;            /* the rep, 0 with ATTRIB_NO_OBJECT */
+	uint16_t flags;
+	uint16_t frames;            /* frames walked */
+};
+
+struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
+	uint64_t lr);
+
+#endif

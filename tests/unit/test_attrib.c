@@ -1,0 +1,275 @@
+/* Stack-walked object attribution (kov/attrib.c) on synthetic stacks and text: a method's own
+ * frame, a helper called from a method, leaf methods, prologues and popped epilogues, nested
+ * methods (innermost wins), no method at all, depth limits, and corrupt chains (bad pointers,
+ * loops, downward links, unreadable memory) that must end the walk without a fault. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../kov/attrib.h"
+
+/* Fake memory: a stack of 64 KiB at STACK and text of 4 functions of 64 instructions. */
+#define STACK 0x100000ull
+#define STACK_SIZE 0x10000ull
+#define TEXT 0x200000ull
+#define FN_INSNS 64
+#define FN(k) (TEXT + (uint64_t)(k) * FN_INSNS * 4)
+enum { HELPER, METHOD_A, METHOD_B, LEAF_METHOD, NFN };
+
+static uint64_t stack[STACK_SIZE / 8];
+static uint32_t text[NFN * FN_INSNS];
+static uint32_t bits[64];
+static struct method_map map;
+static int reads;
+
+static bool read64(void *ctx, uint64_t a, uint64_t *v)
+{
+	(void)ctx;
+	reads++;
+	if (a < STACK || a >= STACK + STACK_SIZE || (a & 7))
+		return false;
+	*v = stack[(a - STACK) / 8];
+	return true;
+}
+
+static bool read32(void *ctx, uint64_t a, uint32_t *v)
+{
+	(void)ctx;
+	if (a < TEXT || a >= TEXT + sizeof text || (a & 3))
+		return false;
+	*v = text[(a - TEXT) / 4];
+	return true;
+}
+
+static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
+{
+	(void)ctx;
+	if (pc < TEXT || pc >= TEXT + sizeof text)
+		return false;
+	*start = TEXT + (pc - TEXT) / (FN_INSNS * 4) * (FN_INSNS * 4);
+	return true;
+}
+
+static struct attrib_env env = { read64, read32, func_start, 0, &map, 16, 8192 };
+
+static void put(uint64_t a, uint64_t v) { stack[(a - STACK) / 8] = v; }
+
+/* A GCC-like function: mflr, std r0, stdu r1,-128(r1), body (nops), addi r1,r1,128, ld r0,
+ * mtlr, blr. The leaf has no frame at all. */
+static void make_text(void)
+{
+	for (int k = 0; k < NFN; k++) {
+		uint32_t *f = &text[k * FN_INSNS];
+		for (int i = 0; i < FN_INSNS; i++)
+			f[i] = 0x60000000u;                 /* nop */
+		if (k == LEAF_METHOD) {
+			f[10] = 0x4e800020u;                /* blr */
+			continue;
+		}
+		f[0] = 0x7c0802a6u;                         /* mflr r0 */
+		f[1] = 0xf8010010u;                         /* std r0,16(r1) */
+		f[2] = 0xf821ff81u;                         /* stdu r1,-128(r1) */
+		f[40] = 0x38210080u;                        /* addi r1,r1,128 */
+		f[41] = 0xe8010010u;                        /* ld r0,16(r1) */
+		f[42] = 0x7c0803a6u;                        /* mtlr r0 */
+		f[43] = 0x4e800020u;                        /* blr */
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	make_text();
+	map = (struct method_map){ TEXT, TEXT + sizeof text, bits };
+	assert_true(method_map_words(TEXT, TEXT + sizeof text) <= 64);
+	for (int k = METHOD_A; k <= LEAF_METHOD; k++)
+		method_map_mark(bits, TEXT, map.limit, FN(k), FN(k) + FN_INSNS * 4);
+	return 0;
+}
+
+/* Frames: F0 (innermost, at STACK+0x100), F1, F2, ... each 0x100 apart, chain ending in 0. */
+#define FRAME(n) (STACK + 0x100 + (uint64_t)(n) * 0x100)
+static void chain(int frames)
+{
+	memset(stack, 0, sizeof stack);
+	for (int n = 0; n < frames; n++)
+		put(FRAME(n), n + 1 < frames ? FRAME(n + 1) : 0);
+}
+
+static void test_method_map(void **state)
+{
+	(void)state;
+	assert_false(method_map_has(&map, FN(HELPER) + 8));
+	assert_true(method_map_has(&map, FN(METHOD_A)));
+	assert_true(method_map_has(&map, FN(LEAF_METHOD) + FN_INSNS * 4 - 4));
+	assert_false(method_map_has(&map, TEXT - 4));
+	assert_false(method_map_has(&map, map.limit));
+}
+
+/* Inside method A's body with its frame F0: the rep is in F1's home slot. */
+static void test_in_method_body(void **state)
+{
+	(void)state;
+	chain(3);
+	put(FRAME(1) + 48, 0xA0A0);
+	struct attrib_result r = attrib_find(&env, FN(METHOD_A) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0xA0A0);
+	assert_int_equal(r.flags, 0);
+}
+
+/* In a helper (e.g. spin_lock) called from method B: the walk goes one frame up. */
+static void test_helper_called_from_method(void **state)
+{
+	(void)state;
+	chain(4);
+	put(FRAME(1) + 16, FN(METHOD_B) + 4 * 30);   /* helper's return address into B */
+	put(FRAME(2) + 48, 0xB0B0);
+	struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0xB0B0);
+	assert_int_equal(r.flags, 0);
+	assert_int_equal(r.frames, 2);
+}
+
+/* Method A calls method B which calls the helper: B, the innermost, wins. */
+static void test_innermost_method_wins(void **state)
+{
+	(void)state;
+	chain(5);
+	put(FRAME(1) + 16, FN(METHOD_B) + 4 * 30);
+	put(FRAME(2) + 48, 0xB0B0);
+	put(FRAME(2) + 16, FN(METHOD_A) + 4 * 30);
+	put(FRAME(3) + 48, 0xA0A0);
+	assert_int_equal(attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0).object, 0xB0B0);
+}
+
+/* A leaf method (no frame): its rep is in the home slot of the frame at sp. */
+static void test_leaf_method(void **state)
+{
+	(void)state;
+	chain(2);
+	put(FRAME(0) + 48, 0x1EAF);
+	struct attrib_result r = attrib_find(&env, FN(LEAF_METHOD) + 4 * 5, FRAME(0), 0x999);
+	assert_int_equal(r.object, 0x1EAF);
+	assert_int_equal(r.flags, 0);
+}
+
+/* Method A interrupted in its prologue (before stdu) and after the pop in its epilogue:
+ * sp is still (or again) its caller's frame, so the home slot at sp+48 is A's. */
+static void test_prologue_and_epilogue(void **state)
+{
+	(void)state;
+	chain(3);
+	put(FRAME(0) + 48, 0xA0A0);
+	put(FRAME(1) + 48, 0xBAD);
+	assert_int_equal(attrib_find(&env, FN(METHOD_A) + 4, FRAME(0), 0).object, 0xA0A0);
+	assert_int_equal(attrib_find(&env, FN(METHOD_A) + 4 * 41, FRAME(0), 0).object, 0xA0A0);
+	assert_int_equal(attrib_find(&env, FN(METHOD_A) + 4 * 43, FRAME(0), 0).object, 0xA0A0);
+	/* On the addi itself the frame is still A's own. */
+	chain(3);
+	put(FRAME(1) + 48, 0xA0A0);
+	assert_int_equal(attrib_find(&env, FN(METHOD_A) + 4 * 40, FRAME(0), 0).object, 0xA0A0);
+}
+
+/* A helper in its prologue, called from method B: its return address is LR; in its epilogue
+ * after the pop it is the saved one (LR may point anywhere by then). */
+static void test_helper_prologue_epilogue(void **state)
+{
+	(void)state;
+	chain(3);
+	put(FRAME(1) + 48, 0xB0B0);   /* B owns F0: its home slot is in F1 */
+	assert_int_equal(attrib_find(&env, FN(HELPER) + 4, FRAME(0), FN(METHOD_B) + 4 * 30).object,
+			 0xB0B0);
+	put(FRAME(0) + 16, FN(METHOD_B) + 4 * 30);
+	struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 42, FRAME(0), FN(HELPER) + 8);
+	assert_int_equal(r.object, 0xB0B0);
+	assert_int_equal(r.flags, 0);
+}
+
+static void test_no_method_on_stack(void **state)
+{
+	(void)state;
+	chain(4);
+	for (int n = 0; n < 4; n++)
+		put(FRAME(n) + 16, FN(HELPER) + 4 * 30);
+	struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0);
+	assert_int_equal(r.flags, ATTRIB_NO_OBJECT);
+}
+
+/* Deeper than max_depth: truncated. */
+static void test_depth_limit(void **state)
+{
+	(void)state;
+	chain(40);
+	for (int n = 0; n < 40; n++)
+		put(FRAME(n) + 16, FN(HELPER) + 4 * 30);
+	put(FRAME(30) + 16, FN(METHOD_A) + 4 * 30);
+	put(FRAME(31) + 48, 0xA0A0);
+	reads = 0;
+	struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.flags, ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED);
+	assert_int_equal(r.frames, 16);
+	assert_true(reads <= 2 * 16 + 2);
+	env.max_depth = 64;
+	assert_int_equal(attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0).object, 0xA0A0);
+	env.max_depth = 16;
+}
+
+/* Corrupt chains end the walk: a pointer outside the stack, a loop, a link downwards, a
+ * misaligned link, a huge frame, a PC outside the text. */
+static void test_corrupt_chains(void **state)
+{
+	(void)state;
+	uint64_t bad_links[] = { 0xdeadbeef00ull, FRAME(0), STACK + 0x10, FRAME(1) + 3,
+				 STACK + STACK_SIZE - 8 };
+	for (size_t k = 0; k < sizeof bad_links / sizeof *bad_links; k++) {
+		chain(3);
+		put(FRAME(1), bad_links[k]);
+		put(FRAME(1) + 16, FN(HELPER));
+		struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 20, FRAME(0), 0);
+		assert_int_equal(r.object, 0);
+		assert_true(r.flags & ATTRIB_NO_OBJECT);
+		if (k != 4)
+			assert_true(r.flags & ATTRIB_TRUNCATED);
+	}
+	/* sp itself unreadable. */
+	struct attrib_result r = attrib_find(&env, FN(HELPER) + 4 * 20, 0x10, 0);
+	assert_int_equal(r.flags, ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED);
+	/* A PC nobody knows: walked anyway, marked uncertain. */
+	chain(3);
+	put(FRAME(1) + 16, FN(METHOD_A) + 4 * 30);
+	put(FRAME(2) + 48, 0xA0A0);
+	r = attrib_find(&env, 0x7000, FRAME(0), 0);
+	assert_int_equal(r.object, 0xA0A0);
+	assert_int_equal(r.flags, ATTRIB_UNCERTAIN);
+	/* Random garbage stacks: never more reads than the depth allows, never a crash. */
+	uint64_t x = 88172645463325252ull;
+	for (int round = 0; round < 2000; round++) {
+		for (size_t i = 0; i < STACK_SIZE / 8; i += 1 + (size_t)(x % 7)) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			stack[i] = (x & 1) ? STACK + (x % STACK_SIZE) : x;
+		}
+		reads = 0;
+		attrib_find(&env, TEXT + 4 * (x % (NFN * FN_INSNS)), STACK + 8 * (x % 4096), x);
+		assert_true(reads <= 2 * 16 + 2);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_method_map),
+		cmocka_unit_test(test_in_method_body),
+		cmocka_unit_test(test_helper_called_from_method),
+		cmocka_unit_test(test_innermost_method_wins),
+		cmocka_unit_test(test_leaf_method),
+		cmocka_unit_test(test_prologue_and_epilogue),
+		cmocka_unit_test(test_helper_prologue_epilogue),
+		cmocka_unit_test(test_no_method_on_stack),
+		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_corrupt_chains),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
