@@ -22,7 +22,7 @@ UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 
 HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
 
 KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
-            $(wildcard kernel/lib/*.c) $(wildcard kov/*.c)
+            $(wildcard kernel/lib/*.c) $(wildcard kov/*.c) dci/elf_syms.c
 KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)) $(wildcard kernel/net/*.c))
 # lwIP, from Debian's source package (scripts/setup fetches it; never committed).
 LWIP    := third_party/lwip/src
@@ -37,7 +37,8 @@ KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)/target/build_id.o
 
 # Monitor code that touches the hardware or kernel internals: target only.
-KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c
+KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c \
+                   kov/km_sampler.c kov/km_program.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
@@ -46,7 +47,7 @@ HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/cobj.c \
-            libc-instr/socket.c \
+            libc-instr/socket.c libc-instr/km.c \
             libc-instr/syscall.S kernel/cobj_tramp.S kernel/cobj_core.c kernel/co_count.c \
             kernel/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c

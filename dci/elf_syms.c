@@ -176,6 +176,76 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 	return (long)(final_entries + strings_len);
 }
 
+/* Finds the sections named in `names` (up to 4) by their header names. */
+static int find_sections(const struct reader *r, const char *const *names, int n,
+	struct section *out, bool *found)
+{
+	uint8_t eh[64];
+	int rc = read_at(r, 0, eh, sizeof eh);
+	if (rc)
+		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
+	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2)
+		return -ELF_SYMS_E_FORMAT;
+	uint64_t shoff = be64_load(eh + 40);
+	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
+	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
+	if (shentsize != SHDR_SIZE || shnum == 0 || shnum > 4096 || shstrndx >= shnum)
+		return -ELF_SYMS_E_FORMAT;
+	struct section shstr;
+	if ((rc = section_at(r, shoff, shstrndx, &shstr)))
+		return rc;
+	for (int k = 0; k < n; k++)
+		found[k] = false;
+	for (uint32_t i = 0; i < shnum; i++) {
+		uint8_t h[4];
+		char nm[16];
+		if ((rc = read_at(r, shoff + (uint64_t)i * SHDR_SIZE, h, 4)))
+			return rc;
+		uint64_t at = be32_load(h);
+		if (at >= shstr.size)
+			continue;
+		size_t want = shstr.size - at < sizeof nm ? (size_t)(shstr.size - at) : sizeof nm;
+		if ((rc = read_at(r, shstr.offset + at, nm, want)))
+			return rc;
+		for (int k = 0; k < n; k++) {
+			size_t len = strlen(names[k]);
+			if (len < want && memcmp(nm, names[k], len + 1) == 0) {
+				if ((rc = section_at(r, shoff, i, &out[k])))
+					return rc;
+				found[k] = true;
+			}
+		}
+	}
+	return 0;
+}
+
+long elf_co_methods(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *out, size_t max)
+{
+	struct reader r = { read, ctx, file_size };
+	static const char *const names[] = { ".co_methods", ".opd" };
+	struct section s[2];
+	bool found[2];
+	int rc = find_sections(&r, names, 2, s, found);
+	if (rc)
+		return rc;
+	if (!found[0])
+		return 0;
+	size_t n = 0;
+	for (uint64_t off = 0; off + 8 <= s[0].size && n < max; off += 8) {
+		uint8_t d[8];
+		if ((rc = read_at(&r, s[0].offset + off, d, 8)))
+			return rc;
+		uint64_t addr = be64_load(d);
+		if (found[1] && addr >= s[1].addr && addr + 8 <= s[1].addr + s[1].size) {
+			if ((rc = read_at(&r, s[1].offset + (addr - s[1].addr), d, 8)))
+				return rc;
+			addr = be64_load(d);
+		}
+		out[n++] = addr;
+	}
+	return (long)n;
+}
+
 const char *elf_syms_strerror(long err)
 {
 	switch (err < 0 ? -err : err) {

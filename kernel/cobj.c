@@ -183,6 +183,13 @@ bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX])
 	return true;
 }
 
+/* The method bodies' code addresses, sorted (for the monitor's method map). */
+unsigned co_method_pcs(const uint64_t **pcs)
+{
+	*pcs = method_pcs;
+	return nmethods;
+}
+
 bool co_is_method_pc(uint64_t pc)
 {
 	size_t size = (size_t)(_ksyms_end - _ksyms_start);

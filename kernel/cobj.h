@@ -140,6 +140,8 @@ unsigned int co_pending(void);
 
 /* ---- methods with a context-object frame ---------------------------------------------- */
 
+/* The method bodies' code addresses, sorted; returns how many. */
+unsigned co_method_pcs(const uint64_t **pcs);
 /* True if pc lies in the body of a method defined with CO_METHOD. */
 bool co_is_method_pc(uint64_t pc);
 

@@ -14,7 +14,7 @@
 #include "cpu.h"
 #include "spinlock.h"
 #include "lib/stackwalk.h"
-#include "../kov/pmu_probe.h"
+#include "../kov/km.h"
 
 
 /* Program interrupts say why in SRR1 bits 43-47. */
@@ -58,13 +58,18 @@ static void storage_fault(struct trap_frame *tf, bool user)
 	bool refused = (tf->vector == 0x300 && (tf->dsisr & DSISR_PROTECTION)) ||
 		       (tf->vector == 0x400 && (tf->msr & (SRR1_ISI_NOEXEC | SRR1_ISI_PROTECTION)));
 	struct process *p = current_process();
+	uint64_t resume;
+	if (!user && uaccess_nofault_fixup(tf->nip, &resume)) {
+		tf->nip = resume;   /* an interrupt handler's copy: never fault pages in there */
+		return;
+	}
 	if (p && !refused && ea >= USER_BASE && ea < USER_END &&
 	    CO_CALL(struct process, p->self, fault, ea, write) == 0) {
 		this_cpu()->hpt_misses++;   /* a user page fault resolved: a page-table miss too */
+		km_sw(SW_HPT_MISS, tf);
 		return;
 	}
 	if (!user) {
-		uint64_t resume;
 		if (uaccess_fixup(tf->nip, &resume)) {
 			tf->nip = resume;
 			return;
@@ -82,14 +87,22 @@ void exception_dispatch(struct trap_frame *tf)
 	case 0x380:
 	case 0x400:
 	case 0x480:
-		if (mmu_fault(tf))
-			return;   /* the real-mode fast path: nothing else to do on the way out */
+		if (mmu_fault(tf)) {
+			/* The real-mode fast path; the monitor samples with translation on. */
+			uint32_t sw = tf->vector == 0x380 || tf->vector == 0x480 ? SW_SLB_MISS : SW_HPT_MISS;
+			if (km_sw_mask & (1u << sw)) {
+				translation_on();
+				km_sw_event((enum sw_event)sw, tf);
+			}
+			return;
+		}
 		translation_on();
 		storage_fault(tf, user);
 		break;
 	case 0x900:
 		translation_on();
 		timer_interrupt(tf);
+		km_tick(tf);
 		sched_preempt(tf);
 		break;
 	case 0x500:
@@ -102,6 +115,7 @@ void exception_dispatch(struct trap_frame *tf)
 		translation_on();
 		if (!user)
 			panic_trap(tf, "system call from the kernel");
+		km_sw(SW_SYSCALL, tf);
 		syscall_dispatch(tf);
 		break;
 	case 0x700:
@@ -110,7 +124,8 @@ void exception_dispatch(struct trap_frame *tf)
 		translation_on();
 		kill_process(tf, program_cause(tf->msr), tf->nip, tf->msr & (1ull << 17) ? -5 : -4);
 	case 0xf00:
-		pmu_interrupt(tf);
+		translation_on();
+		km_pmu_interrupt(tf);
 		break;
 	case 0x100:
 		panic_trap(tf, "NMI");

@@ -17,6 +17,7 @@
 #include "lib/bootargs.h"
 #include "ofstage.h"
 #include "../kov/pmu_probe.h"
+#include "../kov/km.h"
 #include "../kov/km_catalogue.h"
 #include "net/net.h"
 #include "lib/format.h"
@@ -241,6 +242,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	irq_enable();
 
 	unsigned int cpus = smp_start();
+	km_init();
 	bool ticking = wait_for_ticks(3);
 	kprintf("timer: hz=%u", timer_hz());
 	for (unsigned i = 0; i < MAX_CPUS; i++)

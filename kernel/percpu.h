@@ -30,6 +30,7 @@ struct percpu {
 	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero */
 	uint64_t ipis;             /* inter-processor interrupts received */
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
+	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

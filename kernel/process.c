@@ -10,6 +10,7 @@
 #include "cpu.h"
 #include "uaccess.h"
 #include "../kov/scan.h"
+#include "../kov/km.h"
 #include <stddef.h>
 #include "lib/bytes.h"
 #include "lib/string.h"
@@ -376,6 +377,7 @@ static long load_elf(struct process *p)
 	}
 	if (!entry_found)
 		return -KOV_ENOEXEC;
+	km_program_attach(p, fr->name, fr->data, fr->bytes);
 	p->heap_start = p->brk = top + PAGE_SIZE;
 	p->heap_end = p->heap_start + HEAP_BYTES;
 	if (!add_region(p, p->heap_start, p->heap_end, PROT_READ | PROT_WRITE, 0, 0, 0) ||

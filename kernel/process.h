@@ -49,9 +49,11 @@ struct process {
 	volatile uint32_t scan_requested, scan_done, scan_count;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
+	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
 };
 
 struct annex;
+struct km_program;
 struct annex_ops {
 	bool (*add)(struct annex *a, coid_t process);
 	void (*remove)(struct annex *a, coid_t process);

@@ -2,6 +2,7 @@
 #include "spinlock.h"
 #include "thread.h"
 #include "cpu.h"
+#include "../kov/km.h"
 
 static bool still_locked(const void *key)
 {
@@ -15,6 +16,7 @@ void sleep_lock(struct sleeplock *l)
 	/* lwarx/stwcx. acquisition, as for spin locks; on failure sleep until an unlock. */
 	while (!spin_trylock_as((struct spinlock *)&l->locked, me)) {
 		contended = true;
+		km_sw(SW_SLEEPLOCK_BLOCK, 0);
 		__atomic_fetch_add(&l->waiters, 1, __ATOMIC_SEQ_CST);
 		thread_block_on(l, still_locked);
 		__atomic_fetch_sub(&l->waiters, 1, __ATOMIC_SEQ_CST);

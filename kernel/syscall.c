@@ -1,6 +1,7 @@
 /* System calls. Every user pointer goes through uaccess (range check, then a copy that turns
  * an unmapped address into -KOV_EFAULT); every number is range-checked. A bad call returns an
  * error and changes nothing. */
+#include "../kov/km.h"
 #include "syscall.h"
 #include "syscall_nr.h"
 #include "process.h"
@@ -214,6 +215,15 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_PROCESSES:
 	case SYS_NETINFO:
 		rc = km_info_syscall(tf->gpr[0], a);
+		break;
+	case SYS_KM_CONFIGURE:
+	case SYS_KM_CONFIG_GET:
+	case SYS_KM_CONTROL:
+	case SYS_KM_SAMPLES:
+	case SYS_KM_COUNTS:
+	case SYS_KM_LOST:
+	case SYS_KM_STATE:
+		rc = current_process()->privileged ? km_syscall(tf->gpr[0], a) : -KOV_EPERM;
 		break;
 	case SYS_SOCKET:
 	case SYS_BIND:

@@ -46,7 +46,15 @@
 #define SYS_SHUTDOWN      36  /* (fd, how) */
 #define SYS_NETINFO       37  /* (struct km_netinfo *) -> 0, -ENODEV without a network */
 #define SYS_GETSOCKNAME   38  /* (fd, struct sockaddr_in *, u32 *len, peer?) */
-#define SYS_COUNT     39
+/* The KM's monitoring calls (kov/km.h; privileged processes only; records in km_abi.h). */
+#define SYS_KM_CONFIGURE  39  /* (const struct km_config *, char *why, why_size) -> id */
+#define SYS_KM_CONFIG_GET 40  /* (struct km_config *) -> 0 */
+#define SYS_KM_CONTROL    41  /* (KM_CTL_START | KM_CTL_STOP) -> 0 */
+#define SYS_KM_SAMPLES    42  /* (struct km_sample *, max) -> samples drained */
+#define SYS_KM_COUNTS     43  /* (struct km_counts_head *, struct km_count *, max) -> records */
+#define SYS_KM_LOST       44  /* (struct km_lost *, max) -> records */
+#define SYS_KM_STATE      45  /* (struct km_state *) -> 0 */
+#define SYS_COUNT     46
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

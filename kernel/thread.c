@@ -1,3 +1,4 @@
+#include "../kov/km.h"
 #include "thread.h"
 #include "percpu.h"
 #include "spinlock.h"
@@ -78,6 +79,7 @@ static void switch_locked(struct runqueue *q)
 	/* A switch is a quiescent point: threads hold no rep pointers across one (except reps of
 	 * objects they themselves keep alive). */
 	co_quiescent();
+	km_sw(SW_CONTEXT_SWITCH, 0);
 	cpu->kstack_top = next->stack ? (uint64_t)next->stack + next->stack_size : 0;
 	mmu_switch_user(next->user_ctx);
 	switch_context(&prev->ctx, &next->ctx);

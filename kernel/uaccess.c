@@ -1,6 +1,7 @@
 #include "uaccess.h"
 #include "mmu.h"
 #include "syscall_nr.h"
+#include "percpu.h"
 
 long uaccess_copy(void *dst, const void *src, uint64_t len);
 long uaccess_strncpy(char *dst, const char *src, uint64_t max);
@@ -28,6 +29,23 @@ long string_from_user(char *dst, uint64_t src, uint64_t max)
 	if (max > USER_END - src)
 		max = USER_END - src;
 	return uaccess_strncpy(dst, (const char *)src, max);
+}
+
+long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len)
+{
+	if (!user_range_ok(src, len))
+		return -KOV_EFAULT;
+	struct percpu *cpu = this_cpu();
+	uint32_t was = cpu->uaccess_nofault;
+	cpu->uaccess_nofault = 1;
+	long rc = uaccess_copy(dst, (const void *)src, len);
+	cpu->uaccess_nofault = was;
+	return rc;
+}
+
+bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume)
+{
+	return this_cpu()->uaccess_nofault && uaccess_fixup(pc, resume);
 }
 
 bool uaccess_fixup(uint64_t pc, uint64_t *resume)

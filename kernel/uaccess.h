@@ -15,6 +15,12 @@ long copy_to_user(uint64_t dst, const void *src, uint64_t len);
  * -KOV_EINVAL if it does not fit. */
 long string_from_user(char *dst, uint64_t src, uint64_t max);
 
+/* For interrupt handlers (the monitor's stack walker): copies only what is mapped now; a page
+ * that would have to be faulted in ends the copy with -KOV_EFAULT. Interrupts must be off. */
+long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len);
+/* Whether a kernel-mode fault at pc must fail instead of faulting in (nofault copy). */
+bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume);
+
 /* For the fault handler: where a faulting user copy resumes, if pc is inside one. */
 bool uaccess_fixup(uint64_t pc, uint64_t *resume);
 

@@ -35,34 +35,31 @@ void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t sta
 	}
 }
 
-enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN };
+enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
 
-/* Whether the function at pc has its own frame at sp now. */
+/* Whether the function at pc has its own frame at sp now: its instructions from the start to
+ * pc (at most PROLOGUE_SCAN) are read in one piece, then up to EPILOGUE_SCAN from pc on. */
 static enum frame_state frame_state(const struct attrib_env *env, uint64_t pc)
 {
 	uint64_t start;
-	if (!env->func_start || !env->func_start(env->ctx, pc, &start) || start > pc)
+	uint32_t text[PROLOGUE_SCAN > EPILOGUE_SCAN ? PROLOGUE_SCAN : EPILOGUE_SCAN];
+	if (!env->func_start || !env->func_start(env->ctx, pc, &start) || start > pc || (start & 3))
+		return FRAME_UNKNOWN;
+	uint64_t before = (pc - start) / 4;
+	int n = before < PROLOGUE_SCAN ? (int)before : PROLOGUE_SCAN;
+	if (n && !env->read_text(env->ctx, start, text, n))
 		return FRAME_UNKNOWN;
 	bool made = false;
-	uint64_t a = start;
-	for (int n = 0; a < pc && n < PROLOGUE_SCAN; a += 4, n++) {
-		uint32_t i;
-		if (!env->read32(env->ctx, a, &i))
-			return FRAME_UNKNOWN;
-		if (is_stdu_r1(i)) {
-			made = true;
-			break;
-		}
-	}
-	if (!made)
-		return a < pc ? FRAME_UNKNOWN : FRAME_NONE_YET;
-	for (int n = 0; n < EPILOGUE_SCAN; n++) {
-		uint32_t i;
-		if (!env->read32(env->ctx, pc + 4u * (uint64_t)n, &i))
-			return FRAME_UNKNOWN;
-		if (restores_r1(i))
+	for (int i = 0; i < n && !made; i++)
+		made = is_stdu_r1(text[i]);
+	if (!made)   /* no frame in the first PROLOGUE_SCAN instructions: most likely a leaf */
+		return before > PROLOGUE_SCAN ? FRAME_LONG_LEAF : FRAME_NONE_YET;
+	if (!env->read_text(env->ctx, pc, text, EPILOGUE_SCAN))
+		return FRAME_OWNED;
+	for (int i = 0; i < EPILOGUE_SCAN; i++) {
+		if (restores_r1(text[i]))
 			return FRAME_OWNED;    /* the pop is still ahead */
-		if (i == INSN_BLR)
+		if (text[i] == INSN_BLR)
 			return FRAME_POPPED;
 	}
 	return FRAME_OWNED;
@@ -81,6 +78,9 @@ struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint
 		break;
 	case FRAME_OWNED:
 		break;
+	case FRAME_LONG_LEAF:
+		r.flags |= ATTRIB_UNCERTAIN;
+		/* fall through */
 	case FRAME_NONE_YET:
 	case FRAME_POPPED: {
 		/* sp is the caller's frame: this function's home slot is in it. */

@@ -37,7 +37,8 @@ void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t sta
 
 struct attrib_env {
 	bool (*read64)(void *ctx, uint64_t addr, uint64_t *value);   /* stack memory */
-	bool (*read32)(void *ctx, uint64_t addr, uint32_t *insn);    /* text */
+	/* Text: n instructions at addr into insns; false if any of them cannot be read. */
+	bool (*read_text)(void *ctx, uint64_t addr, uint32_t *insns, int n);
 	/* Start of the function containing pc (symbols); false if unknown. */
 	bool (*func_start)(void *ctx, uint64_t pc, uint64_t *start);
 	void *ctx;

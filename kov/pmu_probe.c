@@ -2,6 +2,7 @@
 #include "../kernel/cpu.h"
 #include "../kernel/percpu.h"
 #include "../kernel/console.h"
+#include "pmu_access.h"
 
 #define LOOP_ITERATIONS 10000
 #define LOOP_BODY 4                 /* instructions per iteration, see run_loop() */
@@ -25,35 +26,6 @@ static void run_loop(uint64_t iterations)
 		"	addi	0, 0, 1\n"
 		"	bdnz	1b\n"
 		: : "r"(iterations) : "r0", "ctr", "memory");
-}
-
-static void write_pmc(int pmc, uint32_t v)
-{
-	switch (pmc) {
-	case 1: mtspr(SPRN_PMC1 + 0, v); break;
-	case 2: mtspr(SPRN_PMC1 + 1, v); break;
-	case 3: mtspr(SPRN_PMC1 + 2, v); break;
-	case 4: mtspr(SPRN_PMC1 + 3, v); break;
-	case 5: mtspr(SPRN_PMC1 + 4, v); break;
-	case 6: mtspr(SPRN_PMC1 + 5, v); break;
-	case 7: mtspr(SPRN_PMC1 + 6, v); break;
-	case 8: mtspr(SPRN_PMC1 + 7, v); break;
-	}
-}
-
-static uint32_t read_pmc(int pmc)
-{
-	switch (pmc) {
-	case 1: return (uint32_t)mfspr(SPRN_PMC1 + 0);
-	case 2: return (uint32_t)mfspr(SPRN_PMC1 + 1);
-	case 3: return (uint32_t)mfspr(SPRN_PMC1 + 2);
-	case 4: return (uint32_t)mfspr(SPRN_PMC1 + 3);
-	case 5: return (uint32_t)mfspr(SPRN_PMC1 + 4);
-	case 6: return (uint32_t)mfspr(SPRN_PMC1 + 5);
-	case 7: return (uint32_t)mfspr(SPRN_PMC1 + 6);
-	case 8: return (uint32_t)mfspr(SPRN_PMC1 + 7);
-	}
-	return 0;
 }
 
 /* MMCR0/MMCR1 values that select `enc` on `pmc` and turn the other selectable counters off. */

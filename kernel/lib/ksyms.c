@@ -67,6 +67,31 @@ const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr)
 	return name_of(t, e);
 }
 
+bool ksyms_extent(const void *table, uint64_t addr, uint64_t *start, uint64_t *end)
+{
+	const uint8_t *t = table;
+	uint32_t count = t ? count_of(t) : 0;
+	uint32_t lo = 0, hi = count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (be64_load(entry(t, mid)) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	const uint8_t *e = entry(t, lo - 1);
+	uint64_t s = be64_load(e), size = be32_load(e + 12);
+	if (size == 0)
+		size = lo < count ? be64_load(entry(t, lo)) - s : KSYMS_LAST_SPAN;
+	if (addr - s >= size)
+		return false;
+	*start = s;
+	*end = s + size;
+	return true;
+}
+
 int ksyms_format(const void *table, uint64_t addr, char *buf, size_t n)
 {
 	uint64_t start;

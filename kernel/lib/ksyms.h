@@ -26,6 +26,10 @@ bool ksyms_valid(const void *table, size_t max_size);
  * symbol covers addr. */
 const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr);
 
+/* The extent [*start, *end) of the symbol covering addr (a size-0 symbol ends at the next
+ * one); false if no symbol covers addr. */
+bool ksyms_extent(const void *table, uint64_t addr, uint64_t *start, uint64_t *end);
+
 /* Writes "name+0x1c", "name" at offset 0, or "?"; snprintf return semantics. */
 int ksyms_format(const void *table, uint64_t addr, char *buf, size_t n);
 

@@ -34,12 +34,12 @@ static bool read64(void *ctx, uint64_t a, uint64_t *v)
 	return true;
 }
 
-static bool read32(void *ctx, uint64_t a, uint32_t *v)
+static bool read_text(void *ctx, uint64_t a, uint32_t *v, int n)
 {
 	(void)ctx;
-	if (a < TEXT || a >= TEXT + sizeof text || (a & 3))
+	if (a < TEXT || a + 4 * (uint64_t)n > TEXT + sizeof text || (a & 3))
 		return false;
-	*v = text[(a - TEXT) / 4];
+	memcpy(v, &text[(a - TEXT) / 4], 4 * (size_t)n);
 	return true;
 }
 
@@ -52,7 +52,7 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return true;
 }
 
-static struct attrib_env env = { read64, read32, func_start, 0, &map, 16, 8192 };
+static struct attrib_env env = { read64, read_text, func_start, 0, &map, 16, 8192 };
 
 static void put(uint64_t a, uint64_t v) { stack[(a - STACK) / 8] = v; }
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
@@ -92,6 +93,45 @@ static void real_program(void **state)
 	}
 }
 
+/* cotest defines three methods with CO_METHOD: their bodies' code entries are listed, each
+ * covered by its symbol's extent; hello defines none. */
+static void co_methods(void **state)
+{
+	(void)state;
+	struct blob b = load("cotest");
+	assert_non_null(b.bytes);
+	uint64_t m[64];
+	long n = elf_co_methods(read_blob, &b, b.size, m, 64);
+	long t = elf_syms_build(read_blob, &b, b.size, table, sizeof table);
+	assert_true(t > 0);
+	const char *bodies[] = { "counter_add_body", "counter_value_body", "counter_mix_body" };
+	for (size_t k = 0; k < 3; k++) {
+		uint64_t entry = nm_entry("cotest", bodies[k]);
+		assert_int_not_equal(entry, 0);
+		bool listed = false;
+		for (long i = 0; i < n; i++)
+			listed |= m[i] == entry;
+		assert_true(listed);
+		uint64_t start, end;
+		assert_true(ksyms_extent(table, entry + 4, &start, &end));
+		assert_int_equal(start, entry);
+		assert_true(end > start && end - start < 4096);
+		assert_false(ksyms_extent(table, 0x100, &start, &end));
+	}
+	free(b.bytes);
+	/* A runtime that defines no methods of its own lists only libc's (if any): all code. */
+	b = load("hello");
+	n = elf_co_methods(read_blob, &b, b.size, m, 64);
+	assert_true(n >= 0);
+	for (long i = 0; i < n; i++)
+		assert_true(m[i] >= 0x10000000 && m[i] < 0x20000000);
+	/* Corrupt headers are refused, not followed. */
+	b.bytes[62] = 0xff;   /* shstrndx */
+	b.bytes[63] = 0xff;
+	assert_true(elf_co_methods(read_blob, &b, b.size, m, 64) < 0);
+	free(b.bytes);
+}
+
 static void refusals(void **state)
 {
 	(void)state;
@@ -160,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(real_program),
+		cmocka_unit_test(co_methods),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(corrupted),
 	};

@@ -1,0 +1,323 @@
+/* The KM's control side: boot set-up, and the system calls through which the privileged
+ * daemon configures groups, starts and stops monitoring, and drains samples, interval counts
+ * and loss figures. One caller at a time (km_lock); the CPUs pick changes up at their ticks. */
+#include "km_internal.h"
+#include "km_catalogue.h"
+#include "ppc970_pmu.h"
+#include "../kernel/cpu.h"
+#include "../kernel/kmem.h"
+#include "../kernel/console.h"
+#include "../kernel/platform.h"
+#include "../kernel/sleeplock.h"
+#include "../kernel/thread.h"
+#include "../kernel/timer.h"
+#include "../kernel/uaccess.h"
+#include "../kernel/syscall_nr.h"
+#include "../kernel/lib/string.h"
+#include "../kernel/lib/format.h"
+
+volatile uint32_t km_sw_mask;
+static struct sleeplock km_lock;
+static uint32_t next_config_id = 1;
+static bool ready;
+
+/* The reader's view of each CPU's counts: what was reported, for interval deltas. */
+static struct mux_count reported[MAX_CPUS][KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];
+static uint32_t reported_gen[MAX_CPUS];
+static uint64_t interval_start;
+static uint64_t lost_reported[MAX_CPUS][KM_RINGS][CATALOGUE_MAX];
+static uint64_t delivered;
+
+/* Scratch for copies to and from user space (one caller at a time). */
+static struct km_config cfg_in;
+static struct km_plan plan_in;
+#define CHUNK 128
+static struct sample chunk[CHUNK];
+
+static bool ring_setup(struct km_cpu *c)
+{
+	for (int r = 0; r < KM_RINGS; r++) {
+		struct sample *s = kmalloc(KM_RING_INITIAL * sizeof *s);
+		if (!s || sample_ring_init(&c->ring[r], s, KM_RING_INITIAL) != 0)
+			return false;
+	}
+	return true;
+}
+
+void km_init(void)
+{
+	km_program_init();
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		if (!percpu_area[i].online)
+			continue;
+		if (!ring_setup(&km_cpus[i])) {
+			kprintf("kov: no memory for the sample rings: monitoring is off\n");
+			return;
+		}
+	}
+	ready = true;
+	kprintf("kov: monitor ready: %u rings of %u samples per CPU, walks up to %d frames\n",
+		KM_RINGS, KM_RING_INITIAL, KM_WALK_DEPTH);
+}
+
+static bool always(const void *key)
+{
+	(void)key;
+	return true;
+}
+
+/* Bumps the epoch, applies it here and waits (up to 100 ms) until every CPU has. */
+static void publish(void)
+{
+	__atomic_add_fetch(&km.epoch, 1, __ATOMIC_SEQ_CST);
+	int irq = irq_save();
+	km_cpu_apply(&km_cpus[this_cpu()->index]);
+	irq_restore(irq);
+	for (int tries = 0; tries < 100; tries++) {
+		bool all = true;
+		for (unsigned i = 0; i < MAX_CPUS; i++)
+			if (percpu_area[i].online &&
+			    __atomic_load_n(&km_cpus[i].epoch, __ATOMIC_ACQUIRE) != km.epoch)
+				all = false;
+		if (all)
+			return;
+		thread_block_until(&km, always, clock_ns() + 1000000);
+	}
+	kprintf("kov: a CPU did not take up the monitor's change within 100 ms\n");
+}
+
+static uint32_t software_mask(const struct km_plan *p)
+{
+	uint32_t m = 0;
+	for (uint32_t g = 0; g < p->n_groups; g++)
+		for (int e = 0; e < SW_EVENT_COUNT; e++)
+			if (p->group[g].ev_of_sw[e] >= 0)
+				m |= 1u << e;
+	return m;
+}
+
+static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
+{
+	char why[256] = "";
+	long rc = copy_from_user(&cfg_in, ucfg, sizeof cfg_in);
+	if (rc)
+		return rc;
+	struct km_config applied;
+	rc = km_plan_build(&km_catalogue, &cfg_in, &plan_in, &applied, why, sizeof why);
+	/* Time samples come from the tick: no more than one per tick. */
+	uint64_t tick_us = this_cpu()->dec_period * 1000000 / machine.tb_freq;
+	for (uint32_t g = 0; rc == 0 && g < plan_in.n_groups; g++) {
+		int i = plan_in.group[g].ev_of_sw[SW_CPU_CLOCK];
+		uint64_t thr = i >= 0 ? plan_in.group[g].ev[i].threshold : 0;
+		if (thr && thr < tick_us) {
+			format_buf(why, sizeof why, "group %s: SW_CPU_CLOCK samples at most once per "
+				"timer tick: a threshold of at least %lu microseconds is needed here",
+				applied.group[g].name, (unsigned long)tick_us);
+			rc = -1;
+		}
+	}
+	if (rc) {
+		if (why_size) {
+			size_t n = strlen(why) + 1;
+			copy_to_user(uwhy, why, n < why_size ? n : why_size);
+		}
+		return -KOV_EINVAL;
+	}
+	bool was_running = km.running;
+	km.running = false;
+	km_sw_mask = 0;
+	publish();
+	applied.id = applied.n_groups ? next_config_id++ : 0;
+	km.applied = applied;
+	km.plan = plan_in;
+	km.slice = applied.unit == KM_UNIT_MICROSECONDS ?
+		applied.slice * (machine.tb_freq / 1000000) : applied.slice;
+	km.sample_modes = (applied.flags & KM_CFG_KERNEL ? KM_SMP_KERNEL : 0) |
+			  (applied.flags & KM_CFG_USER ? KM_SMP_USER : 0);
+	if (was_running && applied.n_groups) {
+		km.running = true;
+		km_sw_mask = software_mask(&km.plan);
+		publish();
+	}
+	return applied.id;
+}
+
+static long control(uint64_t cmd)
+{
+	switch (cmd) {
+	case KM_CTL_START:
+		if (!km.plan.n_groups)
+			return -KOV_EINVAL;
+		km.running = true;
+		km_sw_mask = software_mask(&km.plan);
+		interval_start = mftb();
+		publish();
+		return 0;
+	case KM_CTL_STOP:
+		km.running = false;
+		km_sw_mask = 0;
+		publish();
+		return 0;
+	default:
+		return -KOV_EINVAL;
+	}
+}
+
+/* Drains every ring into the caller's buffer; rings that lost samples get bigger storage
+ * (taken up by their CPU's tick once they are empty). */
+static long drain_samples(uint64_t ubuf, uint64_t max)
+{
+	uint64_t n = 0;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct km_cpu *c = &km_cpus[cpu];
+		if (!percpu_area[cpu].online || !c->ring[0].slots)
+			continue;
+		for (;;) {
+			__atomic_store_n(&c->draining, 1, __ATOMIC_SEQ_CST);
+			if (!__atomic_load_n(&c->swapping, __ATOMIC_SEQ_CST))
+				break;
+			__atomic_store_n(&c->draining, 0, __ATOMIC_SEQ_CST);
+			cpu_relax();
+		}
+		long rc = 0;
+		for (int r = 0; r < KM_RINGS && rc == 0; r++) {
+			uint64_t lost_now = 0, got;
+			do {
+				uint64_t room = max - n < CHUNK ? max - n : CHUNK;
+				uint64_t lost;
+				got = room ? sample_ring_drain(&c->ring[r], chunk, (uint32_t)room, &lost) : 0;
+				lost_now += room ? lost : 0;
+				if (got && (rc = copy_to_user(ubuf + n * sizeof(struct km_sample), chunk,
+							      got * sizeof(struct km_sample))))
+					break;
+				n += got;
+			} while (got == CHUNK);
+			struct sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
+			if (old) {
+				kfree(old);
+				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
+			}
+			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
+			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
+				struct sample *s = kmalloc(cap * sizeof *s);
+				if (s) {
+					c->grow_capacity[r] = cap;
+					__atomic_store_n(&c->grow_storage[r], s, __ATOMIC_RELEASE);
+				}
+			}
+		}
+		__atomic_store_n(&c->draining, 0, __ATOMIC_SEQ_CST);
+		if (rc)
+			return rc;
+	}
+	delivered += n;
+	return (long)n;
+}
+
+static uint64_t diff(uint64_t now, uint64_t then)
+{
+	return now >= then ? now - then : now;
+}
+
+static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
+{
+	struct km_counts_head h = { .config_id = km.applied.id, .start = interval_start };
+	h.end = mftb();
+	interval_start = h.end;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct km_cpu *c = &km_cpus[cpu];
+		if (!percpu_area[cpu].online)
+			continue;
+		uint32_t gen = __atomic_load_n(&c->count_gen, __ATOMIC_ACQUIRE);
+		if (reported_gen[cpu] != gen) {
+			memset(reported[cpu], 0, sizeof reported[cpu]);
+			reported_gen[cpu] = gen;
+		}
+		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
+			for (uint32_t i = 0; i < km.plan.group[g].n; i++) {
+				struct mux_count now = c->count[g][i], *was = &reported[cpu][g][i];
+				struct km_count r = {
+					.cpu = (uint16_t)cpu, .group = (uint16_t)g,
+					.event = km.plan.group[g].ev[i].event,
+					.raw = diff(now.raw, was->raw),
+					.enabled = diff(now.enabled, was->enabled),
+					.running = diff(now.running, was->running),
+				};
+				*was = now;
+				if (r.running > r.enabled)
+					r.running = r.enabled;
+				if (h.count < max) {
+					long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
+					if (rc)
+						return rc;
+					h.count++;
+				}
+			}
+		}
+	}
+	long rc = copy_to_user(uhead, &h, sizeof h);
+	return rc ? rc : (long)h.count;
+}
+
+static long read_lost(uint64_t ubuf, uint64_t max)
+{
+	uint64_t n = 0;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!percpu_area[cpu].online)
+			continue;
+		for (int r = 0; r < KM_RINGS; r++)
+			for (int e = 0; e < CATALOGUE_MAX; e++) {
+				uint64_t now = __atomic_load_n(&km_cpus[cpu].lost[r][e], __ATOMIC_RELAXED);
+				uint64_t *was = &lost_reported[cpu][r][e];
+				if (now == *was || n >= max)
+					continue;
+				struct km_lost l = { (uint16_t)cpu, (uint16_t)(r == KM_SW_RING ? 0 : r + 1),
+						     (uint16_t)e, 0, now - *was };
+				long rc = copy_to_user(ubuf + n * sizeof l, &l, sizeof l);
+				if (rc)
+					return rc;
+				*was = now;
+				n++;
+			}
+	}
+	return (long)n;
+}
+
+static long state(uint64_t ustate)
+{
+	struct km_state s = { .config_id = km.applied.id, .running = km.running,
+			      .samples_delivered = delivered };
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!percpu_area[cpu].online)
+			continue;
+		const struct km_cpu *c = &km_cpus[cpu];
+		s.samples_taken += c->taken;
+		for (int r = 0; r < KM_RINGS; r++)
+			for (int e = 0; e < CATALOGUE_MAX; e++)
+				s.samples_lost += c->lost[r][e];
+		s.pmu_interrupts += c->interrupts;
+		s.switches += c->switches;
+		s.handler_samples += c->handler_samples;
+	}
+	return copy_to_user(ustate, &s, sizeof s);
+}
+
+long km_syscall(uint64_t nr, const uint64_t *a)
+{
+	if (!ready)
+		return -KOV_ENODEV;
+	sleep_lock(&km_lock);
+	long rc;
+	switch (nr) {
+	case SYS_KM_CONFIGURE: rc = configure(a[0], a[1], a[2]); break;
+	case SYS_KM_CONFIG_GET: rc = copy_to_user(a[0], &km.applied, sizeof km.applied); break;
+	case SYS_KM_CONTROL: rc = control(a[0]); break;
+	case SYS_KM_SAMPLES: rc = drain_samples(a[0], a[1]); break;
+	case SYS_KM_COUNTS: rc = read_counts(a[0], a[1], a[2]); break;
+	case SYS_KM_LOST: rc = read_lost(a[0], a[1]); break;
+	case SYS_KM_STATE: rc = state(a[0]); break;
+	default: rc = -KOV_ENOSYS;
+	}
+	sleep_unlock(&km_lock);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* The Kernel Monitoring Module's hooks into the kernel (thesis 3.2.1): the PMU interrupt, the
+ * tick that folds counts and switches multiplexed groups, the software events, and the
+ * system calls of the privileged monitoring daemon. Everything costs a load and a branch
+ * while monitoring is off. */
+#ifndef KOV_KM_H
+#define KOV_KM_H
+
+#include <stdint.h>
+#include "pmu_event.h"
+#include "../kernel/trap.h"
+
+struct process;
+
+/* After the boot probe, the catalogue and the secondary CPUs: rings for every CPU. */
+void km_init(void);
+
+/* The 0xF00 handler, with translation on. */
+void km_pmu_interrupt(struct trap_frame *tf);
+/* Every decrementer tick on every CPU, after the timer's own work. */
+void km_tick(struct trap_frame *tf);
+
+/* Software events: bit e set while some group counts software event e. */
+extern volatile uint32_t km_sw_mask;
+void km_sw_event(enum sw_event e, const struct trap_frame *tf);
+/* Call at the event; tf is the interrupted state when the event belongs to it (system calls,
+ * page faults), 0 to attribute to the caller's own kernel stack. */
+static inline void km_sw(enum sw_event e, const struct trap_frame *tf)
+{
+	if (__builtin_expect(km_sw_mask & (1u << e), 0))
+		km_sw_event(e, tf);
+}
+
+/* Per program: symbols and method map for attributing user samples; built when a process
+ * loads its program (thread context), cached by program name. */
+void km_program_attach(struct process *p, const char *file, const uint8_t *image, uint64_t size);
+
+/* SYS_KM_CONFIGURE .. SYS_KM_STATE (privileged callers only). */
+long km_syscall(uint64_t nr, const uint64_t *a);
+
+#endif

@@ -1,0 +1,79 @@
+/* State shared by the KM's files (kov/km*.c): the configuration in effect and each CPU's
+ * monitoring state. Not an interface: kov/km.h is. */
+#ifndef KOV_KM_INTERNAL_H
+#define KOV_KM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "km.h"
+#include "km_plan.h"
+#include "mux.h"
+#include "sample_ring.h"
+#include "attrib.h"
+#include "../kernel/percpu.h"
+
+#define KM_RINGS 9                  /* PMC1-8, then one for software events */
+#define KM_SW_RING 8
+#define KM_RING_INITIAL 1024        /* samples per ring at start */
+#define KM_RING_CAP 16384           /* a ring that loses samples grows up to this */
+#define KM_WALK_DEPTH 16
+
+/* The configuration and run state, written only by the KM's system calls (under km_lock);
+ * CPUs pick up a change at their next tick by comparing `epoch`. */
+struct km_global {
+	struct km_plan plan;
+	struct km_config applied;
+	uint64_t slice;              /* in the slice unit; timebase ticks for microseconds */
+	volatile uint32_t epoch;
+	volatile bool running;
+	uint32_t sample_modes;       /* KM_SMP_KERNEL / KM_SMP_USER: whose samples are kept */
+};
+extern struct km_global km;
+
+/* Each CPU's monitoring state. Written by that CPU only (its tick, its PMU interrupt, its
+ * software events, all with interrupts off); the reader (a KM system call, any CPU) only reads
+ * the counts, which only grow between STARTs, and drains the rings as their consumer. */
+struct km_cpu {
+	volatile uint32_t epoch;              /* the global epoch this CPU has applied */
+	volatile uint32_t count_gen;          /* bumped when the counts restart (at START) */
+	bool active;                 /* the KM's group is on this CPU's PMU */
+	bool in_handler;             /* sampling now: nested software events only count */
+	int group;                   /* on the PMU, index into km.plan */
+	struct mux mux;
+	uint64_t slice_start;        /* timebase at the last switch */
+	uint64_t slice_units;        /* slice-unit events since then (cycles or instructions) */
+	uint64_t last_fold;          /* timebase of the last fold */
+	uint32_t base[8];            /* each PMC's value at the last fold or reload */
+	uint64_t sw_left[KM_MAX_GROUPS][SW_EVENT_COUNT];   /* software events until the next sample */
+	uint64_t clock_rem;          /* decrementer time not yet counted, timebase ticks */
+	struct mux_count count[KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];   /* since START */
+	struct sample_ring ring[KM_RINGS];
+	struct sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
+	uint32_t grow_capacity[KM_RINGS];
+	struct sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */
+	volatile uint32_t draining, swapping;    /* reader and tick keep out of each other */
+	uint64_t lost[KM_RINGS][CATALOGUE_MAX];  /* producer: samples lost, by ring and event */
+	uint64_t taken;              /* samples pushed */
+	uint64_t interrupts, switches;
+	uint64_t handler_insns, handler_samples;
+};
+extern struct km_cpu km_cpus[MAX_CPUS];
+
+/* kov/km_pmu.c */
+void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
+void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
+
+/* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`. tf: the
+ * interrupted state; 0 for the caller's kernel stack. */
+void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf);
+
+/* kov/km_program.c: what attribution needs of a program (the kernel's or a process's). */
+struct km_program {
+	char name[32];
+	const void *syms;            /* kernel/lib/ksyms.h table; 0 when the program has none */
+	struct method_map methods;
+};
+extern struct km_program km_kernel_program;
+void km_program_init(void);
+
+#endif

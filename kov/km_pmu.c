@@ -1,0 +1,178 @@
+/* Each CPU's side of monitoring, run at its ticks with interrupts off: applying a new
+ * configuration or a start/stop, folding counters and time into the counts, multiplexing
+ * groups at slice boundaries, decrementer-time samples, and growing rings that lost samples. */
+#include "km_internal.h"
+#include "pmu_access.h"
+#include "ppc970_pmu.h"
+#include "../kernel/cpu.h"
+#include "../kernel/platform.h"
+
+struct km_global km;
+struct km_cpu km_cpus[MAX_CPUS];
+
+static uint64_t mode_freeze_bits(void)
+{
+	uint64_t bits = 0;
+	if (!(km.applied.flags & KM_CFG_KERNEL))
+		bits |= MMCR0_FCS;
+	if (!(km.applied.flags & KM_CFG_USER))
+		bits |= MMCR0_FCP;
+	return bits;
+}
+
+static void program_group(struct km_cpu *c, int gi, uint64_t now)
+{
+	const struct km_plan_group *g = &km.plan.group[gi];
+	mtspr(SPRN_MMCR0, MMCR0_FC);
+	isync();
+	mtspr(SPRN_MMCR1, g->mmcr1);
+	mtspr(SPRN_MMCRA, g->mmcra);
+	for (int pmc = 1; pmc <= 8; pmc++) {
+		int i = g->ev_of_pmc[pmc - 1];
+		uint32_t v = i >= 0 && g->ev[i].threshold ?
+			p970_overflow_preload((uint32_t)g->ev[i].threshold) : 0;
+		write_pmc(pmc, v);
+		c->base[pmc - 1] = v;
+	}
+	c->group = gi;
+	c->slice_start = now;
+	c->slice_units = 0;
+	uint64_t mmcr0 = (g->mmcr0 | mode_freeze_bits()) & ~(uint64_t)(MMCR0_FC | MMCR0_PMAO);
+	if (g->sample_pmcs)
+		mmcr0 |= p970_mmcr0_overflow_bits(g->sample_pmcs);
+	mtspr(SPRN_MMCR0, mmcr0);
+	isync();
+}
+
+void km_fold(struct km_cpu *c, uint64_t now)
+{
+	const struct km_plan_group *g = &km.plan.group[c->group];
+	uint64_t delta[KM_MAX_GROUP_EVENTS] = { 0 };
+	for (int pmc = 1; pmc <= 8; pmc++) {
+		int i = g->ev_of_pmc[pmc - 1];
+		if (i < 0)
+			continue;
+		uint32_t v = read_pmc(pmc);
+		delta[i] = (uint32_t)(v - c->base[pmc - 1]);
+		c->base[pmc - 1] = v;
+	}
+	if (km.applied.unit == KM_UNIT_INSTRUCTIONS && g->inst_pmc)
+		c->slice_units += delta[g->ev_of_pmc[g->inst_pmc - 1]];
+	else if (km.applied.unit == KM_UNIT_CYCLES && g->cyc_pmc)
+		c->slice_units += delta[g->ev_of_pmc[g->cyc_pmc - 1]];
+	uint64_t dt = now - c->last_fold;
+	c->last_fold = now;
+	for (uint32_t gi = 0; gi < km.plan.n_groups; gi++) {
+		bool on = (int)gi == c->group;
+		for (uint32_t i = 0; i < km.plan.group[gi].n; i++)
+			mux_count_slice(&c->count[gi][i], dt, on, on ? delta[i] : 0);
+	}
+}
+
+/* Moves a ring that lost samples to the bigger storage the reader prepared, once it is empty
+ * and the reader is not draining it. */
+static void grow_rings(struct km_cpu *c)
+{
+	for (int r = 0; r < KM_RINGS; r++) {
+		if (!c->grow_storage[r] || c->retired[r])
+			continue;
+		__atomic_store_n(&c->swapping, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&c->draining, __ATOMIC_SEQ_CST) &&
+		    sample_ring_count(&c->ring[r]) == 0) {
+			struct sample *old = c->ring[r].slots;
+			if (sample_ring_reinit(&c->ring[r], c->grow_storage[r], c->grow_capacity[r]) == 0) {
+				__atomic_store_n(&c->retired[r], old, __ATOMIC_RELEASE);
+				c->grow_storage[r] = 0;
+			}
+		}
+		__atomic_store_n(&c->swapping, 0, __ATOMIC_SEQ_CST);
+	}
+}
+
+static void stop_here(struct km_cpu *c)
+{
+	if (!c->active)
+		return;
+	km_fold(c, mftb());
+	mtspr(SPRN_MMCR0, MMCR0_FC);
+	isync();
+	c->active = false;
+}
+
+void km_cpu_apply(struct km_cpu *c)
+{
+	uint32_t epoch = km.epoch;
+	stop_here(c);
+	grow_rings(c);
+	if (km.running && km.plan.n_groups) {
+		uint64_t now = mftb();
+		mux_init(&c->mux);
+		for (uint32_t g = 0; g < km.plan.n_groups; g++)
+			mux_add(&c->mux, km.applied.group[g].name, km.applied.group[g].share);
+		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
+			for (uint32_t i = 0; i < KM_MAX_GROUP_EVENTS; i++)
+				mux_count_reset(&c->count[g][i]);
+			for (int e = 0; e < SW_EVENT_COUNT; e++) {
+				int i = km.plan.group[g].ev_of_sw[e];
+				c->sw_left[g][e] = i >= 0 ? km.plan.group[g].ev[i].threshold : 0;
+			}
+		}
+		__atomic_add_fetch(&c->count_gen, 1, __ATOMIC_RELEASE);
+		c->last_fold = now;
+		c->clock_rem = 0;
+		program_group(c, mux_switch(&c->mux, now).next, now);
+		c->active = true;
+	}
+	__atomic_store_n(&c->epoch, epoch, __ATOMIC_RELEASE);
+}
+
+/* Decrementer time in microseconds, as the SW_CPU_CLOCK event. */
+static void cpu_clock(struct km_cpu *c, uint64_t dt, const struct trap_frame *tf)
+{
+	const struct km_plan_group *g = &km.plan.group[c->group];
+	int i = g->ev_of_sw[SW_CPU_CLOCK];
+	if (i < 0)
+		return;
+	uint64_t per_us = machine.tb_freq / 1000000;
+	c->clock_rem += dt;
+	uint64_t us = c->clock_rem / per_us;
+	c->clock_rem %= per_us;
+	c->count[c->group][i].raw += us;
+	uint64_t thr = g->ev[i].threshold, *left = &c->sw_left[c->group][SW_CPU_CLOCK];
+	if (!thr || !us)
+		return;
+	if (us < *left) {
+		*left -= us;
+		return;
+	}
+	/* The configuration keeps thresholds at or above the tick, so one sample is due. */
+	*left = thr - (us - *left) % thr;
+	c->in_handler = true;
+	km_record(c, KM_SW_RING, g->ev[i].event, tf);
+	c->in_handler = false;
+}
+
+void km_tick(struct trap_frame *tf)
+{
+	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	grow_rings(c);
+	if (c->epoch != km.epoch)
+		km_cpu_apply(c);
+	if (!c->active)
+		return;
+	uint64_t now = mftb(), last = c->last_fold;
+	km_fold(c, now);
+	cpu_clock(c, now - last, tf);
+	bool slice_over = km.applied.unit == KM_UNIT_MICROSECONDS ?
+		now - c->slice_start >= km.slice : c->slice_units >= km.slice;
+	if (slice_over && km.plan.n_groups > 1) {
+		struct mux_switch s = mux_switch(&c->mux, now);
+		c->switches++;
+		if (s.next != c->group)
+			program_group(c, s.next, now);
+		else {
+			c->slice_start = now;
+			c->slice_units = 0;
+		}
+	}
+}

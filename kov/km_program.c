@@ -1,0 +1,133 @@
+/* Programs as the sampler sees them: a symbol table (to find the start of an interrupted
+ * function) and a bitmap of the instructions that belong to clustered-object method bodies
+ * (to recognise a method's frame in one load). The kernel's is built at boot from its own
+ * table; a user program's when the first process loads it, and kept: initrd files never
+ * change. */
+#include "km_internal.h"
+#include "../dci/elf_syms.h"
+#include "../kernel/kmem.h"
+#include "../kernel/console.h"
+#include "../kernel/process.h"
+#include "../kernel/cobj.h"
+#include "../kernel/sleeplock.h"
+#include "../kernel/lib/ksyms.h"
+#include "../kernel/lib/string.h"
+
+#define MAX_PROGRAMS 32
+#define MAX_METHODS 1024
+#define SYMS_SCRATCH (128 * 1024)
+
+extern const char _ksyms_start[], _ksyms_end[];
+
+struct km_program km_kernel_program;
+static struct km_program *programs[MAX_PROGRAMS];
+static struct sleeplock programs_lock;
+
+/* The bitmap over [lowest method, end of the highest) for the methods at `pcs`. */
+static bool build_map(struct method_map *m, const void *syms, const uint64_t *pcs, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, start, end;
+	for (size_t i = 0; i < n; i++)
+		if (ksyms_extent(syms, pcs[i], &start, &end)) {
+			lo = start < lo ? start : lo;
+			hi = end > hi ? end : hi;
+		}
+	static const uint32_t none[1];
+	*m = (struct method_map){ 0, 0, none };
+	if (lo >= hi)
+		return true;
+	uint32_t *bits = kmalloc(method_map_words(lo, hi) * sizeof *bits);
+	if (!bits)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ksyms_extent(syms, pcs[i], &start, &end))
+			method_map_mark(bits, lo, hi, start, end);
+	*m = (struct method_map){ lo, hi, bits };
+	return true;
+}
+
+static void set_name(struct km_program *pr, const char *name)
+{
+	size_t n = strnlen(name, sizeof pr->name - 1);
+	memcpy(pr->name, name, n);
+	pr->name[n] = 0;
+}
+
+void km_program_init(void)
+{
+	const uint64_t *pcs;
+	unsigned n = co_method_pcs(&pcs);
+	size_t size = (size_t)(_ksyms_end - _ksyms_start);
+	set_name(&km_kernel_program, "kernel");
+	if (!ksyms_valid(_ksyms_start, size)) {
+		kprintf("kov: no kernel symbol table: kernel samples are not attributed\n");
+		return;
+	}
+	km_kernel_program.syms = _ksyms_start;
+	if (!build_map(&km_kernel_program.methods, _ksyms_start, pcs, n))
+		kprintf("kov: no memory for the kernel's method map\n");
+}
+
+struct image { const uint8_t *bytes; uint64_t size; };
+
+static long read_image(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	const struct image *im = ctx;
+	if (off >= im->size)
+		return 0;
+	size_t n = im->size - off < len ? (size_t)(im->size - off) : len;
+	memcpy(buf, im->bytes + off, n);
+	return (long)n;
+}
+
+static struct km_program *build_program(const char *file, const uint8_t *bytes, uint64_t size)
+{
+	struct image im = { bytes, size };
+	struct km_program *pr = kmalloc(sizeof *pr);
+	uint8_t *scratch = kmalloc(SYMS_SCRATCH);
+	uint64_t *pcs = kmalloc(MAX_METHODS * sizeof *pcs);
+	void *syms = 0;
+	if (!pr || !scratch || !pcs)
+		goto fail;
+	set_name(pr, file);
+	long n = elf_syms_build(read_image, &im, size, scratch, SYMS_SCRATCH);
+	long m = n > 0 ? elf_co_methods(read_image, &im, size, pcs, MAX_METHODS) : 0;
+	if (n > 0 && (syms = kmalloc((size_t)n)) != 0) {
+		memcpy(syms, scratch, (size_t)n);
+		pr->syms = syms;
+		if (m < 0 || !build_map(&pr->methods, syms, pcs, (size_t)m))
+			pr->methods = (struct method_map){ 0, 0, 0 };
+	} else {
+		kprintf("kov: %s: %s; its samples are not attributed to objects\n", file,
+			n < 0 ? elf_syms_strerror(n) : "no memory for its symbols");
+	}
+	if (!pr->methods.bits) {
+		static const uint32_t none[1];
+		pr->methods = (struct method_map){ 0, 0, none };
+	}
+	kfree(scratch);
+	kfree(pcs);
+	return pr;
+fail:
+	kfree(pr);
+	kfree(scratch);
+	kfree(pcs);
+	return 0;
+}
+
+void km_program_attach(struct process *p, const char *file, const uint8_t *image, uint64_t size)
+{
+	struct km_program *found = 0;
+	sleep_lock(&programs_lock);
+	int free_slot = -1;
+	for (int i = 0; i < MAX_PROGRAMS && !found; i++) {
+		if (programs[i] && strncmp(programs[i]->name, file, sizeof programs[i]->name - 1) == 0)
+			found = programs[i];
+		else if (!programs[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (!found && free_slot >= 0 && (found = build_program(file, image, size)) != 0)
+		programs[free_slot] = found;
+	sleep_unlock(&programs_lock);
+	p->km_prog = found;
+}

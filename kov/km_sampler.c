@@ -1,0 +1,174 @@
+/* Taking samples: the PMU interrupt (freeze, record, re-arm, unfreeze), the software events,
+ * and the attribution of each sample to the object whose method was running. Runs with
+ * interrupts off; allocates nothing and takes no lock. */
+#include "km_internal.h"
+#include "pmu_access.h"
+#include "pmu_probe.h"
+#include "ppc970_pmu.h"
+#include "../kernel/cpu.h"
+#include "../kernel/thread.h"
+#include "../kernel/process.h"
+#include "../kernel/stack.h"
+#include "../kernel/uaccess.h"
+#include "../kernel/lib/ksyms.h"
+#include "../kernel/lib/string.h"
+
+extern const char _vectors_end[], _etext[];
+
+struct walk_ctx {
+	struct stack_range stack;
+	const struct km_program *prog;
+};
+
+static bool kernel_read64(void *ctx, uint64_t a, uint64_t *v)
+{
+	return kernel_stack_read(&((struct walk_ctx *)ctx)->stack, a, v);
+}
+
+static bool kernel_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
+{
+	(void)ctx;
+	uint64_t len = 4 * (uint64_t)n;
+	if (a < (uint64_t)_vectors_end || a > (uint64_t)_etext || len > (uint64_t)_etext - a)
+		return false;
+	memcpy(v, (const void *)a, len);
+	return true;
+}
+
+static bool user_read64(void *ctx, uint64_t a, uint64_t *v)
+{
+	(void)ctx;
+	return !(a & 7) && copy_from_user_nofault(v, a, 8) == 0;
+}
+
+static bool user_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
+{
+	(void)ctx;
+	return copy_from_user_nofault(v, a, 4 * (uint64_t)n) == 0;
+}
+
+static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
+{
+	const struct km_program *p = ((struct walk_ctx *)ctx)->prog;
+	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
+}
+
+void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf)
+{
+	__label__ here;
+	uint64_t pc, sp, lr;
+	bool user;
+	if (tf) {
+		pc = tf->nip;
+		sp = tf->gpr[1];
+		lr = tf->lr;
+		user = tf->msr & MSR_PR;
+	} else {
+here:
+		pc = (uint64_t)&&here;   /* this function, on its own frame */
+		sp = (uint64_t)__builtin_frame_address(0);
+		lr = 0;
+		user = false;
+	}
+	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
+		return;
+	struct thread *t = current_thread();
+	struct process *p = t ? t->proc : 0;
+	struct sample s = {
+		.timebase = mftb(), .pc = pc, .config_id = km.applied.id,
+		.pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
+		.cpu = (uint16_t)this_cpu()->index, .event = event,
+		.flags = user ? KM_SMP_USER : KM_SMP_KERNEL,
+	};
+	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
+	if (w.prog) {
+		struct attrib_env env = {
+			.read64 = user ? user_read64 : kernel_read64,
+			.read_text = user ? user_read_text : kernel_read_text,
+			.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
+			.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
+		};
+		if (!user)
+			w.stack = kernel_stack_of(sp);
+		struct attrib_result r = attrib_find(&env, pc, sp, lr);
+		s.object = r.object;
+		s.flags |= r.flags;
+	} else {
+		s.flags |= KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN;
+	}
+	if (sample_ring_push(&c->ring[ring], &s))
+		c->taken++;
+	else
+		c->lost[ring][event]++;
+}
+
+/* Overflowed counters: a sampled one records one sample and is preloaded again, keeping the
+ * events counted past the overflow (the interrupt can be held off while interrupts are
+ * disabled), so every `threshold` events give one sample; whole thresholds that passed
+ * without an interrupt are counted as lost samples. A counting-only one that reached the
+ * top bit (PMCjCE enables all of PMC2-8 at once) is folded and restarted. */
+void km_pmu_interrupt(struct trap_frame *tf)
+{
+	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	if (!km.plan.n_groups && !c->active) {
+		pmu_interrupt(tf);   /* the boot probe's, or a stray one: it freezes and disarms */
+		return;
+	}
+	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
+	mtspr(SPRN_MMCR0, mmcr0 | MMCR0_FC);
+	isync();
+	this_cpu()->pmu_interrupts++;
+	c->interrupts++;
+	if (!c->active) {
+		mtspr(SPRN_MMCR0, MMCR0_FC);   /* left armed by a configuration since stopped */
+		return;
+	}
+	const struct km_plan_group *g = &km.plan.group[c->group];
+	c->in_handler = true;
+	for (int pmc = 1; pmc <= 8; pmc++) {
+		uint32_t v = read_pmc(pmc);
+		if (!p970_pmc_overflowed(v))
+			continue;
+		int i = g->ev_of_pmc[pmc - 1];
+		uint32_t next = 0;
+		if (i >= 0) {
+			const struct km_plan_event *e = &g->ev[i];
+			c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
+			if (e->threshold) {
+				uint64_t over = v - 0x80000000u;
+				km_record(c, pmc - 1, e->event, tf);
+				c->lost[pmc - 1][e->event] += over / e->threshold;
+				next = p970_overflow_preload((uint32_t)e->threshold) +
+				       (uint32_t)(over % e->threshold);
+				c->handler_samples++;
+			}
+		}
+		write_pmc(pmc, next);
+		c->base[pmc - 1] = next;
+	}
+	c->in_handler = false;
+	mtspr(SPRN_MMCR0, p970_mmcr0_rearm(mmcr0) & ~(uint64_t)MMCR0_FC);
+	isync();
+}
+
+void km_sw_event(enum sw_event e, const struct trap_frame *tf)
+{
+	int irq = irq_save();
+	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	if (c->active) {
+		const struct km_plan_group *g = &km.plan.group[c->group];
+		int i = g->ev_of_sw[e];
+		if (i >= 0) {
+			c->count[c->group][i].raw++;
+			uint64_t thr = g->ev[i].threshold;
+			uint64_t *left = &c->sw_left[c->group][e];
+			if (thr && !c->in_handler && --*left == 0) {
+				*left = thr;
+				c->in_handler = true;
+				km_record(c, KM_SW_RING, g->ev[i].event, tf);
+				c->in_handler = false;
+			}
+		}
+	}
+	irq_restore(irq);
+}

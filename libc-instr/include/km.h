@@ -1,0 +1,19 @@
+/* The KM's monitoring calls for the privileged monitoring daemon (kov/km.h in the kernel;
+ * records in kernel/km_abi.h). Each returns a count or 0, or a negative KOV_E* error. */
+#ifndef KOV_LIBC_KM_H
+#define KOV_LIBC_KM_H
+
+#include <stddef.h>
+#include "../../kernel/km_abi.h"
+
+/* Applies cfg (n_groups 0 clears): the new configuration's id, or -KOV_EINVAL with the
+ * reason in why. */
+long km_configure(const struct km_config *cfg, char *why, size_t why_size);
+long km_config_get(struct km_config *out);
+long km_control(int cmd);                     /* KM_CTL_START, KM_CTL_STOP */
+long km_samples(struct km_sample *buf, unsigned int max);
+long km_counts(struct km_counts_head *head, struct km_count *buf, unsigned int max);
+long km_lost(struct km_lost *buf, unsigned int max);
+long km_state(struct km_state *out);
+
+#endif

@@ -1,0 +1,80 @@
+/* A dependent add chain inside an object's method: each add needs the previous result, so the
+ * processor completes one per cycle at best. Under sim/run --icount QEMU advances its cycle
+ * count with the instruction count, so the monitor must report an IPC of 1.
+ * Usage: ipcbench [instructions in thousands (10000)] [rounds (1; 0 = forever)] */
+#include <kov.h>
+#include <cobj.h>
+
+struct chain;
+struct chain_ops { long (*run)(struct chain *c, long thousands); };
+struct chain { const struct chain_ops *ops; long result; };
+
+CO_METHOD(long, chain_run, struct chain *c, long thousands)
+{
+	long x = c->result;
+	for (long i = 0; i < thousands; i++) {
+		/* 1000 instructions: 125 passes of 7 dependent adds and a branch. */
+		__asm__ volatile(
+			"	li	0, 125\n"
+			"	mtctr	0\n"
+			"1:	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	add	%0, %0, %0\n"
+			"	bdnz	1b\n"
+			: "+r"(x) : : "r0", "ctr");
+	}
+	c->result = x;
+	return x;
+}
+
+static const struct chain_ops ops = { chain_run };
+static const struct co_class chain_class = { "AddChain", &ops, 1, 0 };
+static struct chain the_chain = { &ops, 1 };
+
+static void *existing(struct co_root *root, unsigned int cpu)
+{
+	(void)root, (void)cpu;
+	return &the_chain;
+}
+
+static void never_freed(struct co_root *root, void *rep)
+{
+	(void)root, (void)rep;
+}
+
+static long number(const char *s, long fallback)
+{
+	long v = 0;
+	if (!s || !*s)
+		return fallback;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (*s - '0');
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long thousands = number(argc > 1 ? argv[1] : 0, 10000);
+	long rounds = number(argc > 2 ? argv[2] : 0, 1);
+	static struct co_root root = { .cls = &chain_class, .kind = CO_SINGLE_REP,
+				       .make_rep = existing, .free = never_freed };
+	coid_t chain = co_create(&root);
+	if (!chain) {
+		printf("ipcbench: cannot create the object\n");
+		return 1;
+	}
+	printf("ipcbench: pid %d object rep=0x%lx index=%u instructions=%ld000\n", getpid(),
+	       (unsigned long)co_rep(chain), co_index(chain), thousands);
+	for (long r = 0; rounds == 0 || r < rounds; r++) {
+		uint64_t t0 = clock_ns();
+		CO_CALL(struct chain, chain, run, thousands);
+		if (rounds)
+			printf("ipcbench: round %ld done in %lu ns\n", r + 1,
+			       (unsigned long)(clock_ns() - t0));
+	}
+	return 0;
+}

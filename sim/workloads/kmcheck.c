@@ -1,0 +1,362 @@
+/* Exercises the KM's monitoring calls directly (no network): configures groups, runs a
+ * benchmark program while monitoring, drains samples, counts and losses, and prints the
+ * figures the QEMU tests check. Privileged (started by the kernel with sim/run --run).
+ *   kmcheck spin ITER THRESHOLD      spinbench under instruction sampling
+ *   kmcheck ipc THOUSANDS            ipcbench with instructions and cycles counted
+ *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
+ *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
+ *   kmcheck refuse                   configurations the KM must refuse, with their reasons
+ *   kmcheck sw CALLS                 software events: its own system calls, sampled */
+#include <kov.h>
+#include <km.h>
+#include <socket.h>
+
+#define MAX_EVENTS 64
+#define SAMPLE_BUF 8192
+
+static struct km_event_info events[MAX_EVENTS];
+static long n_events;
+static struct km_sample samples[SAMPLE_BUF];
+static struct km_count counts[512];
+static int failures;
+
+static long number(const char *s)
+{
+	long v = 0;
+	for (; s && *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (*s - '0');
+	return v;
+}
+
+static int event(const char *name)
+{
+	for (long i = 0; i < n_events; i++)
+		if (strcmp(events[i].name, name) == 0)
+			return (int)i;
+	printf("kmcheck: no event %s\n", name);
+	exit(1);
+}
+
+static void group(struct km_config *c, const char *name, uint32_t share)
+{
+	struct km_group_config *g = &c->group[c->n_groups++];
+	size_t n = strlen(name);
+	memcpy(g->name, name, n + 1);
+	g->share = share;
+}
+
+static void add(struct km_config *c, const char *ev, uint64_t threshold)
+{
+	struct km_group_config *g = &c->group[c->n_groups - 1];
+	g->event[g->n_events] = (uint16_t)event(ev);
+	g->threshold[g->n_events++] = threshold;
+}
+
+static struct km_config config(uint16_t unit, uint64_t slice)
+{
+	struct km_config c;
+	memset(&c, 0, sizeof c);
+	c.unit = unit;
+	c.slice = slice;
+	c.flags = KM_CFG_KERNEL | KM_CFG_USER;
+	return c;
+}
+
+static void apply(const struct km_config *c)
+{
+	char why[256];
+	long id = km_configure(c, why, sizeof why);
+	if (id < 0) {
+		printf("kmcheck: configuration refused: %s\n", why);
+		exit(1);
+	}
+}
+
+/* Totals of one run: counts per (group, event) summed over CPUs and intervals. */
+struct totals {
+	uint64_t raw[KM_MAX_GROUPS][MAX_EVENTS], enabled[KM_MAX_GROUPS][MAX_EVENTS],
+		running[KM_MAX_GROUPS][MAX_EVENTS];
+	uint64_t samples[MAX_EVENTS];
+	uint64_t delivered;
+};
+static struct totals tot;
+
+static void collect_counts(void)
+{
+	struct km_counts_head h;
+	long n = km_counts(&h, counts, 512);
+	for (long i = 0; i < n; i++) {
+		struct km_count *k = &counts[i];
+		tot.raw[k->group][k->event] += k->raw;
+		tot.enabled[k->group][k->event] += k->enabled;
+		tot.running[k->group][k->event] += k->running;
+	}
+}
+
+/* Per-object tally of the samples of one pid. */
+struct tally { uint64_t object; uint64_t n; };
+static struct tally tallies[64];
+static int n_tallies;
+static uint64_t pid_user_samples, no_object, truncated;
+static int watch_pid;
+
+static void collect_samples(void)
+{
+	long n;
+	while ((n = km_samples(samples, SAMPLE_BUF)) > 0) {
+		tot.delivered += (uint64_t)n;
+		for (long i = 0; i < n; i++) {
+			struct km_sample *s = &samples[i];
+			tot.samples[s->event]++;
+			if ((int)s->pid != watch_pid || !(s->flags & KM_SMP_USER))
+				continue;
+			pid_user_samples++;
+			no_object += !!(s->flags & KM_SMP_NO_OBJECT);
+			if ((s->flags & KM_SMP_NO_OBJECT) && no_object <= 8)
+				printf("kmcheck: no object: pc 0x%lx flags 0x%x\n", (unsigned long)s->pc,
+				       s->flags);
+			truncated += !!(s->flags & KM_SMP_TRUNCATED);
+			int t = 0;
+			while (t < n_tallies && tallies[t].object != s->object)
+				t++;
+			if (t == n_tallies && n_tallies < 64)
+				tallies[n_tallies++] = (struct tally){ s->object, 0 };
+			if (t < 64)
+				tallies[t].n++;
+		}
+	}
+}
+
+static void run_monitored(const char *program, const char *args)
+{
+	memset(&tot, 0, sizeof tot);
+	if (km_control(KM_CTL_START) != 0) {
+		printf("kmcheck: start refused\n");
+		exit(1);
+	}
+	int pid = spawn(program, args);
+	watch_pid = pid;
+	int status = -1;
+	/* Drain while it runs, as the daemon would. */
+	while (wait_pid(pid, &status) < 0) {
+		collect_samples();
+		collect_counts();
+	}
+	km_control(KM_CTL_STOP);
+	collect_samples();
+	collect_counts();
+}
+
+static void check(int ok, const char *what)
+{
+	printf("kmcheck: %s %s\n", ok ? "ok" : "FAIL", what);
+	failures += !ok;
+}
+
+static void spin(long iterations, long threshold)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "spin", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+	apply(&c);
+	char args[48];
+	snprintf(args, sizeof args, "%ld,1,1", iterations);
+	run_monitored("spinbench", args);
+	int inst = event("PM_INST_CMPL");
+	uint64_t raw = tot.raw[0][inst], taken = tot.samples[inst];
+	printf("kmcheck: spin instructions=%lu threshold=%ld samples=%lu expected=%lu\n",
+	       (unsigned long)raw, threshold, (unsigned long)taken,
+	       (unsigned long)(raw / (uint64_t)threshold));
+	uint64_t best = 0, best_obj = 0;
+	for (int t = 0; t < n_tallies; t++)
+		if (tallies[t].n > best) {
+			best = tallies[t].n;
+			best_obj = tallies[t].object;
+		}
+	printf("kmcheck: spin pid=%d user_samples=%lu top_object=0x%lx top_samples=%lu "
+	       "no_object=%lu truncated=%lu\n", watch_pid, (unsigned long)pid_user_samples,
+	       (unsigned long)best_obj, (unsigned long)best, (unsigned long)no_object,
+	       (unsigned long)truncated);
+	long d = (long)taken - (long)(raw / (uint64_t)threshold);
+	check(d >= -1 && d <= 1, "samples = instructions / threshold (within 1)");
+}
+
+static void ipc(long thousands)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	c.flags = KM_CFG_USER;
+	group(&c, "ipc", 100);
+	add(&c, "PM_INST_CMPL", 0);
+	add(&c, "PM_CYC", 0);
+	apply(&c);
+	char args[32];
+	snprintf(args, sizeof args, "%ld,1", thousands);
+	run_monitored("ipcbench", args);
+	uint64_t i = tot.raw[0][event("PM_INST_CMPL")], y = tot.raw[0][event("PM_CYC")];
+	uint64_t milli = y ? i * 1000 / y : 0;
+	printf("kmcheck: ipc instructions=%lu cycles=%lu ipc=%lu.%03lu\n", (unsigned long)i,
+	       (unsigned long)y, (unsigned long)(milli / 1000), (unsigned long)(milli % 1000));
+	check(milli >= 990 && milli <= 1010, "IPC of the dependent add chain is 1 (within 1%)");
+}
+
+/* scaled = raw * enabled / running, as the protocol defines it */
+static uint64_t scaled(int g, int e)
+{
+	if (!tot.running[g][e])
+		return 0;
+	return (uint64_t)((unsigned __int128)tot.raw[g][e] * tot.enabled[g][e] / tot.running[g][e]);
+}
+
+static void mux(long thousands)
+{
+	char args[32];
+	snprintf(args, sizeof args, "%ld,1", thousands);
+	int inst = event("PM_INST_CMPL"), cyc = event("PM_CYC");
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "all", 100);
+	add(&c, "PM_INST_CMPL", 0);
+	apply(&c);
+	run_monitored("ipcbench", args);
+	uint64_t single = tot.raw[0][inst];
+
+	c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "a", 50);
+	add(&c, "PM_INST_CMPL", 0);
+	group(&c, "b", 50);
+	add(&c, "PM_CYC", 0);
+	add(&c, "SW_CONTEXT_SWITCH", 0);
+	apply(&c);
+	run_monitored("ipcbench", args);
+	uint64_t a = scaled(0, inst), b = scaled(1, cyc);
+	printf("kmcheck: mux single=%lu a_raw=%lu a_enabled=%lu a_running=%lu a_scaled=%lu "
+	       "b_cycles_scaled=%lu\n", (unsigned long)single, (unsigned long)tot.raw[0][inst],
+	       (unsigned long)tot.enabled[0][inst], (unsigned long)tot.running[0][inst],
+	       (unsigned long)a, (unsigned long)b);
+	uint64_t diff = a > single ? a - single : single - a;
+	check(tot.running[0][inst] < tot.enabled[0][inst], "group a was multiplexed (running < enabled)");
+	check(diff * 50 <= single, "50/50 scaled instructions agree with one group (within 2%)");
+}
+
+static void overload(long thousands, long threshold)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "flood", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+	apply(&c);
+	struct km_state before, after;
+	km_state(&before);
+	km_control(KM_CTL_START);
+	char args[32];
+	snprintf(args, sizeof args, "%ld,1", thousands);
+	int pid = spawn("ipcbench", args), status;
+	wait_pid(pid, &status);   /* nothing drained meanwhile: the rings overflow */
+	km_control(KM_CTL_STOP);
+	memset(&tot, 0, sizeof tot);
+	collect_samples();
+	static struct km_lost lost[256];
+	long n = km_lost(lost, 256);
+	uint64_t lost_total = 0;
+	for (long i = 0; i < n; i++)
+		lost_total += lost[i].lost;
+	km_state(&after);
+	uint64_t produced = (after.samples_taken - before.samples_taken) +
+			    (after.samples_lost - before.samples_lost);
+	printf("kmcheck: overload produced=%lu delivered=%lu lost=%lu\n", (unsigned long)produced,
+	       (unsigned long)tot.delivered, (unsigned long)lost_total);
+	check(lost_total > 0, "the rings overflowed");
+	check(lost_total == produced - tot.delivered, "lost = produced - delivered");
+	/* The ring that lost grew: a second run loses less. */
+	km_control(KM_CTL_START);
+	pid = spawn("ipcbench", args);
+	wait_pid(pid, &status);
+	km_control(KM_CTL_STOP);
+	memset(&tot, 0, sizeof tot);
+	collect_samples();
+	n = km_lost(lost, 256);
+	uint64_t lost2 = 0;
+	for (long i = 0; i < n; i++)
+		lost2 += lost[i].lost;
+	printf("kmcheck: overload second run delivered=%lu lost=%lu\n", (unsigned long)tot.delivered,
+	       (unsigned long)lost2);
+	check(lost2 < lost_total, "the grown ring lost fewer samples");
+}
+
+static void refuse(void)
+{
+	struct { const char *event; uint64_t thr; const char *expect; } cases[] = {
+		{ "PM_LARX_LSU0", 0, "does not count on this machine" },
+		{ "PM_CYC", 100000, "cannot raise samples here" },
+		{ "SW_CPU_CLOCK", 10, "at most once per timer tick" },
+	};
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+		group(&c, "g", 100);
+		add(&c, cases[k].event, cases[k].thr);
+		char why[256] = "";
+		long rc = km_configure(&c, why, sizeof why);
+		printf("kmcheck: refuse %s: %ld %s\n", cases[k].event, rc, why);
+		int found = 0;
+		for (const char *p = why; *p && !found; p++)
+			found = strncmp(p, cases[k].expect, strlen(cases[k].expect)) == 0;
+		check(rc < 0 && found, cases[k].expect);
+	}
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	c.n_groups = 0;
+	check(km_configure(&c, 0, 0) == 0, "an empty configuration clears");
+	check(km_control(KM_CTL_START) < 0, "start refused without a configuration");
+	check(km_samples((struct km_sample *)8, 1) <= 0, "a bad buffer is refused or empty");
+	check(km_configure((struct km_config *)8, 0, 0) < 0, "a bad configuration pointer is refused");
+}
+
+static void sw(long calls)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "sys", 100);
+	add(&c, "SW_SYSCALL", 100);
+	add(&c, "SW_CONTEXT_SWITCH", 0);
+	apply(&c);
+	memset(&tot, 0, sizeof tot);
+	watch_pid = getpid();
+	km_control(KM_CTL_START);
+	for (long i = 0; i < calls; i++)
+		getpid();
+	km_control(KM_CTL_STOP);
+	collect_samples();
+	collect_counts();
+	int e = event("SW_SYSCALL");
+	printf("kmcheck: sw calls=%ld syscalls=%lu samples=%lu switches=%lu\n", calls,
+	       (unsigned long)tot.raw[0][e], (unsigned long)tot.samples[e],
+	       (unsigned long)tot.raw[0][event("SW_CONTEXT_SWITCH")]);
+	check(tot.raw[0][e] >= (uint64_t)calls, "every system call counted");
+	long d = (long)tot.samples[e] - (long)(tot.raw[0][e] / 100);
+	check(d >= -1 && d <= 1, "one sample per 100 system calls");
+}
+
+int main(int argc, char **argv)
+{
+	n_events = km_catalogue(events, MAX_EVENTS);
+	if (n_events <= 0 || argc < 2) {
+		printf("kmcheck: usage: kmcheck spin|ipc|mux|overload|refuse|sw ... (catalogue %ld)\n",
+		       n_events);
+		return 2;
+	}
+	const char *mode = argv[1];
+	if (strcmp(mode, "spin") == 0)
+		spin(number(argc > 2 ? argv[2] : "200000"), number(argc > 3 ? argv[3] : "10007"));
+	else if (strcmp(mode, "ipc") == 0)
+		ipc(number(argc > 2 ? argv[2] : "20000"));
+	else if (strcmp(mode, "mux") == 0)
+		mux(number(argc > 2 ? argv[2] : "20000"));
+	else if (strcmp(mode, "overload") == 0)
+		overload(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "1000"));
+	else if (strcmp(mode, "refuse") == 0)
+		refuse();
+	else if (strcmp(mode, "sw") == 0)
+		sw(number(argc > 2 ? argv[2] : "1000"));
+	else {
+		printf("kmcheck: unknown mode %s\n", mode);
+		return 2;
+	}
+	printf("kmcheck: %s done, %d failures\n", mode, failures);
+	return failures ? 1 : 0;
+}

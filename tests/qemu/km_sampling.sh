@@ -1,0 +1,35 @@
+# The KM's sampling and counting through its system calls (kmcheck, deterministic under
+# --icount): instruction-overflow samples equal the counted instructions over the threshold
+# and land on spinbench's own object in at least 99% of its samples; IPC of a dependent add
+# chain; two groups at 50/50 scale to the single-group count within 2%; an overload whose
+# lost count is exactly produced minus delivered, after which the ring grows; configurations
+# the KM refuses with their reasons; software events (system calls) counted and sampled.
+cd "$(dirname "$0")/../.."
+
+run() { # profile-args... -- kmcheck-args...
+	local args=()
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	out=$(timeout 120 sim/run --icount "${args[@]}" --run kmcheck "$@" 2>&1); rc=$?
+	echo "$out" | grep -a -E '^(kmcheck|spinbench|ipcbench):' | grep -v 'no object'
+	[ "$rc" = 0 ] || { echo "FAIL: kmcheck $* exited $rc"; echo "$out" | tail -n 30; exit 1; }
+	echo "$out" | grep -a -q "^kmcheck: $1 done, 0 failures" || { echo "FAIL: kmcheck $*"; exit 1; }
+}
+
+for profile in smp g5; do
+	run --profile $profile -- spin 2000000 50021
+	rep=$(echo "$out" | sed -n 's/^spinbench: .* object rep=\(0x[0-9a-f]*\) .*/\1/p')
+	line=$(echo "$out" | grep -a '^kmcheck: spin pid=')
+	top=$(echo "$line" | sed -n 's/.* top_object=\(0x[0-9a-f]*\) .*/\1/p')
+	user=$(echo "$line" | sed -n 's/.* user_samples=\([0-9]*\) .*/\1/p')
+	got=$(echo "$line" | sed -n 's/.* top_samples=\([0-9]*\) .*/\1/p')
+	[ -n "$rep" ] && [ "$top" = "$rep" ] || { echo "FAIL ($profile): samples went to $top, spinbench's object is $rep"; exit 1; }
+	[ "$user" -ge 100 ] && [ $((got * 100)) -ge $((user * 99)) ] ||
+		{ echo "FAIL ($profile): $got of $user samples on the object (< 99%)"; exit 1; }
+done
+run -- ipc 20000
+run -- mux 20000
+run -- overload 20000 1000
+run -- refuse
+run -- sw 1000
+exit 0
