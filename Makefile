@@ -58,7 +58,7 @@ PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workload
 DCID_SRC := $(wildcard dci/daemon/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
 DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
-HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c
+HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
 
 .PHONY: all kernel host unit-tests test run bench setup clean help
 all: kernel host unit-tests

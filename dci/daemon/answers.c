@@ -1,5 +1,4 @@
-/* Answers to the requests of docs/protocol.md sections 3-5. Monitoring requests (PMU_CONFIG,
- * START, STOP) are answered UNAVAILABLE until the KM's sampling exists. */
+/* Answers to the requests of docs/protocol.md sections 3-5 (monitoring ones in monitor.c). */
 #include "dcid.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/lib/format.h"
@@ -39,7 +38,9 @@ void encode_status(struct proto_status *st)
 {
 	*st = (struct proto_status){ .timebase = timebase_now(), .clients = clients_connected(),
 				     .controller = dcid.controller, .clients_cut_off = dcid.clients_cut_off,
-				     .frames_dropped = dcid.frames_dropped };
+				     .frames_dropped = dcid.frames_dropped,
+				     .config_id = monitor.config_id, .streams = monitor.streams,
+				     .samples_lost = monitor.samples_lost };
 }
 
 static void refuse(struct client *c, uint32_t req, uint16_t major, int code, const char *reason)
@@ -385,20 +386,17 @@ void answer_request(struct client *c, const struct proto_frame *f)
 	case PROTO_CATALOGUE_GET:
 		send_catalogue(c, f->req, false);
 		break;
-	case PROTO_CONFIG_GET: {
-		struct proto_pmu_config none = { 0 };
-		n = proto_encode_pmu_config(frame, sizeof frame, f->req, 0, &none);
-		if (n > 0)
-			client_queue(c, frame, (size_t)n);
-		else
-			client_error(c, f->req, f->type, PROTO_E_INTERNAL, "cannot encode the configuration");
+	case PROTO_CONFIG_GET:
+		monitor_config_get(c, f->req);
 		break;
-	}
 	case PROTO_PMU_CONFIG:
+		monitor_pmu_config(c, f);
+		break;
 	case PROTO_START:
+		monitor_start(c, f);
+		break;
 	case PROTO_STOP:
-		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE,
-			     "this target's KM does not sample yet: monitoring arrives with the KOV monitor");
+		monitor_stop(c, f);
 		break;
 	default:
 		client_error(c, f->req, f->type, PROTO_E_UNEXPECTED, "not a request");

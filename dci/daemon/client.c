@@ -102,6 +102,41 @@ bool client_queue(struct client *c, const void *frame, size_t len)
 	return true;
 }
 
+void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records)
+{
+	unsigned k = type >= PROTO_SAMPLES && type <= PROTO_INVOCATIONS ? type - PROTO_SAMPLES : 0;
+	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4) {
+		static uint8_t notice[PROTO_HEADER_SIZE + 24 + 4 * 18 + 8];
+		struct proto_builder b;
+		uint64_t frames = 0, recs = 0;
+		for (unsigned t = 0; t < 4; t++) {
+			frames += c->drop_frames[t];
+			recs += c->drop_records[t];
+		}
+		struct proto_dropped_head h = { frames, c->drop_bytes, recs };
+		proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
+		for (unsigned t = 0; t < 4; t++)
+			if (c->drop_frames[t]) {
+				struct proto_drop d = { (uint16_t)(PROTO_SAMPLES + t), c->drop_frames[t],
+							c->drop_records[t] };
+				proto_add_drop(&b, &d);
+			}
+		int n = proto_finish(&b);
+		if (n > 0 && !client_queue(c, notice, (size_t)n))
+			return;
+		c->drop_notice = false;
+	}
+	if (c->drop_notice || c->len > DCID_QUEUE_BYTES / 2) {
+		c->drop_frames[k]++;
+		c->drop_records[k] += records;
+		c->drop_bytes += len;
+		c->drop_notice = true;
+		dcid.frames_dropped++;
+		return;
+	}
+	client_queue(c, frame, len);
+}
+
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text)
 {
 	uint8_t buf[PROTO_TEXT_MAX + 64];

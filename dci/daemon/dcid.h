@@ -67,6 +67,10 @@ struct client {
 	uint8_t *q;                       /* output queue: bytes q[head, head + len) */
 	size_t head, len;
 	uint64_t frames_out, bytes_out;
+	/* Data frames not queued because the queue was over half full (protocol.md section 6),
+	 * per droppable type (SAMPLES .. INVOCATIONS), and whether DROPPED must go out first. */
+	uint64_t drop_frames[4], drop_records[4], drop_bytes;
+	bool drop_notice;
 };
 
 struct daemon_state {
@@ -101,6 +105,10 @@ void clients_push_status(void);
 
 /* Queues a whole frame for c; false (and c is cut off) when it cannot fit. */
 bool client_queue(struct client *c, const void *frame, size_t len);
+/* Queues a droppable data frame (SAMPLES, INTERVAL_COUNTS, LOCK_STATS, INVOCATIONS) of
+ * `records` records, or counts it dropped while the queue is over half full; after a loss,
+ * DROPPED goes out first once the queue is below a quarter. */
+void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records);
 /* Queues an ERROR about a frame; fatal ones close the connection once sent. */
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text);
 /* Shuts the connection down for writing once a fatal error has been sent. */
@@ -110,6 +118,26 @@ void client_finish(struct client *c);
 void answer_hello(struct client *c, const struct proto_frame *f);
 void answer_request(struct client *c, const struct proto_frame *f);
 void encode_status(struct proto_status *st);
+
+/* ---- monitoring (monitor.c) -------------------------------------------------------------- */
+struct monitor_state {
+	uint32_t config_id;
+	uint32_t streams;                 /* PROTO_STREAM_* running, 0 when stopped */
+	uint32_t interval_us;
+	uint64_t interval_tb;             /* start of the current report interval */
+	uint64_t next_interval_ns;
+	uint64_t samples_lost;            /* reported by the KM since the daemon started */
+	uint64_t unresolved;              /* samples whose rep no scan knew */
+};
+extern struct monitor_state monitor;
+void monitor_pmu_config(struct client *c, const struct proto_frame *f);
+void monitor_config_get(struct client *c, uint32_t req);
+void monitor_start(struct client *c, const struct proto_frame *f);
+void monitor_stop(struct client *c, const struct proto_frame *f);
+/* Pushes what the KM produced; call every loop. */
+void monitor_poll(uint64_t now_ns);
+/* The longest the loop may sleep in poll(): -1 while not monitoring. */
+int monitor_wait_ms(void);
 
 /* ---- metrics (metrics.c) ----------------------------------------------------------------- */
 /* Serves one HTTP connection on the metrics port (a short, bounded exchange). */

@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 			fds[n++] = (struct pollfd){ c->fd, (short)((client_wants_input(c) ? POLLIN : 0) |
 								   (c->len ? POLLOUT : 0)), 0 };
 		}
-		int ready = poll(fds, n, more_input ? 0 : POLL_MS);
+		int wait = monitor_wait_ms() >= 0 ? monitor_wait_ms() : POLL_MS;
+		int ready = poll(fds, n, more_input ? 0 : wait);
 		if (ready < 0) {
 			printf("dcid: poll failed: error %d\n", -ready);
 			return 1;
@@ -116,5 +117,6 @@ int main(int argc, char **argv)
 				client_resume(c);   /* the queue may have drained */
 		}
 		client_timers(clock_ns());
+		monitor_poll(clock_ns());
 	}
 }

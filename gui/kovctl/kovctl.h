@@ -18,7 +18,8 @@
 #define EXIT_USAGE 2
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
-                  CMD_STREAM };
+                  CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
+                  CMD_RECORD, CMD_REPLAY };
 
 struct kovctl_opts {
 	bool help;
@@ -35,6 +36,12 @@ struct kovctl_opts {
 	double seconds;              /* watch (0: until Ctrl-C), stream */
 	unsigned count;              /* ping */
 	unsigned depth;              /* stream: requests in flight */
+	const char *file;            /* configure, replay */
+	const char *out;             /* record */
+	const char *metric;          /* top */
+	unsigned top_n;              /* top, replay: rows (0: 10) */
+	uint32_t interval_ms;        /* start: report interval (0: the target's) */
+	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
 	size_t n_addrs;              /* symbols */
 	uint64_t addrs[KOVCTL_MAX_ADDRS];
 };
@@ -62,6 +69,22 @@ int cmd_watch(struct kovctl *k);
 int cmd_ping(struct kovctl *k);
 int cmd_status(struct kovctl *k);
 int cmd_stream(struct kovctl *k);
+int cmd_events(struct kovctl *k);
+int cmd_configure(struct kovctl *k);
+int cmd_start(struct kovctl *k);
+int cmd_stop(struct kovctl *k);
+int cmd_counts(struct kovctl *k);
+int cmd_top(struct kovctl *k);
+int cmd_record(struct kovctl *k);
+int cmd_replay(struct kovctl *k);   /* needs no connection */
+
+/* Shared by the monitoring commands (cmd_monitor.c): each returns an exit code. */
+int kovctl_configure(struct kovctl *k, const struct proto_pmu_config *cfg, bool quiet);
+int kovctl_start(struct kovctl *k, uint32_t streams, uint32_t interval_us);
+int kovctl_stop(struct kovctl *k);
+int kovctl_running(struct kovctl *k, struct proto_status *st);
+/* Pumps the connection for `seconds`, pushed frames going to the handler set before. */
+int kovctl_collect(struct kovctl *k, double seconds);
 
 /* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
 void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);

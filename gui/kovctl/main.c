@@ -21,6 +21,14 @@ static int run(struct kovctl *k)
 	case CMD_PING: return cmd_ping(k);
 	case CMD_STATUS: return cmd_status(k);
 	case CMD_STREAM: return cmd_stream(k);
+	case CMD_EVENTS: return cmd_events(k);
+	case CMD_CONFIGURE: return cmd_configure(k);
+	case CMD_START: return cmd_start(k);
+	case CMD_STOP: return cmd_stop(k);
+	case CMD_COUNTS: return cmd_counts(k);
+	case CMD_TOP: return cmd_top(k);
+	case CMD_RECORD: return cmd_record(k);
+	case CMD_REPLAY: return cmd_replay(k);
 	default: return EXIT_USAGE;
 	}
 }
@@ -37,6 +45,10 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	struct kovctl k = { .o = &opts };
+	if (opts.cmd == CMD_REPLAY) {   /* a file, no target */
+		json_init(&k.j, stdout, true);
+		return cmd_replay(&k);
+	}
 	bool v6 = strchr(opts.host, ':') != NULL;
 	snprintf(k.target, sizeof k.target, v6 ? "[%s]:%s" : "%s:%s", opts.host, opts.port);
 	json_init(&k.j, stdout, true);

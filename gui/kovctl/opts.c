@@ -24,6 +24,21 @@ const char kovctl_usage[] =
 	"                               bulk throughput: SYMBOL_TABLE_GET of the kernel table\n"
 	"                               back to back, K in flight (default 5 s, K 4)\n"
 	"\n"
+	"monitoring (configure, start, stop and top's configuring need --token):\n"
+	"  events                       the event catalogue: what counts and samples here\n"
+	"  configure FILE               send a PMU configuration file (groups, shares,\n"
+	"                               thresholds; format in docs/protocol.md)\n"
+	"  start [--interval MS] [--streams samples,counts]\n"
+	"                               start monitoring (default: both streams, 100 ms)\n"
+	"  stop                         stop monitoring\n"
+	"  counts [--seconds N]         scaled counts with enabled/running (default 2 s)\n"
+	"  top --metric M [--n K] [--seconds S]\n"
+	"                               objects ranked by M: spinlock, lockacq, branchmiss,\n"
+	"                               tlbmiss, ipc, invocations or an event name (default\n"
+	"                               10 rows, 5 s); configures M's events if nothing is\n"
+	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
+	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
+	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
 	"  --token T            the controller token (default: observe)\n"
@@ -47,6 +62,14 @@ static const struct cmd_def cmds[] = {
 	{ "ping", CMD_PING, "--count" },
 	{ "status", CMD_STATUS, "" },
 	{ "stream", CMD_STREAM, "--seconds --depth" },
+	{ "events", CMD_EVENTS, "" },
+	{ "configure", CMD_CONFIGURE, "" },
+	{ "start", CMD_START, "--interval --streams" },
+	{ "stop", CMD_STOP, "" },
+	{ "counts", CMD_COUNTS, "--seconds" },
+	{ "top", CMD_TOP, "--metric --n --seconds" },
+	{ "record", CMD_RECORD, "--out --seconds" },
+	{ "replay", CMD_REPLAY, "--n" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -179,6 +202,38 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!parse_uint(val, 1, 1000000, &u))
 			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
 		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--metric")) {
+		if (!*val)
+			return usage_error(err, n, "--metric needs a metric or event name", "", "");
+		o->metric = val;
+	} else if (!strcmp(name, "--out")) {
+		if (!*val)
+			return usage_error(err, n, "--out needs a file name", "", "");
+		o->out = val;
+	} else if (!strcmp(name, "--n")) {
+		if (!parse_uint(val, 1, 100000, &u))
+			return usage_error(err, n, "--n needs a number from 1 to 100000, not '%s'", val, "");
+		o->top_n = (unsigned)u;
+	} else if (!strcmp(name, "--interval")) {
+		if (!parse_uint(val, 1, 3600000, &u))
+			return usage_error(err, n, "--interval needs milliseconds (1 to 3600000), not '%s'", val, "");
+		o->interval_ms = (uint32_t)u;
+	} else if (!strcmp(name, "--streams")) {
+		char list[64];
+		if (strlen(val) >= sizeof list)
+			return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
+		strcpy(list, val);
+		o->streams = 0;
+		for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
+			if (!strcmp(w, "samples"))
+				o->streams |= PROTO_STREAM_SAMPLES;
+			else if (!strcmp(w, "counts"))
+				o->streams |= PROTO_STREAM_COUNTS;
+			else
+				return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
+		}
+		if (!o->streams)
+			return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
 	} else if (!strcmp(name, "--depth")) {
 		if (!parse_uint(val, 1, 64, &u))
 			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");
@@ -196,6 +251,10 @@ static int positional(struct kovctl_opts *o, const struct cmd_def **cmd, const c
 			return usage_error(err, n, "unknown command '%s' (try --help)", arg, "");
 		o->cmd = (*cmd)->cmd;
 		o->cmd_name = (*cmd)->name;
+		return 0;
+	}
+	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY) && !o->file) {
+		o->file = arg;
 		return 0;
 	}
 	if (o->cmd != CMD_SYMBOLS)
@@ -251,10 +310,17 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 		if (option(o, cmd, name, val, err, n) < 0)
 			return -1;
 	}
-	if (!o->host[0])
-		return usage_error(err, n, "--target needs HOST:PORT", "", "");
 	if (!cmd)
 		return usage_error(err, n, "no command given (try --help)", "", "");
+	if (!o->host[0] && o->cmd != CMD_REPLAY)
+		return usage_error(err, n, "--target needs HOST:PORT", "", "");
+	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY) && !o->file)
+		return usage_error(err, n, "%s needs a FILE", cmd->name, "");
+	if (o->cmd == CMD_TOP && !o->metric)
+		return usage_error(err, n, "top needs --metric M (spinlock, lockacq, branchmiss, tlbmiss, "
+				   "ipc, invocations or an event name)", "", "");
+	if (o->cmd == CMD_RECORD && !o->out)
+		return usage_error(err, n, "record needs --out FILE", "", "");
 	if (o->cmd == CMD_SYMBOLS && o->n_addrs == 0)
 		return usage_error(err, n, "symbols needs at least one hex address", "", "");
 	if (o->cmd == CMD_STREAM && o->seconds == 0)

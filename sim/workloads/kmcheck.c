@@ -1,7 +1,7 @@
 /* Exercises the KM's monitoring calls directly (no network): configures groups, runs a
  * benchmark program while monitoring, drains samples, counts and losses, and prints the
  * figures the QEMU tests check. Privileged (started by the kernel with sim/run --run).
- *   kmcheck spin ITER THRESHOLD      spinbench under instruction sampling
+ *   kmcheck spin ITER THR [THREADS]  spinbench under instruction sampling
  *   kmcheck ipc THOUSANDS            ipcbench with instructions and cycles counted
  *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
  *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
@@ -153,14 +153,14 @@ static void check(int ok, const char *what)
 	failures += !ok;
 }
 
-static void spin(long iterations, long threshold)
+static void spin(long iterations, long threshold, long threads)
 {
 	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
 	group(&c, "spin", 100);
 	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
 	apply(&c);
 	char args[48];
-	snprintf(args, sizeof args, "%ld,1,1", iterations);
+	snprintf(args, sizeof args, "%ld,%ld,1", iterations, threads);
 	run_monitored("spinbench", args);
 	int inst = event("PM_INST_CMPL");
 	uint64_t raw = tot.raw[0][inst], taken = tot.samples[inst];
@@ -342,7 +342,8 @@ int main(int argc, char **argv)
 	}
 	const char *mode = argv[1];
 	if (strcmp(mode, "spin") == 0)
-		spin(number(argc > 2 ? argv[2] : "200000"), number(argc > 3 ? argv[3] : "10007"));
+		spin(number(argc > 2 ? argv[2] : "200000"), number(argc > 3 ? argv[3] : "10007"),
+		     argc > 4 ? number(argv[4]) : 1);
 	else if (strcmp(mode, "ipc") == 0)
 		ipc(number(argc > 2 ? argv[2] : "20000"));
 	else if (strcmp(mode, "mux") == 0)

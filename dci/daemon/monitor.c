@@ -1,0 +1,366 @@
+/* Monitoring through the DCI: PMU_CONFIG, CONFIG_GET, START and STOP turned into the KM's
+ * calls, and the data the KM produces pushed to every client: SAMPLES (with each sample's rep
+ * mapped to its object's COID and generation through a scan), INTERVAL_COUNTS at the end of
+ * each report interval, LOST_SAMPLES when the rings lost samples. */
+#include "dcid.h"
+#include <km.h>
+
+#define SAMPLE_BATCH 2048
+#define COUNT_MAX 4096
+#define LOST_MAX 512
+#define RESCAN_NS 1000000000ull       /* unknown reps trigger a rescan at most this often */
+
+struct monitor_state monitor;
+
+static struct km_sample samples[SAMPLE_BATCH];
+static struct km_count counts[COUNT_MAX];
+static struct km_lost lost[LOST_MAX];
+static uint8_t out[PROTO_MAX_FRAME];
+
+/* rep -> object, from the last scan: sorted by (pid, rep). Kernel reps are under pid 0. */
+struct rep_entry { uint32_t pid, gen; uint64_t rep, coid; };
+static struct rep_entry *reps;
+static uint32_t n_reps;
+static uint64_t last_scan_ns;
+
+static int rep_cmp(const struct rep_entry *a, uint32_t pid, uint64_t rep)
+{
+	if (a->pid != pid)
+		return a->pid < pid ? -1 : 1;
+	return a->rep < rep ? -1 : a->rep > rep;
+}
+
+static void sort_reps(void)
+{
+	for (uint32_t i = 1; i < n_reps; i++) {   /* insertion sort: scans come mostly ordered */
+		struct rep_entry e = reps[i];
+		uint32_t j = i;
+		while (j > 0 && rep_cmp(&reps[j - 1], e.pid, e.rep) > 0) {
+			reps[j] = reps[j - 1];
+			j--;
+		}
+		reps[j] = e;
+	}
+}
+
+static void rescan(void)
+{
+	struct snapshot s;
+	last_scan_ns = clock_ns();
+	if (!snapshot_take(&s))
+		return;
+	struct rep_entry *r = 0;
+	uint32_t n = 0;
+	for (int pass = 0; pass < 2; pass++) {   /* count, then fill */
+		if (pass == 1 && !(r = malloc((size_t)n * sizeof *r + 1))) {
+			printf("dcid: no memory for the object map (%u reps)\n", (unsigned)n);
+			snapshot_free(&s);
+			return;
+		}
+		n = 0;
+		for (uint32_t i = 0; i < s.n_objs; i++) {
+			const struct scan_record *o = &s.objs[i];
+			for (int cpu = 0; cpu < SCAN_MAX_CPUS; cpu++) {
+				bool dup = false;
+				for (int k = 0; k < cpu && !dup; k++)
+					dup = o->reps[k] == o->reps[cpu];
+				uint32_t space = o->flags & SCAN_USER ? o->pid : 0;
+				if (o->reps[cpu] && !dup && pass == 1)
+					r[n] = (struct rep_entry){ space, o->generation, o->reps[cpu],
+								   coid_of(space, o->index) };
+				n += o->reps[cpu] && !dup;
+			}
+		}
+	}
+	if (n != n_reps)
+		printf("dcid: object map: %u reps of %u objects\n", (unsigned)n, (unsigned)s.n_objs);
+	free(reps);
+	reps = r;
+	n_reps = n;
+	sort_reps();
+	snapshot_free(&s);
+}
+
+static const struct rep_entry *find_rep(uint32_t pid, uint64_t rep)
+{
+	uint32_t lo = 0, hi = n_reps;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		int c = rep_cmp(&reps[mid], pid, rep);
+		if (c == 0)
+			return &reps[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* ---- pushing data to every client ---------------------------------------------------- */
+
+static void push_all(const void *frame, size_t len, uint16_t type, uint32_t records)
+{
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (c->used && c->role != PROTO_ROLE_NONE && !c->closing)
+			client_push(c, frame, len, type, records);
+	}
+}
+
+static bool any_client(void)
+{
+	return clients_connected() > 0;
+}
+
+static void push_samples(long n)
+{
+	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). */
+	bool unknown = false;
+	for (long i = 0; i < n && !unknown; i++) {
+		const struct km_sample *s = &samples[i];
+		if (!(s->flags & KM_SMP_NO_OBJECT) &&
+		    !find_rep(s->flags & KM_SMP_USER ? s->pid : 0, s->object))
+			unknown = true;
+	}
+	if (unknown && clock_ns() - last_scan_ns >= RESCAN_NS)
+		rescan();
+	struct proto_builder b;
+	struct proto_samples_head h = { monitor.config_id };
+	proto_begin_samples(&b, out, sizeof out, 0, 0, &h);
+	for (long i = 0; i < n; i++) {
+		const struct km_sample *s = &samples[i];
+		struct proto_sample p = { .timebase = s->timebase, .pc = s->pc, .pid = s->pid,
+					  .tid = s->tid, .cpu = s->cpu, .event = s->event,
+					  .flags = s->flags & (PROTO_SMP_KERNEL | PROTO_SMP_USER |
+							       PROTO_SMP_TRUNCATED | PROTO_SMP_UNCERTAIN |
+							       PROTO_SMP_NO_OBJECT) };
+		if (!(p.flags & PROTO_SMP_NO_OBJECT)) {
+			const struct rep_entry *e = find_rep(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
+			if (e) {
+				p.coid = e->coid;
+				p.gen = e->gen;
+			} else {
+				/* The object is gone (or not scanned yet): say so, never guess. */
+				p.flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;
+				monitor.unresolved++;
+			}
+		}
+		int rc = proto_add_sample(&b, &p);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			push_all(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+			proto_begin_samples(&b, out, sizeof out, 0, 0, &h);
+			proto_add_sample(&b, &p);
+		}
+	}
+	uint32_t k = proto_builder_count(&b);
+	if (k)
+		push_all(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+}
+
+static void push_counts(void)
+{
+	struct km_counts_head h;
+	long n = km_counts(&h, counts, COUNT_MAX);
+	if (n < 0 || !(monitor.streams & PROTO_STREAM_COUNTS))
+		return;
+	struct proto_builder b;
+	struct proto_counts_head ph = { h.config_id, h.start, h.end };
+	proto_begin_interval_counts(&b, out, sizeof out, 0, 0, &ph);
+	for (long i = 0; i < n; i++) {
+		struct proto_count c = { counts[i].cpu, counts[i].group, counts[i].event, counts[i].raw,
+					 counts[i].enabled, counts[i].running };
+		int rc = proto_add_count(&b, &c);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			push_all(out, (size_t)proto_finish(&b), PROTO_INTERVAL_COUNTS, k);
+			proto_begin_interval_counts(&b, out, sizeof out, 0, 0, &ph);
+			proto_add_count(&b, &c);
+		}
+	}
+	push_all(out, (size_t)proto_finish(&b), PROTO_INTERVAL_COUNTS, proto_builder_count(&b));
+}
+
+static void push_lost(uint64_t start, uint64_t end)
+{
+	long n = km_lost(lost, LOST_MAX);
+	if (n <= 0)
+		return;
+	struct proto_builder b;
+	struct proto_interval h = { start, end };
+	proto_begin_lost_samples(&b, out, sizeof out, 0, 0, &h);
+	for (long i = 0; i < n; i++) {
+		struct proto_lost l = { lost[i].cpu, lost[i].pmc, lost[i].event, lost[i].lost };
+		monitor.samples_lost += lost[i].lost;
+		proto_add_lost(&b, &l);
+	}
+	push_all(out, (size_t)proto_finish(&b), PROTO_LOST_SAMPLES, 0);
+}
+
+/* Drains what the KM has: samples every call, counts and losses at interval ends. */
+void monitor_poll(uint64_t now)
+{
+	if (!monitor.streams)
+		return;
+	long n;
+	while ((n = km_samples(samples, SAMPLE_BATCH)) > 0)
+		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
+			push_samples(n);
+	if (now < monitor.next_interval_ns)
+		return;
+	uint64_t tb = timebase_now();
+	push_counts();
+	push_lost(monitor.interval_tb, tb);
+	monitor.interval_tb = tb;
+	monitor.next_interval_ns = now + (uint64_t)monitor.interval_us * 1000;
+}
+
+int monitor_wait_ms(void)
+{
+	return monitor.streams ? 20 : -1;
+}
+
+/* ---- requests -------------------------------------------------------------------------- */
+
+static void encode_applied(const struct km_config *k, struct proto_pmu_config *p)
+{
+	*p = (struct proto_pmu_config){ .config_id = k->id, .unit = k->unit, .flags = k->flags,
+					.slice = k->slice, .n_groups = (uint16_t)k->n_groups };
+	for (uint32_t g = 0; g < k->n_groups; g++) {
+		const struct km_group_config *kg = &k->group[g];
+		struct proto_group *pg = &p->groups[g];
+		pg->name = (struct proto_str){ kg->name, (uint16_t)strlen(kg->name) };
+		pg->share = (uint16_t)kg->share;
+		pg->n_events = (uint16_t)kg->n_events;
+		for (uint32_t e = 0; e < kg->n_events; e++) {
+			const char *name = kg->event[e] < target.n_events ? target.events[kg->event[e]].name : "?";
+			pg->events[e] = (struct proto_group_event){ { name, (uint16_t)strlen(name) },
+								    kg->threshold[e] };
+		}
+	}
+}
+
+static struct km_config kcfg;
+
+void monitor_config_get(struct client *c, uint32_t req)
+{
+	struct proto_pmu_config p;
+	if (km_config_get(&kcfg) < 0)
+		memset(&kcfg, 0, sizeof kcfg);
+	encode_applied(&kcfg, &p);
+	int n = proto_encode_pmu_config(out, sizeof out, req, 0, &p);
+	if (n > 0)
+		client_queue(c, out, (size_t)n);
+	else
+		client_error(c, req, PROTO_CONFIG_GET, PROTO_E_INTERNAL, "cannot encode the configuration");
+}
+
+void monitor_pmu_config(struct client *c, const struct proto_frame *f)
+{
+	static struct proto_pmu_config p;
+	proto_decode_pmu_config(f, &p);
+	memset(&kcfg, 0, sizeof kcfg);
+	kcfg.n_groups = p.n_groups;
+	kcfg.unit = p.unit;
+	kcfg.flags = p.flags;
+	kcfg.slice = p.slice;
+	kcfg.chain_depth = p.chain_depth;
+	char why[300];
+	for (uint32_t g = 0; g < p.n_groups; g++) {
+		const struct proto_group *pg = &p.groups[g];
+		struct km_group_config *kg = &kcfg.group[g];
+		if (pg->n_events > KM_MAX_GROUP_EVENTS || pg->name.len >= KM_GROUP_NAME) {
+			client_error(c, f->req, f->type, PROTO_E_CONFIG, "group name or event count too large");
+			return;
+		}
+		memcpy(kg->name, pg->name.s, pg->name.len);
+		kg->share = pg->share;
+		kg->n_events = pg->n_events;
+		for (uint32_t e = 0; e < pg->n_events; e++) {
+			const struct proto_str *name = &pg->events[e].name;
+			int found = -1;
+			for (uint32_t i = 0; i < target.n_events && found < 0; i++)
+				if (strlen(target.events[i].name) == name->len &&
+				    strncmp(target.events[i].name, name->s, name->len) == 0)
+					found = (int)i;
+			if (found < 0) {
+				snprintf(why, sizeof why, "group %.*s: no event named %.*s in the catalogue",
+					 (int)pg->name.len, pg->name.s, (int)name->len, name->s);
+				client_error(c, f->req, f->type, PROTO_E_CONFIG, why);
+				return;
+			}
+			kg->event[e] = (uint16_t)found;
+			kg->threshold[e] = pg->events[e].threshold;
+		}
+	}
+	why[0] = 0;
+	long id = km_configure(&kcfg, why, sizeof why);
+	if (id < 0) {
+		client_error(c, f->req, f->type, PROTO_E_CONFIG, why[0] ? why : "the KM refused it");
+		return;
+	}
+	monitor.config_id = (uint32_t)id;
+	if (!p.n_groups)
+		monitor.streams = 0;   /* cleared: nothing runs */
+	km_config_get(&kcfg);
+	struct proto_pmu_config applied;
+	encode_applied(&kcfg, &applied);
+	int n = proto_encode_pmu_config(out, sizeof out, f->req, 0, &applied);
+	if (n <= 0) {
+		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "cannot encode the configuration");
+		return;
+	}
+	client_queue(c, out, (size_t)n);
+	proto_frame_set_flags(out, 0);
+	out[8] = out[9] = out[10] = out[11] = 0;   /* request id 0: pushed to the others */
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *o = &dcid.clients[i];
+		if (o->used && o != c && o->role != PROTO_ROLE_NONE && !o->closing)
+			client_queue(o, out, (size_t)n);
+	}
+	printf("dcid: configuration %ld applied (%u groups) by client %u\n", id,
+	       (unsigned)p.n_groups, c->id);
+	clients_push_status();
+}
+
+#define SUPPORTED_STREAMS (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS)
+
+void monitor_start(struct client *c, const struct proto_frame *f)
+{
+	struct proto_start s;
+	proto_decode_start(f, &s);
+	if (!(s.streams & SUPPORTED_STREAMS)) {
+		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE,
+			     "this target streams samples and interval counts only: lock statistics "
+			     "and invocation counts are not streamed yet");
+		return;
+	}
+	if (km_control(KM_CTL_START) < 0) {
+		client_error(c, f->req, f->type, PROTO_E_CONFIG, "no configuration: send PMU_CONFIG first");
+		return;
+	}
+	monitor.streams = s.streams & SUPPORTED_STREAMS;
+	monitor.interval_us = s.interval_us ? s.interval_us : 100000;
+	monitor.interval_tb = timebase_now();
+	monitor.next_interval_ns = clock_ns() + (uint64_t)monitor.interval_us * 1000;
+	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
+	client_queue(c, out, (size_t)n);
+	printf("dcid: monitoring started (streams 0x%x, interval %u us) by client %u\n",
+	       (unsigned)monitor.streams, (unsigned)monitor.interval_us, c->id);
+	clients_push_status();
+}
+
+void monitor_stop(struct client *c, const struct proto_frame *f)
+{
+	if (monitor.streams) {
+		km_control(KM_CTL_STOP);
+		monitor.next_interval_ns = 0;
+		monitor_poll(clock_ns());   /* what the last interval counted */
+		monitor.streams = 0;
+		printf("dcid: monitoring stopped by client %u\n", c->id);
+	}
+	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
+	client_queue(c, out, (size_t)n);
+	clients_push_status();
+}

@@ -1,0 +1,196 @@
+/* PMU configuration files (gui/client/pmuconf.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "client/pmuconf.h"
+
+#define MAX_WORDS 8
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *err, size_t n, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int k = snprintf(err, n, "line %u: ", line);
+	va_start(ap, fmt);
+	if (k >= 0 && (size_t)k < n)
+		vsnprintf(err + k, n - (size_t)k, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool number(const char *s, unsigned long long max, unsigned long long *v)
+{
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	char *end;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end && *v <= max;
+}
+
+/* Splits a line (comments dropped) into words; returns how many, or -1 if too many. */
+static int words(char *line, char **w)
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = 0;
+	int n = 0;
+	for (char *p = strtok(line, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+		if (n == MAX_WORDS)
+			return -1;
+		w[n++] = p;
+	}
+	return n;
+}
+
+static struct proto_str keep(struct kov_pmuconf *c, unsigned *used, const char *s)
+{
+	char *slot = c->names[(*used)++];
+	size_t len = strlen(s);
+	memcpy(slot, s, len + 1);
+	return (struct proto_str){ slot, (uint16_t)len };
+}
+
+int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n)
+{
+	memset(out, 0, sizeof *out);
+	struct proto_pmu_config *cfg = &out->cfg;
+	cfg->unit = PROTO_UNIT_MICROSECONDS;
+	cfg->slice = 10000;
+	cfg->flags = PROTO_CFG_KERNEL | PROTO_CFG_USER;
+	unsigned used = 0, line = 0, share_total = 0;
+	bool saw_count = false;
+	struct proto_group *g = NULL;
+	size_t pos = 0;
+	while (pos < len) {
+		char buf[512], *w[MAX_WORDS];
+		size_t end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		if (end - pos >= sizeof buf)
+			return fail(err, n, line, "longer than %zu characters", sizeof buf - 1);
+		if (memchr(text + pos, 0, end - pos))
+			return fail(err, n, line, "contains a NUL byte");
+		memcpy(buf, text + pos, end - pos);
+		buf[end - pos] = 0;
+		pos = end + 1;
+		int k = words(buf, w);
+		if (k < 0)
+			return fail(err, n, line, "too many words");
+		if (k == 0)
+			continue;
+		unsigned long long v;
+		if (!strcmp(w[0], "slice")) {
+			if (k != 3 || !number(w[1], UINT64_MAX, &v) || v == 0)
+				return fail(err, n, line, "slice needs a length above 0 and a unit: "
+					    "slice 10000 us | instructions | cycles");
+			if (!strcmp(w[2], "us"))
+				cfg->unit = PROTO_UNIT_MICROSECONDS;
+			else if (!strcmp(w[2], "instructions"))
+				cfg->unit = PROTO_UNIT_INSTRUCTIONS;
+			else if (!strcmp(w[2], "cycles"))
+				cfg->unit = PROTO_UNIT_CYCLES;
+			else
+				return fail(err, n, line, "unknown slice unit '%s' (us, instructions, cycles)", w[2]);
+			cfg->slice = v;
+		} else if (!strcmp(w[0], "count")) {
+			if (saw_count || k < 2 || k > 3)
+				return fail(err, n, line, "count takes kernel, user or both, once");
+			saw_count = true;
+			cfg->flags = 0;
+			for (int i = 1; i < k; i++) {
+				if (!strcmp(w[i], "kernel"))
+					cfg->flags |= PROTO_CFG_KERNEL;
+				else if (!strcmp(w[i], "user"))
+					cfg->flags |= PROTO_CFG_USER;
+				else
+					return fail(err, n, line, "count: '%s' is neither kernel nor user", w[i]);
+			}
+		} else if (!strcmp(w[0], "group")) {
+			if (k != 3)
+				return fail(err, n, line, "group needs a name and a share: group NAME PERCENT");
+			if (cfg->n_groups == PROTO_MAX_GROUPS)
+				return fail(err, n, line, "more than %d groups", PROTO_MAX_GROUPS);
+			size_t nl = strlen(w[1]);
+			if (nl > 31)
+				return fail(err, n, line, "group name '%s' is longer than 31 characters", w[1]);
+			for (unsigned i = 0; i < cfg->n_groups; i++)
+				if (!strcmp(cfg->groups[i].name.s, w[1]))
+					return fail(err, n, line, "a second group named '%s'", w[1]);
+			if (!number(w[2], 100, &v) || v == 0)
+				return fail(err, n, line, "share '%s' is not a percentage from 1 to 100", w[2]);
+			g = &cfg->groups[cfg->n_groups++];
+			g->name = keep(out, &used, w[1]);
+			g->share = (uint16_t)v;
+			share_total += (unsigned)v;
+		} else {
+			if (!g)
+				return fail(err, n, line, "'%s' is not slice, count or group; events come "
+					    "after a group line", w[0]);
+			if (k > 2)
+				return fail(err, n, line, "an event line is: EVENT [THRESHOLD]");
+			if (strlen(w[0]) > PROTO_NAME_MAX)
+				return fail(err, n, line, "event name longer than %d characters", PROTO_NAME_MAX);
+			if (g->n_events == PROTO_MAX_GROUP_EVENTS)
+				return fail(err, n, line, "group %s has more than %d events", g->name.s,
+					    PROTO_MAX_GROUP_EVENTS);
+			for (unsigned i = 0; i < g->n_events; i++)
+				if (!strcmp(g->events[i].name.s, w[0]))
+					return fail(err, n, line, "%s is twice in group %s", w[0], g->name.s);
+			v = 0;
+			if (k == 2 && !number(w[1], UINT64_MAX, &v))
+				return fail(err, n, line, "threshold '%s' is not a number", w[1]);
+			g->events[g->n_events].name = keep(out, &used, w[0]);
+			g->events[g->n_events++].threshold = v;
+		}
+	}
+	if (cfg->n_groups == 0)
+		return fail(err, n, line, "no group: a configuration needs at least one");
+	for (unsigned i = 0; i < cfg->n_groups; i++)
+		if (cfg->groups[i].n_events == 0)
+			return fail(err, n, line, "group %s has no events", cfg->groups[i].name.s);
+	if (share_total != 100)
+		return fail(err, n, line, "the shares add up to %u%%, not 100%%", share_total);
+	return 0;
+}
+
+struct out { char *buf; size_t n, len; int err; };
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(o->buf + (o->len < o->n ? o->len : o->n), o->len < o->n ? o->n - o->len : 0,
+			  fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		o->err = k;
+	else
+		o->len += (size_t)k;
+}
+
+int kov_pmuconf_format(const struct proto_pmu_config *cfg, char *buf, size_t n)
+{
+	static const char *const units[] = { "?", "cycles", "instructions", "us" };
+	struct out o = { buf, n, 0, 0 };
+	put(&o, "# KOV PMU configuration\nslice %llu %s\ncount%s%s\n", (unsigned long long)cfg->slice,
+	    cfg->unit <= 3 ? units[cfg->unit] : "?", cfg->flags & PROTO_CFG_KERNEL ? " kernel" : "",
+	    cfg->flags & PROTO_CFG_USER ? " user" : "");
+	for (unsigned g = 0; g < cfg->n_groups; g++) {
+		const struct proto_group *pg = &cfg->groups[g];
+		put(&o, "group %.*s %u\n", (int)pg->name.len, pg->name.s, (unsigned)pg->share);
+		for (unsigned e = 0; e < pg->n_events; e++) {
+			if (pg->events[e].threshold)
+				put(&o, "  %.*s %llu\n", (int)pg->events[e].name.len, pg->events[e].name.s,
+				    (unsigned long long)pg->events[e].threshold);
+			else
+				put(&o, "  %.*s\n", (int)pg->events[e].name.len, pg->events[e].name.s);
+		}
+	}
+	return o.err ? o.err : (int)o.len;
+}

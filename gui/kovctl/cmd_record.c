@@ -1,0 +1,259 @@
+/* kovctl record and replay. A recording is the raw protocol stream: the target's catalogue and
+ * a scan (so a replay can name events and objects), then every frame the target pushed, each
+ * with the time it arrived. File: the 8 bytes "KOVREC\0\1", then records of
+ * { u64 nanoseconds since the start, u32 frame length, the frame }, big-endian. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kovctl/kovctl.h"
+#include "client/scan.h"
+#include "kernel/lib/bytes.h"
+
+static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
+
+struct recorder {
+	FILE *f;
+	uint64_t start;
+	uint64_t frames, bytes;
+	bool failed;
+};
+
+static void write_frame(struct recorder *r, const struct proto_frame *f)
+{
+	uint8_t head[12 + PROTO_HEADER_SIZE];
+	uint32_t len = PROTO_HEADER_SIZE + f->size;
+	be64_store(head, kov_now_ns() - r->start);
+	be32_store(head + 8, len);
+	be32_store(head + 12, len - 4);
+	be16_store(head + 16, f->type);
+	be16_store(head + 18, f->flags);
+	be32_store(head + 20, f->req);
+	if (fwrite(head, 1, sizeof head, r->f) != sizeof head ||
+	    fwrite(f->payload, 1, f->size, r->f) != f->size)
+		r->failed = true;
+	r->frames++;
+	r->bytes += len;
+}
+
+static void on_push(void *arg, const struct proto_frame *f)
+{
+	write_frame(arg, f);
+}
+
+static int record_answer(struct kovctl *k, struct recorder *r, void *frame, size_t len)
+{
+	struct kov_answer a;
+	if (kov_client_call(k->c, frame, len, &a) < 0)
+		return kovctl_client_error(k);
+	for (size_t i = 0; i < a.count; i++)
+		write_frame(r, &a.frames[i].f);
+	kov_answer_free(&a);
+	return EXIT_OK;
+}
+
+int cmd_record(struct kovctl *k)
+{
+	struct recorder r = { fopen(k->o->out, "wb"), kov_now_ns(), 0, 0, false };
+	if (!r.f) {
+		fprintf(stderr, "kovctl: cannot create %s\n", k->o->out);
+		return EXIT_USAGE;
+	}
+	fwrite(magic, 1, sizeof magic, r.f);
+	uint8_t frame[64];
+	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
+	int rc = record_answer(k, &r, frame, (size_t)n);
+	struct proto_scan_request sr = { PROTO_PID_ALL, PROTO_SCAN_PROCESSES_BIT | PROTO_SCAN_OBJECTS_BIT };
+	n = proto_encode_scan_request(frame, sizeof frame, 0, 0, &sr);
+	if (!rc)
+		rc = record_answer(k, &r, frame, (size_t)n);
+	if (!rc) {
+		kov_client_on_push(k->c, on_push, &r);
+		rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 10);
+	}
+	if (fclose(r.f) != 0 || r.failed) {
+		fprintf(stderr, "kovctl: writing %s failed\n", k->o->out);
+		return EXIT_TARGET;
+	}
+	if (rc)
+		return rc;
+	if (k->o->json) {
+		json_begin_object(&k->j);
+		json_kv_str(&k->j, "file", k->o->out);
+		json_kv_u64(&k->j, "frames", r.frames);
+		json_kv_u64(&k->j, "bytes", r.bytes);
+		json_end_object(&k->j);
+		json_end(&k->j);
+	} else {
+		printf("recorded %llu frames (%llu bytes) to %s\n", (unsigned long long)r.frames,
+		       (unsigned long long)r.bytes, k->o->out);
+	}
+	return EXIT_OK;
+}
+
+/* ---- replay ------------------------------------------------------------------------------ */
+
+struct replay_obj { uint32_t pid, gen; uint64_t coid, n; };
+
+struct replay {
+	uint64_t frames, by_type[8], duration_ns;
+	uint64_t samples, no_object, lost, intervals;
+	uint64_t per_event[256];
+	char names[256][PROTO_NAME_MAX + 1];
+	struct replay_obj objs[4096];
+	size_t n_objs;
+	struct kov_answer scan_frames;
+};
+
+static void replay_frame(struct replay *rp, struct kov_frame *fr)
+{
+	const struct proto_frame *f = &fr->f;
+	struct proto_iter it;
+	unsigned t = f->type >> 8;
+	rp->by_type[t < 8 ? t : 0]++;
+	if (f->type == PROTO_EVENT_CATALOGUE) {
+		struct proto_catalogue_head h;
+		struct proto_event e;
+		proto_decode_event_catalogue(f, &h, &it);
+		for (unsigned i = h.first; proto_next_event(&it, &e); i++)
+			if (i < 256)
+				snprintf(rp->names[i], sizeof rp->names[i], "%.*s", (int)e.name.len, e.name.s);
+	} else if (f->type == PROTO_SCAN_PROCESSES || f->type == PROTO_SCAN_OBJECTS) {
+		struct kov_answer *a = &rp->scan_frames;
+		a->frames = realloc(a->frames, (a->count + 1) * sizeof *a->frames);
+		a->frames[a->count++] = *fr;    /* keeps the bytes */
+		fr->bytes = NULL;
+	} else if (f->type == PROTO_SAMPLES) {
+		struct proto_samples_head h;
+		struct proto_sample s;
+		proto_decode_samples(f, &h, &it);
+		while (proto_next_sample(&it, &s)) {
+			rp->samples++;
+			rp->per_event[s.event & 255]++;
+			if (s.flags & PROTO_SMP_NO_OBJECT) {
+				rp->no_object++;
+				continue;
+			}
+			uint32_t pid = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
+			size_t i = 0;
+			while (i < rp->n_objs && (rp->objs[i].pid != pid || rp->objs[i].coid != s.coid ||
+						  rp->objs[i].gen != s.gen))
+				i++;
+			if (i == rp->n_objs && rp->n_objs < 4096)
+				rp->objs[rp->n_objs++] = (struct replay_obj){ pid, s.gen, s.coid, 0 };
+			if (i < 4096)
+				rp->objs[i].n++;
+		}
+	} else if (f->type == PROTO_INTERVAL_COUNTS) {
+		rp->intervals++;
+	} else if (f->type == PROTO_LOST_SAMPLES) {
+		struct proto_interval h;
+		struct proto_lost l;
+		proto_decode_lost_samples(f, &h, &it);
+		while (proto_next_lost(&it, &l))
+			rp->lost += l.lost;
+	}
+}
+
+int cmd_replay(struct kovctl *k)
+{
+	FILE *f = fopen(k->o->file, "rb");
+	if (!f) {
+		fprintf(stderr, "kovctl: cannot open %s\n", k->o->file);
+		return EXIT_USAGE;
+	}
+	static struct replay rp;
+	memset(&rp, 0, sizeof rp);
+	uint8_t head[12];
+	int rc = EXIT_OK;
+	if (fread(head, 1, 8, f) != 8 || memcmp(head, magic, 8) != 0) {
+		fprintf(stderr, "kovctl: %s is not a KOV recording\n", k->o->file);
+		fclose(f);
+		return EXIT_USAGE;
+	}
+	for (uint64_t at = 8;; ) {
+		size_t got = fread(head, 1, sizeof head, f);
+		if (got == 0)
+			break;
+		uint32_t len = got == sizeof head ? be32_load(head + 8) : 0;
+		if (got != sizeof head || len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME) {
+			fprintf(stderr, "kovctl: %s: damaged record at byte %llu\n", k->o->file,
+				(unsigned long long)at);
+			rc = EXIT_USAGE;
+			break;
+		}
+		struct kov_frame fr = { .bytes = malloc(len), .len = len };
+		if (!fr.bytes || fread(fr.bytes, 1, len, f) != len ||
+		    proto_frame_parse(fr.bytes, len, &fr.f) != (int)len || proto_validate(&fr.f) < 0) {
+			fprintf(stderr, "kovctl: %s: damaged frame at byte %llu\n", k->o->file,
+				(unsigned long long)at);
+			free(fr.bytes);
+			rc = EXIT_USAGE;
+			break;
+		}
+		rp.duration_ns = be64_load(head);
+		rp.frames++;
+		replay_frame(&rp, &fr);
+		free(fr.bytes);
+		at += sizeof head + len;
+	}
+	fclose(f);
+
+	struct kov_scan scan;
+	char err[200];
+	bool named = rp.scan_frames.count && kov_scan_build(&rp.scan_frames, &scan, err, sizeof err) == 0;
+	for (size_t i = 1; i < rp.n_objs; i++)   /* by samples, descending */
+		for (size_t j = i; j > 0 && rp.objs[j].n > rp.objs[j - 1].n; j--) {
+			struct replay_obj x = rp.objs[j];
+			rp.objs[j] = rp.objs[j - 1];
+			rp.objs[j - 1] = x;
+		}
+	if (k->o->json) {
+		json_begin_object(&k->j);
+		json_kv_str(&k->j, "file", k->o->file);
+		json_kv_u64(&k->j, "frames", rp.frames);
+		json_kv_double(&k->j, "seconds", (double)rp.duration_ns / 1e9);
+		json_kv_u64(&k->j, "samples", rp.samples);
+		json_kv_u64(&k->j, "no_object", rp.no_object);
+		json_kv_u64(&k->j, "intervals", rp.intervals);
+		json_kv_u64(&k->j, "lost", rp.lost);
+		json_kv_u64(&k->j, "objects_in_scan", named ? scan.n_objects : 0);
+		json_key(&k->j, "top");
+		json_begin_array(&k->j);
+	} else {
+		printf("%s: %llu frames over %.3f s: %llu samples (%llu without an object), "
+		       "%llu interval reports, %llu samples lost\n", k->o->file,
+		       (unsigned long long)rp.frames, (double)rp.duration_ns / 1e9,
+		       (unsigned long long)rp.samples, (unsigned long long)rp.no_object,
+		       (unsigned long long)rp.intervals, (unsigned long long)rp.lost);
+		for (int e = 0; e < 256; e++)
+			if (rp.per_event[e])
+				printf("  event %-22s %llu samples\n", rp.names[e][0] ? rp.names[e] : "?",
+				       (unsigned long long)rp.per_event[e]);
+		printf("%-4s %8s %-20s %-18s %6s\n", "RANK", "SAMPLES", "CLASS", "OBJECT", "PID");
+	}
+	for (size_t i = 0; i < rp.n_objs && i < (k->o->top_n ? k->o->top_n : 10); i++) {
+		size_t o = named ? kov_scan_find(&scan, rp.objs[i].pid, rp.objs[i].coid, rp.objs[i].gen)
+				 : KOV_NOT_IN_SCAN;
+		const char *cls = o != KOV_NOT_IN_SCAN ? scan.objects[o].class_name : "?";
+		if (k->o->json) {
+			json_begin_object(&k->j);
+			json_kv_u64(&k->j, "samples", rp.objs[i].n);
+			json_kv_str(&k->j, "class", cls);
+			json_kv_hex(&k->j, "coid", rp.objs[i].coid);
+			json_kv_u64(&k->j, "pid", rp.objs[i].pid);
+			json_end_object(&k->j);
+		} else {
+			printf("%-4zu %8llu %-20s 0x%016llx %6u\n", i + 1, (unsigned long long)rp.objs[i].n,
+			       cls, (unsigned long long)rp.objs[i].coid, (unsigned)rp.objs[i].pid);
+		}
+	}
+	if (k->o->json) {
+		json_end_array(&k->j);
+		json_end_object(&k->j);
+		json_end(&k->j);
+	}
+	if (named)
+		kov_scan_free(&scan);
+	kov_answer_free(&rp.scan_frames);
+	return rc;
+}

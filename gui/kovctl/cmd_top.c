@@ -1,0 +1,341 @@
+/* kovctl top: objects ranked by a metric, from the samples the target pushes. When nothing is
+ * configured (and kovctl holds the controller token) it configures the events the metric
+ * needs, runs for --seconds and stops again. Where this target's PMU cannot count what a
+ * metric needs it says so and how the figure is derived instead, or refuses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "kovctl/kovctl.h"
+#include "client/scan.h"
+#include "client/symcache.h"
+
+#define MAX_OBJECTS 4096
+#define MAX_PCS 65536
+
+struct obj_row {
+	uint32_t pid, gen;
+	uint64_t coid;
+	uint64_t samples;       /* of the metric's events */
+	uint64_t hits;          /* of them, what the metric counts (spin-lock PCs) */
+};
+
+struct sampled_pc { uint32_t row; uint32_t space; uint64_t pc; };
+
+struct top {
+	int events[3];          /* catalogue indices whose samples count, -1 unused */
+	bool by_pc;             /* metric counts samples in spin-lock acquisition code */
+	struct obj_row rows[MAX_OBJECTS];
+	size_t n_rows;
+	uint64_t total, no_object, other_config;
+	uint32_t config_id;
+	/* samples kept for the PC classification: (row, pid or kernel, pc) */
+	struct sampled_pc pcs[MAX_PCS];
+	size_t n_pcs;
+};
+
+static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32_t gen, size_t *idx)
+{
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (t->rows[i].pid == pid && t->rows[i].coid == coid && t->rows[i].gen == gen) {
+			*idx = i;
+			return &t->rows[i];
+		}
+	if (t->n_rows == MAX_OBJECTS)
+		return NULL;
+	*idx = t->n_rows;
+	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0 };
+	return &t->rows[t->n_rows++];
+}
+
+static void on_samples(void *arg, const struct proto_frame *f)
+{
+	struct top *t = arg;
+	if (f->type != PROTO_SAMPLES)
+		return;
+	struct proto_samples_head h;
+	struct proto_iter it;
+	struct proto_sample s;
+	if (proto_decode_samples(f, &h, &it) < 0)
+		return;
+	while (proto_next_sample(&it, &s)) {
+		if (h.config_id != t->config_id) {
+			t->other_config++;
+			continue;
+		}
+		if (s.event != t->events[0] && s.event != t->events[1] && s.event != t->events[2])
+			continue;
+		t->total++;
+		if (s.flags & PROTO_SMP_NO_OBJECT) {
+			t->no_object++;
+			continue;
+		}
+		/* Kernel objects belong to the kernel whatever thread ran them. */
+		uint32_t pid = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
+		size_t idx;
+		struct obj_row *r = row_of(t, pid, s.coid, s.gen, &idx);
+		if (!r)
+			continue;
+		r->samples++;
+		if (t->by_pc && t->n_pcs < MAX_PCS)
+			t->pcs[t->n_pcs++] = (struct sampled_pc){ (uint32_t)idx,
+				s.flags & PROTO_SMP_KERNEL ? PROTO_PID_KERNEL : s.pid, s.pc };
+	}
+}
+
+static int find_event(struct kovctl *k, const char *name)
+{
+	size_t n;
+	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(ev[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool samples_here(struct kovctl *k, int i)
+{
+	size_t n;
+	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	return i >= 0 && (size_t)i < n && (ev[i].flags & PROTO_EV_SAMPLES_HERE);
+}
+
+static const char *why_not(struct kovctl *k, int i)
+{
+	size_t n;
+	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	return i >= 0 && (size_t)i < n && ev[i].why_not[0] ? ev[i].why_not : "not in the catalogue";
+}
+
+/* The events (and their thresholds) the metric samples, and how its figure is derived. */
+static int plan_metric(struct kovctl *k, struct top *t, const char *m, const char **ev_names,
+		       uint64_t *thr, int *n, const char **method)
+{
+	*n = 0;
+	t->events[0] = t->events[1] = t->events[2] = -1;
+	if (!strcmp(m, "spinlock")) {
+		if (samples_here(k, find_event(k, "PM_LARX_LSU0"))) {
+			ev_names[(*n)++] = "PM_LARX_LSU0";
+			thr[0] = 100000;
+			*method = "larx-overflow samples (every sample is a lock acquisition attempt)";
+		} else {
+			ev_names[(*n)++] = "PM_INST_CMPL";
+			thr[0] = 100003;
+			t->by_pc = true;
+			*method = "instruction-overflow samples whose PC is in spin-lock acquisition code "
+				  "(spin_lock, spin_trylock); larx cannot be counted here";
+		}
+	} else if (!strcmp(m, "tlbmiss")) {
+		if (samples_here(k, find_event(k, "PM_DTLB_MISS"))) {
+			ev_names[(*n)++] = "PM_DTLB_MISS";
+			thr[0] = 100000;
+			*method = "data TLB miss samples";
+		} else {
+			ev_names[(*n)++] = "SW_HPT_MISS";
+			ev_names[(*n)++] = "SW_SLB_MISS";
+			thr[0] = thr[1] = 1;
+			*method = "software-handled MMU misses (SW_HPT_MISS, SW_SLB_MISS): the hardware "
+				  "TLB miss event does not count here";
+		}
+	} else if (!strcmp(m, "branchmiss") || !strcmp(m, "lockacq") || !strcmp(m, "ipc")) {
+		const char *need = !strcmp(m, "branchmiss") ? "PM_BR_MPRED_CR" :
+				   !strcmp(m, "lockacq") ? "PM_STCX_PASS" : "PM_CYC";
+		int i = find_event(k, need);
+		if (!samples_here(k, i)) {
+			fprintf(stderr, "kovctl: per-object %s needs samples of %s, and here %s: %s%s\n",
+				m, need, need, why_not(k, i),
+				!strcmp(m, "ipc") ? " (kovctl counts shows the system's IPC)" : "");
+			return EXIT_TARGET;
+		}
+		ev_names[(*n)++] = need;
+		thr[0] = 100000;
+		*method = !strcmp(m, "ipc") ? "cycle samples" : "event samples";
+	} else if (!strcmp(m, "invocations")) {
+		fprintf(stderr, "kovctl: invocation counts are not streamed by this target yet\n");
+		return EXIT_TARGET;
+	} else {
+		int i = find_event(k, m);
+		if (i < 0) {
+			fprintf(stderr, "kovctl: unknown metric '%s': spinlock, lockacq, branchmiss, tlbmiss, "
+				"ipc, invocations or an event name (kovctl events)\n", m);
+			return EXIT_USAGE;
+		}
+		size_t nev;
+		const struct kov_event *ev = kov_client_catalogue(k->c, &nev);
+		ev_names[(*n)++] = ev[i].name;
+		thr[0] = ev[i].source == PROTO_SRC_SW ? 10 : 100003;
+		*method = "samples of the event";
+	}
+	for (int j = 0; j < *n; j++)
+		t->events[j] = find_event(k, ev_names[j]);
+	return EXIT_OK;
+}
+
+static bool is_spin_acquire(const char *name)
+{
+	return !strcmp(name, "spin_lock") || !strcmp(name, "spin_trylock") ||
+	       !strcmp(name, "spin_trylock_as");
+}
+
+static void classify_pcs(struct kovctl *k, struct top *t)
+{
+	struct kov_symcache *sc = kov_symcache_new();
+	static uint64_t addrs[MAX_PCS];
+	static struct kov_symbol syms[MAX_PCS];
+	static bool done[MAX_PCS];
+	memset(done, 0, sizeof done);
+	for (size_t i = 0; i < t->n_pcs; i++) {
+		if (done[i])
+			continue;
+		uint32_t space = t->pcs[i].space;
+		size_t n = 0, idx[512];
+		for (size_t j = i; j < t->n_pcs && n < 512; j++)
+			if (!done[j] && t->pcs[j].space == space) {
+				idx[n] = j;
+				addrs[n++] = t->pcs[j].pc;
+				done[j] = true;
+			}
+		if (kov_symcache_lookup(k->c, sc, space, addrs, n, syms) < 0)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (is_spin_acquire(syms[j].name))
+				t->rows[t->pcs[idx[j]].row].hits++;
+	}
+	kov_symcache_free(sc);
+}
+
+static int by_metric(const void *a, const void *b)
+{
+	const struct obj_row *x = a, *y = b;
+	return x->hits != y->hits ? (x->hits < y->hits ? 1 : -1) :
+	       x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : 0;
+}
+
+int cmd_top(struct kovctl *k)
+{
+	static struct top t;
+	memset(&t, 0, sizeof t);
+	const char *ev_names[3];
+	uint64_t thr[3] = { 0, 0, 0 };
+	int n_ev;
+	const char *method;
+	int rc = plan_metric(k, &t, k->o->metric, ev_names, thr, &n_ev, &method);
+	if (rc)
+		return rc;
+	struct proto_status st;
+	if ((rc = kovctl_running(k, &st)))
+		return rc;
+	bool configured_here = false, started_here = false;
+	bool controller = kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER;
+	/* Nothing configured, or a configuration that is not running: set up the metric's. */
+	if (!st.config_id || (!st.streams && controller)) {
+		if (!controller) {
+			fprintf(stderr, "kovctl: nothing is configured on the target, and configuring "
+				"needs the controller token (--token)\n");
+			return EXIT_USAGE;
+		}
+		struct proto_pmu_config cfg = { .unit = PROTO_UNIT_MICROSECONDS, .slice = 10000,
+						.flags = PROTO_CFG_KERNEL | PROTO_CFG_USER, .n_groups = 1 };
+		cfg.groups[0].name = proto_cstr("top");
+		cfg.groups[0].share = 100;
+		cfg.groups[0].n_events = (uint16_t)n_ev;
+		for (int i = 0; i < n_ev; i++)
+			cfg.groups[0].events[i] = (struct proto_group_event){ proto_cstr(ev_names[i]), thr[i] };
+		if ((rc = kovctl_configure(k, &cfg, true)))
+			return rc;
+		configured_here = true;
+		if ((rc = kovctl_running(k, &st)))
+			return rc;
+	}
+	if (!(st.streams & PROTO_STREAM_SAMPLES)) {
+		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
+			fprintf(stderr, "kovctl: the target is not sampling, and starting needs the "
+				"controller token (--token)\n");
+			return EXIT_USAGE;
+		}
+		if ((rc = kovctl_start(k, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0)))
+			return rc;
+		started_here = true;
+	}
+	t.config_id = st.config_id;
+	kov_client_on_push(k->c, on_samples, &t);
+	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 5);
+	if (started_here)
+		kovctl_stop(k);
+	if (rc)
+		return rc;
+	(void)configured_here;
+	if (t.by_pc)
+		classify_pcs(k, &t);
+	else
+		for (size_t i = 0; i < t.n_rows; i++)
+			t.rows[i].hits = t.rows[i].samples;
+	qsort(t.rows, t.n_rows, sizeof t.rows[0], by_metric);
+
+	static struct kov_scan scan;
+	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
+	uint64_t hits_total = 0;
+	for (size_t i = 0; i < t.n_rows; i++)
+		hits_total += t.rows[i].hits;
+	unsigned limit = k->o->top_n ? k->o->top_n : 10;
+	if (k->o->json) {
+		json_begin_object(&k->j);
+		json_kv_str(&k->j, "metric", k->o->metric);
+		json_kv_str(&k->j, "method", method);
+		json_kv_u64(&k->j, "samples", t.total);
+		json_kv_u64(&k->j, "no_object", t.no_object);
+		json_kv_u64(&k->j, "metric_samples", hits_total);
+		json_key(&k->j, "objects");
+		json_begin_array(&k->j);
+	} else {
+		printf("metric %s: %s\n", k->o->metric, method);
+		printf("%llu samples, %llu without an object, %llu counted by the metric\n",
+		       (unsigned long long)t.total, (unsigned long long)t.no_object,
+		       (unsigned long long)hits_total);
+		printf("%-4s %7s %8s %8s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
+		       "CLASS", "OBJECT", "PID", "PROCESS");
+	}
+	for (size_t i = 0; i < t.n_rows && i < limit; i++) {
+		const struct obj_row *r = &t.rows[i];
+		if (!r->hits)
+			break;
+		const char *cls = "?", *proc = r->pid ? "?" : "kernel";
+		size_t o = named ? kov_scan_find(&scan, r->pid, r->coid, r->gen) : KOV_NOT_IN_SCAN;
+		if (o != KOV_NOT_IN_SCAN) {
+			cls = scan.objects[o].class_name;
+			for (size_t p = 0; p < scan.n_procs; p++)
+				if (scan.procs[p].pid == r->pid)
+					proc = scan.procs[p].name;
+		}
+		double share = hits_total ? 100.0 * (double)r->hits / (double)hits_total : 0;
+		if (k->o->json) {
+			json_begin_object(&k->j);
+			json_kv_u64(&k->j, "rank", i + 1);
+			json_kv_double(&k->j, "share", share);
+			json_kv_u64(&k->j, "metric_samples", r->hits);
+			json_kv_u64(&k->j, "samples", r->samples);
+			json_kv_str(&k->j, "class", cls);
+			json_kv_hex(&k->j, "coid", r->coid);
+			json_kv_u64(&k->j, "generation", r->gen);
+			json_kv_u64(&k->j, "pid", r->pid);
+			json_kv_str(&k->j, "process", proc);
+			json_end_object(&k->j);
+		} else {
+			printf("%-4zu %6.1f%% %8llu %8llu %-20s 0x%016llx %6u %s\n", i + 1, share,
+			       (unsigned long long)r->hits, (unsigned long long)r->samples, cls,
+			       (unsigned long long)r->coid, (unsigned)r->pid, proc);
+		}
+	}
+	if (k->o->json) {
+		json_end_array(&k->j);
+		json_end_object(&k->j);
+		json_end(&k->j);
+	}
+	if (named)
+		kov_scan_free(&scan);
+	if (!t.total) {
+		fprintf(stderr, "kovctl: no samples arrived in %.1f s\n", k->o->seconds > 0 ? k->o->seconds : 5);
+		return EXIT_TARGET;
+	}
+	return EXIT_OK;
+}

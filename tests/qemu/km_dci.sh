@@ -1,0 +1,75 @@
+# Monitoring end to end through the DCI with kovctl, against spinbench (two threads contending
+# for their object's spin lock): the catalogue says what counts here; configuration files with
+# mistakes are refused with their line, impossible configurations with the target's reason;
+# observers cannot configure; counts come scaled with enabled/running; top ranks spinbench's
+# object first for spin-lock contention; a recording replays; STOP stops the streams.
+source "$(dirname "$0")/lib.bash"
+
+KOVCTL=build/host/kovctl
+[ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
+OUT=$(mktemp) CONF=$(mktemp) REC=$(mktemp)
+PORT=$(free_port)
+boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" --workload spinbench:1000000:2:0
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$CONF" "$REC"' EXIT
+wait_for '^dcid: listening' 40
+
+k() { "$KOVCTL" --target "127.0.0.1:$PORT" --timeout 10 "$@" >"$OUT" 2>&1; RC=$?; }
+out_has() { grep -qE -- "$1" "$OUT" || { cat "$OUT"; fail "expected /$1/ from kovctl"; }; }
+ok() { k "$@"; [ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; }; }
+exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
+
+ok events
+out_has '^1 +PM_INST_CMPL +hardware +yes +yes'
+out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +970 event selects counted nothing'
+out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes'
+
+# A file with a mistake: refused locally with its line (usage error, exit 2).
+printf 'group spin 100\n  PM_INST_CMPL lots\n' >"$CONF"
+exits 2 --token s3cret configure "$CONF"
+out_has 'line 2: threshold .lots. is not a number'
+# Fine as a file, impossible on this machine: the target's reason (exit 1).
+printf 'group spin 100\n  PM_LARX_LSU0 100000\n' >"$CONF"
+exits 1 --token s3cret configure "$CONF"
+out_has 'PM_LARX_LSU0 does not count on this machine'
+printf 'slice 10000 us\ngroup spin 100\n  PM_INST_CMPL 100003\n' >"$CONF"
+exits 2 configure "$CONF"
+out_has 'needs the controller role'
+exits 1 counts --seconds 0.5
+out_has 'not streaming interval counts'
+
+ok --token s3cret configure "$CONF"
+out_has '^configuration [1-9][0-9]* applied'
+out_has '^  PM_CYC$'
+ok --token s3cret start --interval 100
+ok status
+out_has 'streams=0x3|streams +0x3'
+ok counts --seconds 1
+out_has '^0 +PM_INST_CMPL +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]*'
+out_has '^0 +PM_CYC '
+
+ok top --metric spinlock --seconds 3
+out_has '^metric spinlock: instruction-overflow samples whose PC is in spin-lock acquisition code'
+out_has '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +SpinBench +0x[0-9a-f]{16} +[0-9]+ spinbench$'
+ok top --metric spinlock --seconds 2 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = d["objects"][0]
+assert top["class"] == "SpinBench" and top["process"] == "spinbench", top
+assert top["metric_samples"] > 0 and d["samples"] >= d["metric_samples"]
+' "$OUT" || { cat "$OUT"; fail "top --json"; }
+
+ok record --out "$REC" --seconds 2
+out_has '^recorded [1-9][0-9]* frames'
+ok replay "$REC"
+out_has 'samples \([0-9]+ without an object\), [1-9][0-9]* interval reports'
+out_has '^  event PM_INST_CMPL +[1-9][0-9]* samples'
+out_has '^1 +[1-9][0-9]* +SpinBench '
+head -c 100 "$REC" >"$CONF"
+exits 2 replay "$CONF"
+out_has 'damaged'
+
+ok --token s3cret stop
+ok status
+out_has 'streams=0x0|streams +0x0'
+exit 0

@@ -1,0 +1,129 @@
+/* PMU configuration files (gui/client/pmuconf.c): a full file, defaults, a round trip through
+ * the writer, and every mistake reported with its line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "client/pmuconf.h"
+
+static struct kov_pmuconf conf, again;
+static char err[256];
+
+static int parse(const char *text)
+{
+	err[0] = 0;
+	return kov_pmuconf_parse(text, strlen(text), &conf, err, sizeof err);
+}
+
+static void test_full_file(void **state)
+{
+	(void)state;
+	const char *text =
+		"# two groups\n"
+		"slice 2000000 instructions   # per slice\n"
+		"count user\n"
+		"\n"
+		"group spin 60\n"
+		"  PM_INST_CMPL 100000\n"
+		"  PM_CYC\n"
+		"group sys 40\n"
+		"\tSW_SYSCALL 0\r\n"
+		"\tSW_HPT_MISS 1000\n";
+	assert_int_equal(parse(text), 0);
+	const struct proto_pmu_config *c = &conf.cfg;
+	assert_int_equal(c->unit, PROTO_UNIT_INSTRUCTIONS);
+	assert_int_equal(c->slice, 2000000);
+	assert_int_equal(c->flags, PROTO_CFG_USER);
+	assert_int_equal(c->n_groups, 2);
+	assert_string_equal(c->groups[0].name.s, "spin");
+	assert_int_equal(c->groups[0].share, 60);
+	assert_int_equal(c->groups[0].n_events, 2);
+	assert_string_equal(c->groups[0].events[0].name.s, "PM_INST_CMPL");
+	assert_int_equal(c->groups[0].events[0].threshold, 100000);
+	assert_int_equal(c->groups[0].events[1].threshold, 0);
+	assert_string_equal(c->groups[1].events[1].name.s, "SW_HPT_MISS");
+	assert_int_equal(c->groups[1].events[1].name.len, 11);
+	assert_int_equal(c->groups[1].events[1].threshold, 1000);
+
+	/* Written out and read back: the same configuration. */
+	char buf[4096];
+	int n = kov_pmuconf_format(c, buf, sizeof buf);
+	assert_true(n > 0 && (size_t)n < sizeof buf);
+	assert_int_equal(kov_pmuconf_parse(buf, (size_t)n, &again, err, sizeof err), 0);
+	assert_int_equal(again.cfg.n_groups, 2);
+	assert_int_equal(again.cfg.unit, c->unit);
+	assert_int_equal(again.cfg.slice, c->slice);
+	assert_int_equal(again.cfg.flags, c->flags);
+	for (unsigned g = 0; g < 2; g++) {
+		assert_string_equal(again.cfg.groups[g].name.s, c->groups[g].name.s);
+		assert_int_equal(again.cfg.groups[g].n_events, c->groups[g].n_events);
+		for (unsigned e = 0; e < c->groups[g].n_events; e++) {
+			assert_string_equal(again.cfg.groups[g].events[e].name.s, c->groups[g].events[e].name.s);
+			assert_int_equal(again.cfg.groups[g].events[e].threshold, c->groups[g].events[e].threshold);
+		}
+	}
+	/* A short buffer: the length it needs. */
+	assert_int_equal(kov_pmuconf_format(c, buf, 10), n);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("group all 100\nPM_INST_CMPL"), 0);
+	assert_int_equal(conf.cfg.unit, PROTO_UNIT_MICROSECONDS);
+	assert_int_equal(conf.cfg.slice, 10000);
+	assert_int_equal(conf.cfg.flags, PROTO_CFG_KERNEL | PROTO_CFG_USER);
+}
+
+static void refused(const char *text, const char *expect)
+{
+	assert_int_equal(parse(text), -1);
+	if (!strstr(err, expect))
+		fail_msg("expected \"%s\" in \"%s\"", expect, err);
+}
+
+static void test_mistakes(void **state)
+{
+	(void)state;
+	refused("", "no group");
+	refused("group a 50\nPM_CYC\n", "add up to 50%, not 100%");
+	refused("PM_CYC\n", "line 1: 'PM_CYC' is not slice, count or group");
+	refused("group a 100\nPM_CYC x\n", "line 2: threshold 'x' is not a number");
+	refused("group a 100\nPM_CYC -5\n", "line 2: threshold '-5'");
+	refused("group a 100\nPM_CYC 1 2\n", "line 2: an event line is");
+	refused("group a 0\nPM_CYC\n", "line 1: share '0'");
+	refused("group a 101\n", "share '101'");
+	refused("group a\n", "group needs a name and a share");
+	refused("group a 50\nPM_CYC\ngroup a 50\nPM_CYC\n", "line 3: a second group named 'a'");
+	refused("group a 100\n", "group a has no events");
+	refused("group a 100\nPM_CYC\nPM_CYC\n", "line 3: PM_CYC is twice in group a");
+	refused("slice 10 ms\ngroup a 100\nPM_CYC\n", "line 1: unknown slice unit 'ms'");
+	refused("slice 0 us\n", "slice needs a length above 0");
+	refused("count kernel\ncount user\n", "line 2: count takes");
+	refused("count nobody\n", "'nobody' is neither kernel nor user");
+	refused("group abcdefghijklmnopqrstuvwxyz0123456 100\n", "longer than 31 characters");
+	char many[2048] = "";
+	for (int g = 0; g < 17; g++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), "group g%d 1\nPM_CYC\n", g);
+	refused(many, "more than 16 groups");
+	char nul[] = "group a 100\nPM_\0CYC\n";
+	assert_int_equal(kov_pmuconf_parse(nul, sizeof nul - 1, &conf, err, sizeof err), -1);
+	assert_non_null(strstr(err, "line 2: contains a NUL byte"));
+	char longline[700];
+	memset(longline, 'x', sizeof longline - 1);
+	longline[sizeof longline - 1] = 0;
+	refused(longline, "line 1: longer than");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_file),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_mistakes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
