@@ -246,6 +246,32 @@ long elf_co_methods(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *o
 	return (long)n;
 }
 
+long elf_exec_segment(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *vaddr,
+	uint64_t *offset, uint64_t *filesz)
+{
+	struct reader r = { read, ctx, file_size };
+	uint8_t eh[64], ph[56];
+	int rc = read_at(&r, 0, eh, sizeof eh);
+	if (rc)
+		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
+	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2 || be16_load(eh + 54) != 56)
+		return -ELF_SYMS_E_FORMAT;
+	uint64_t phoff = be64_load(eh + 32);
+	for (uint32_t i = 0; i < be16_load(eh + 56); i++) {
+		if ((rc = read_at(&r, phoff + (uint64_t)i * 56, ph, sizeof ph)))
+			return rc;
+		if (be32_load(ph) != 1 || !(be32_load(ph + 4) & 1))   /* PT_LOAD, PF_X */
+			continue;
+		*vaddr = be64_load(ph + 16);
+		*offset = be64_load(ph + 8);
+		*filesz = be64_load(ph + 32);
+		if (*offset > file_size || *filesz > file_size - *offset)
+			return -ELF_SYMS_E_BOUNDS;
+		return 0;
+	}
+	return -ELF_SYMS_E_FORMAT;
+}
+
 const char *elf_syms_strerror(long err)
 {
 	switch (err < 0 ? -err : err) {

@@ -32,6 +32,11 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
  * no such section) or -ELF_SYMS_E_*. */
 long elf_co_methods(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *out, size_t max);
 
+/* The first loadable, executable segment: its address, file offset and bytes in the file.
+ * 0 or -ELF_SYMS_E_*. */
+long elf_exec_segment(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *vaddr,
+	uint64_t *offset, uint64_t *filesz);
+
 const char *elf_syms_strerror(long err);
 
 #endif

@@ -148,8 +148,9 @@ struct km_state {
 	uint32_t running;           /* 1 between START and STOP */
 	uint64_t samples_taken, samples_delivered, samples_lost;
 	uint64_t pmu_interrupts, switches;
-	uint64_t handler_insns;     /* instructions spent in the overflow handler (PMC-measured) */
-	uint64_t handler_samples;
+	uint64_t handler_ticks;     /* timebase ticks in the overflow handler, freeze to re-arm
+	                               (under -icount shift=0 a tick is tb_freq/1e9 instructions) */
+	uint64_t handler_samples;   /* samples the handler recorded */
 };
 
 #endif

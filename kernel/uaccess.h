@@ -18,6 +18,11 @@ long string_from_user(char *dst, uint64_t src, uint64_t max);
 /* For interrupt handlers (the monitor's stack walker): copies only what is mapped now; a page
  * that would have to be faulted in ends the copy with -KOV_EFAULT. Interrupts must be off. */
 long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len);
+/* The same without the checks and the flag, for a caller that checked the range and set
+ * this_cpu()->uaccess_nofault itself (the sampler, once per stack walk): n >= 1 aligned
+ * doublewords / words; 0 or -KOV_EFAULT. */
+long uaccess_words(uint64_t *dst, const uint64_t *src, uint64_t n);
+long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
 /* Whether a kernel-mode fault at pc must fail instead of faulting in (nofault copy). */
 bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume);
 

@@ -37,6 +37,28 @@ void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t sta
 
 enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
 
+void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
+	uint64_t start, const uint32_t *code, uint64_t n)
+{
+	uint64_t i = 0;
+	while (i < n && !is_stdu_r1(code[i]))
+		i++;
+	/* Up to and including the stdu (at it, the frame is not made yet); all of a leaf. */
+	method_map_mark(noframe, base, limit, start, start + 4 * (i < n ? i + 1 : n));
+	for (; i < n; i++) {
+		if (!restores_r1(code[i]))
+			continue;
+		uint64_t j = i + 1;
+		while (j < n && j - i <= EPILOGUE_SCAN && code[j] != INSN_BLR && !restores_r1(code[j]))
+			j++;
+		if (j < n && code[j] == INSN_BLR) {
+			method_map_mark(noframe, base, limit, start + 4 * (i + 1), start + 4 * (j + 1));
+			method_map_mark(popped, base, limit, start + 4 * (i + 1), start + 4 * (j + 1));
+			i = j;
+		}
+	}
+}
+
 /* Whether the function at pc has its own frame at sp now: its instructions from the start to
  * pc (at most PROLOGUE_SCAN) are read in one piece, then up to EPILOGUE_SCAN from pc on. */
 static enum frame_state frame_state(const struct attrib_env *env, uint64_t pc)
@@ -65,13 +87,25 @@ static enum frame_state frame_state(const struct attrib_env *env, uint64_t pc)
 	return FRAME_OWNED;
 }
 
+static bool read1(const struct attrib_env *env, uint64_t addr, uint64_t *v)
+{
+	return !(addr & 7) && env->read_words(env->ctx, addr, v, 1);
+}
+
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr)
 {
 	struct attrib_result r = { 0, 0, 0 };
 	uint64_t frame = sp, owner = pc, v;
 
-	enum frame_state state = frame_state(env, pc);
+	enum frame_state state;
+	if (!env->frames)
+		state = frame_state(env, pc);
+	else if (pc < env->frames->noframe.base || pc >= env->frames->noframe.limit)
+		state = FRAME_UNKNOWN;
+	else
+		state = method_map_has(&env->frames->popped, pc) ? FRAME_POPPED :
+			method_map_has(&env->frames->noframe, pc) ? FRAME_NONE_YET : FRAME_OWNED;
 	switch (state) {
 	case FRAME_UNKNOWN:
 		r.flags |= ATTRIB_UNCERTAIN;
@@ -82,10 +116,10 @@ struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint
 		r.flags |= ATTRIB_UNCERTAIN;
 		/* fall through */
 	case FRAME_NONE_YET:
-	case FRAME_POPPED: {
+	case FRAME_POPPED:
 		/* sp is the caller's frame: this function's home slot is in it. */
 		if (method_map_has(env->methods, pc)) {
-			if (env->read64(env->ctx, sp + HOME_SLOT, &v)) {
+			if (read1(env, sp + HOME_SLOT, &v)) {
 				r.object = v;
 				return r;
 			}
@@ -94,48 +128,45 @@ struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint
 		}
 		/* Its return address: still in LR, or saved in the caller's frame once popped
 		 * (LR may by then hold a return address inside this function). */
-		if (state == FRAME_POPPED) {
-			if (!env->read64(env->ctx, sp + LR_SAVE, &owner)) {
-				r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-				return r;
-			}
-		} else {
+		if (state != FRAME_POPPED)
 			owner = lr;
-		}
-		break;
-	}
-	}
-
-	for (int depth = 0; depth < env->max_depth; depth++) {
-		uint64_t caller;
-		r.frames++;
-		if (!env->read64(env->ctx, frame, &caller) || (caller & 7)) {
+		else if (!read1(env, sp + LR_SAVE, &owner)) {
 			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
 			return r;
 		}
+		break;
+	}
+
+	/* One read per frame: the caller's frame header (back chain, CR save, LR save). */
+	uint64_t caller;
+	if (!read1(env, frame, &caller)) {
+		r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
+		return r;
+	}
+	for (int depth = 0; depth < env->max_depth; depth++) {
+		uint64_t head[3];
+		r.frames++;
 		if (caller == 0)
 			break;
-		if (caller <= frame || caller - frame > env->max_frame) {
+		if (caller <= frame || caller - frame > env->max_frame || (caller & 7)) {
 			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
 			return r;
 		}
 		if (method_map_has(env->methods, owner)) {
-			if (!env->read64(env->ctx, caller + HOME_SLOT, &v)) {
+			if (!read1(env, caller + HOME_SLOT, &v)) {
 				r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
 				return r;
 			}
 			r.object = v;
 			return r;
 		}
-		if (!env->read64(env->ctx, caller + LR_SAVE, &owner)) {
+		if (depth + 1 == env->max_depth || !env->read_words(env->ctx, caller, head, 3)) {
 			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
 			return r;
 		}
 		frame = caller;
-		if (depth + 1 == env->max_depth) {
-			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-			return r;
-		}
+		caller = head[0];
+		owner = head[2];
 	}
 	r.flags |= ATTRIB_NO_OBJECT;
 	return r;

@@ -35,14 +35,30 @@ uint64_t method_map_words(uint64_t base, uint64_t limit);
 /* Marks [start, end) as method body in bits (zeroed by the caller). */
 void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t start, uint64_t end);
 
+/* Where the interrupted function has no frame of its own (sp is its caller's frame), worked
+ * out once per program from its code: `noframe` marks prologue instructions before the
+ * `stdu r1`, whole frameless functions and the instructions after a frame pop up to the
+ * `blr`; `popped` marks the last kind (the return address is then in the caller's LR save
+ * slot, not in LR). */
+struct frame_map {
+	struct method_map noframe, popped;
+};
+
+/* Marks one function's instructions (code[0..n) at start) in the bitmaps of a frame map
+ * whose bits the caller allocated (method_map_words each) and zeroed. */
+void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
+	uint64_t start, const uint32_t *code, uint64_t n);
+
 struct attrib_env {
-	bool (*read64)(void *ctx, uint64_t addr, uint64_t *value);   /* stack memory */
+	/* Stack memory: n aligned doublewords at addr; false if any cannot be read. */
+	bool (*read_words)(void *ctx, uint64_t addr, uint64_t *words, int n);
 	/* Text: n instructions at addr into insns; false if any of them cannot be read. */
 	bool (*read_text)(void *ctx, uint64_t addr, uint32_t *insns, int n);
 	/* Start of the function containing pc (symbols); false if unknown. */
 	bool (*func_start)(void *ctx, uint64_t pc, uint64_t *start);
 	void *ctx;
 	const struct method_map *methods;
+	const struct frame_map *frames;   /* if set, used instead of reading the code */
 	int max_depth;              /* frames walked at most */
 	uint64_t max_frame;         /* largest frame accepted, bytes */
 };

@@ -298,6 +298,7 @@ static long state(uint64_t ustate)
 		s.pmu_interrupts += c->interrupts;
 		s.switches += c->switches;
 		s.handler_samples += c->handler_samples;
+		s.handler_ticks += c->handler_ticks;
 	}
 	return copy_to_user(ustate, &s, sizeof s);
 }

@@ -55,7 +55,8 @@ struct km_cpu {
 	uint64_t lost[KM_RINGS][CATALOGUE_MAX];  /* producer: samples lost, by ring and event */
 	uint64_t taken;              /* samples pushed */
 	uint64_t interrupts, switches;
-	uint64_t handler_insns, handler_samples;
+	uint64_t handler_ticks;      /* timebase spent in the overflow handler (freeze to re-arm) */
+	uint64_t handler_samples;    /* samples it recorded */
 };
 extern struct km_cpu km_cpus[MAX_CPUS];
 
@@ -72,6 +73,7 @@ struct km_program {
 	char name[32];
 	const void *syms;            /* kernel/lib/ksyms.h table; 0 when the program has none */
 	struct method_map methods;
+	struct frame_map frames;     /* bits 0 (no text) when not built: the code is read then */
 };
 extern struct km_program km_kernel_program;
 void km_program_init(void);

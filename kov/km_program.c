@@ -17,7 +17,7 @@
 #define MAX_METHODS 1024
 #define SYMS_SCRATCH (128 * 1024)
 
-extern const char _ksyms_start[], _ksyms_end[];
+extern const char _ksyms_start[], _ksyms_end[], _vectors_end[], _etext[];
 
 struct km_program km_kernel_program;
 static struct km_program *programs[MAX_PROGRAMS];
@@ -46,6 +46,36 @@ static bool build_map(struct method_map *m, const void *syms, const uint64_t *pc
 	return true;
 }
 
+/* The frame map over [lo, hi) from each symbol's code (code_at gives it, or 0). */
+static bool build_frames(struct frame_map *f, const void *syms, uint64_t lo, uint64_t hi,
+	const uint32_t *(*code_at)(void *ctx, uint64_t addr, uint64_t len), void *ctx)
+{
+	uint64_t words = method_map_words(lo, hi);
+	uint32_t *nf = kmalloc(words * sizeof *nf), *pp = kmalloc(words * sizeof *pp);
+	if (!nf || !pp) {
+		kfree(nf);
+		kfree(pp);
+		return false;
+	}
+	for (uint32_t i = 0, n = ksyms_count(syms); i < n; i++) {
+		uint64_t start, end;
+		if (!ksyms_at(syms, i, &start, &end) || start < lo || end > hi || (start & 3))
+			continue;
+		const uint32_t *code = code_at(ctx, start, end - start);
+		if (code)
+			frame_map_mark(nf, pp, lo, hi, start, code, (end - start) / 4);
+	}
+	f->noframe = (struct method_map){ lo, hi, nf };
+	f->popped = (struct method_map){ lo, hi, pp };
+	return true;
+}
+
+static const uint32_t *kernel_code(void *ctx, uint64_t addr, uint64_t len)
+{
+	(void)ctx, (void)len;
+	return (const uint32_t *)addr;
+}
+
 static void set_name(struct km_program *pr, const char *name)
 {
 	size_t n = strnlen(name, sizeof pr->name - 1);
@@ -64,11 +94,22 @@ void km_program_init(void)
 		return;
 	}
 	km_kernel_program.syms = _ksyms_start;
-	if (!build_map(&km_kernel_program.methods, _ksyms_start, pcs, n))
-		kprintf("kov: no memory for the kernel's method map\n");
+	if (!build_map(&km_kernel_program.methods, _ksyms_start, pcs, n) ||
+	    !build_frames(&km_kernel_program.frames, _ksyms_start, (uint64_t)_vectors_end,
+			  (uint64_t)_etext, kernel_code, 0))
+		kprintf("kov: no memory for the kernel's method and frame maps\n");
 }
 
-struct image { const uint8_t *bytes; uint64_t size; };
+struct image { const uint8_t *bytes; uint64_t size; uint64_t vaddr, offset, filesz; };
+
+/* Code of a user program from its file, inside its executable segment. */
+static const uint32_t *image_code(void *ctx, uint64_t addr, uint64_t len)
+{
+	const struct image *im = ctx;
+	if (addr < im->vaddr || addr - im->vaddr > im->filesz || len > im->filesz - (addr - im->vaddr))
+		return 0;
+	return (const uint32_t *)(im->bytes + im->offset + (addr - im->vaddr));
+}
 
 static long read_image(void *ctx, uint64_t off, void *buf, size_t len)
 {
@@ -82,7 +123,7 @@ static long read_image(void *ctx, uint64_t off, void *buf, size_t len)
 
 static struct km_program *build_program(const char *file, const uint8_t *bytes, uint64_t size)
 {
-	struct image im = { bytes, size };
+	struct image im = { bytes, size, 0, 0, 0 };
 	struct km_program *pr = kmalloc(sizeof *pr);
 	uint8_t *scratch = kmalloc(SYMS_SCRATCH);
 	uint64_t *pcs = kmalloc(MAX_METHODS * sizeof *pcs);
@@ -97,6 +138,9 @@ static struct km_program *build_program(const char *file, const uint8_t *bytes, 
 		pr->syms = syms;
 		if (m < 0 || !build_map(&pr->methods, syms, pcs, (size_t)m))
 			pr->methods = (struct method_map){ 0, 0, 0 };
+		if (elf_exec_segment(read_image, &im, size, &im.vaddr, &im.offset, &im.filesz) == 0 &&
+		    !((uintptr_t)(bytes + im.offset) & 3))
+			build_frames(&pr->frames, syms, im.vaddr, im.vaddr + im.filesz, image_code, &im);
 	} else {
 		kprintf("kov: %s: %s; its samples are not attributed to objects\n", file,
 			n < 0 ? elf_syms_strerror(n) : "no memory for its symbols");

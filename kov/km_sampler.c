@@ -20,9 +20,15 @@ struct walk_ctx {
 	const struct km_program *prog;
 };
 
-static bool kernel_read64(void *ctx, uint64_t a, uint64_t *v)
+static bool kernel_read_words(void *ctx, uint64_t a, uint64_t *v, int n)
 {
-	return kernel_stack_read(&((struct walk_ctx *)ctx)->stack, a, v);
+	const struct stack_range *r = &((struct walk_ctx *)ctx)->stack;
+	uint64_t len = 8 * (uint64_t)n;
+	if (a < r->lo || a > r->hi || len > r->hi - a || (a & 7))
+		return false;
+	for (int i = 0; i < n; i++)
+		v[i] = ((const uint64_t *)a)[i];
+	return true;
 }
 
 static bool kernel_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
@@ -35,16 +41,20 @@ static bool kernel_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
 	return true;
 }
 
-static bool user_read64(void *ctx, uint64_t a, uint64_t *v)
+/* User memory: this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not
+ * mapped now ends the read instead of being faulted in. */
+static bool user_read_words(void *ctx, uint64_t a, uint64_t *v, int n)
 {
 	(void)ctx;
-	return !(a & 7) && copy_from_user_nofault(v, a, 8) == 0;
+	return !(a & 7) && n > 0 && user_range_ok(a, 8 * (uint64_t)n) &&
+	       uaccess_words(v, (const uint64_t *)a, (uint64_t)n) == 0;
 }
 
 static bool user_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
 {
 	(void)ctx;
-	return copy_from_user_nofault(v, a, 4 * (uint64_t)n) == 0;
+	return !(a & 3) && n > 0 && user_range_ok(a, 4 * (uint64_t)n) &&
+	       uaccess_words32(v, (const uint32_t *)a, (uint64_t)n) == 0;
 }
 
 static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
@@ -83,14 +93,19 @@ here:
 	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
 	if (w.prog) {
 		struct attrib_env env = {
-			.read64 = user ? user_read64 : kernel_read64,
+			.read_words = user ? user_read_words : kernel_read_words,
 			.read_text = user ? user_read_text : kernel_read_text,
 			.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
+			.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
 			.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
 		};
+		struct percpu *cpu = this_cpu();
+		uint32_t nofault = cpu->uaccess_nofault;
 		if (!user)
 			w.stack = kernel_stack_of(sp);
+		cpu->uaccess_nofault = 1;
 		struct attrib_result r = attrib_find(&env, pc, sp, lr);
+		cpu->uaccess_nofault = nofault;
 		s.object = r.object;
 		s.flags |= r.flags;
 	} else {
@@ -117,6 +132,7 @@ void km_pmu_interrupt(struct trap_frame *tf)
 	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
 	mtspr(SPRN_MMCR0, mmcr0 | MMCR0_FC);
 	isync();
+	uint64_t t0 = mftb();
 	this_cpu()->pmu_interrupts++;
 	c->interrupts++;
 	if (!c->active) {
@@ -147,6 +163,7 @@ void km_pmu_interrupt(struct trap_frame *tf)
 		c->base[pmc - 1] = next;
 	}
 	c->in_handler = false;
+	c->handler_ticks += mftb() - t0;
 	mtspr(SPRN_MMCR0, p970_mmcr0_rearm(mmcr0) & ~(uint64_t)MMCR0_FC);
 	isync();
 }

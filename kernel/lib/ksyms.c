@@ -67,6 +67,18 @@ const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr)
 	return name_of(t, e);
 }
 
+uint32_t ksyms_count(const void *table)
+{
+	return table ? count_of(table) : 0;
+}
+
+bool ksyms_at(const void *table, uint32_t i, uint64_t *start, uint64_t *end)
+{
+	if (!table || i >= count_of(table))
+		return false;
+	return ksyms_extent(table, be64_load(entry(table, i)), start, end);
+}
+
 bool ksyms_extent(const void *table, uint64_t addr, uint64_t *start, uint64_t *end)
 {
 	const uint8_t *t = table;

@@ -30,6 +30,10 @@ const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr);
  * one); false if no symbol covers addr. */
 bool ksyms_extent(const void *table, uint64_t addr, uint64_t *start, uint64_t *end);
 
+/* Symbols in the table, and the extent of the i-th (as ksyms_extent gives it). */
+uint32_t ksyms_count(const void *table);
+bool ksyms_at(const void *table, uint32_t i, uint64_t *start, uint64_t *end);
+
 /* Writes "name+0x1c", "name" at offset 0, or "?"; snprintf return semantics. */
 int ksyms_format(const void *table, uint64_t addr, char *buf, size_t n);
 

@@ -1,7 +1,9 @@
 /* A dependent add chain inside an object's method: each add needs the previous result, so the
  * processor completes one per cycle at best. Under sim/run --icount QEMU advances its cycle
  * count with the instruction count, so the monitor must report an IPC of 1.
- * Usage: ipcbench [instructions in thousands (10000)] [rounds (1; 0 = forever)] */
+ * With a depth D the chain runs D calls below the method (the monitor's stack walk then crosses
+ * D + 1 frames to find the object: the sampling-cost benchmark uses 15).
+ * Usage: ipcbench [instructions in thousands (10000)] [rounds (1; 0 = forever)] [depth (0)] */
 #include <kov.h>
 #include <cobj.h>
 
@@ -9,9 +11,14 @@ struct chain;
 struct chain_ops { long (*run)(struct chain *c, long thousands); };
 struct chain { const struct chain_ops *ops; long result; };
 
-CO_METHOD(long, chain_run, struct chain *c, long thousands)
+/* noinline and not a tail call, so each level keeps a frame. */
+__attribute__((noinline)) static long add_chain(long x, long thousands, long depth)
 {
-	long x = c->result;
+	if (depth > 0) {
+		long r = add_chain(x, thousands, depth - 1);
+		__asm__ volatile("" : "+r"(r));
+		return r + 1;
+	}
 	for (long i = 0; i < thousands; i++) {
 		/* 1000 instructions: 125 passes of 7 dependent adds and a branch. */
 		__asm__ volatile(
@@ -27,8 +34,15 @@ CO_METHOD(long, chain_run, struct chain *c, long thousands)
 			"	bdnz	1b\n"
 			: "+r"(x) : : "r0", "ctr");
 	}
-	c->result = x;
 	return x;
+}
+
+static long depth;
+
+CO_METHOD(long, chain_run, struct chain *c, long thousands)
+{
+	c->result = add_chain(c->result, thousands, depth);
+	return c->result;
 }
 
 static const struct chain_ops ops = { chain_run };
@@ -60,6 +74,7 @@ int main(int argc, char **argv)
 {
 	long thousands = number(argc > 1 ? argv[1] : 0, 10000);
 	long rounds = number(argc > 2 ? argv[2] : 0, 1);
+	depth = number(argc > 3 ? argv[3] : 0, 0);
 	static struct co_root root = { .cls = &chain_class, .kind = CO_SINGLE_REP,
 				       .make_rep = existing, .free = never_freed };
 	coid_t chain = co_create(&root);

@@ -5,8 +5,13 @@
  *   kmcheck ipc THOUSANDS            ipcbench with instructions and cycles counted
  *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
  *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
+ *   kmcheck cost THOUSANDS THR DEPTH instructions per sample (handler, walk of DEPTH+1 frames),
+ *                                    from -icount time with and without sampling
+ *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
+ *                                    (nosw: without the software MMU-miss events)
  *   kmcheck refuse                   configurations the KM must refuse, with their reasons
  *   kmcheck sw CALLS                 software events: its own system calls, sampled */
+#include <stdbool.h>
 #include <kov.h>
 #include <km.h>
 #include <socket.h>
@@ -281,6 +286,90 @@ static void overload(long thousands, long threshold)
 	check(lost2 < lost_total, "the grown ring lost fewer samples");
 }
 
+/* Runs ipcbench once monitored with `threshold` (0: counting only); returns the -icount time
+ * (= instructions) from spawn to exit and the samples it produced. */
+static uint64_t handler_ticks, handler_samples;
+
+/* Runs `program` monitored under c (or unmonitored when c is 0); returns the -icount time
+ * (= instructions) from spawn to exit and the samples it produced. */
+static uint64_t timed_program(const char *program, const char *args, const struct km_config *c,
+			      uint64_t *produced)
+{
+	struct km_state a, b;
+	km_state(&a);
+	if (c) {
+		apply(c);
+		km_control(KM_CTL_START);
+	}
+	uint64_t t0 = clock_ns();
+	int pid = spawn(program, args), status;
+	wait_pid(pid, &status);
+	uint64_t t = clock_ns() - t0;
+	if (c)
+		km_control(KM_CTL_STOP);
+	km_state(&b);
+	memset(&tot, 0, sizeof tot);
+	collect_samples();
+	*produced = (b.samples_taken - a.samples_taken) + (b.samples_lost - a.samples_lost);
+	handler_ticks = b.handler_ticks - a.handler_ticks;
+	handler_samples = b.handler_samples - a.handler_samples;
+	return t;
+}
+
+static uint64_t timed_run(const char *args, long threshold, uint64_t *produced)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "cost", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+	return timed_program("ipcbench", args, &c, produced);
+}
+
+/* The thesis's thresholds (instructions 10M, cycles 100M, TLB and lock events 100k) on
+ * spinbench, against the same run unmonitored; events that cannot sample here are counted. */
+static void overhead(long iterations, bool software)
+{
+	char args[48];
+	snprintf(args, sizeof args, "%ld,1,1", iterations);   /* one thread: a deterministic run */
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "thesis", 100);
+	add(&c, "PM_INST_CMPL", 10000000);
+	add(&c, "PM_CYC", 0);
+	if (software) {   /* the TLB events, as the software MMU misses that count here */
+		add(&c, "SW_HPT_MISS", 100000);
+		add(&c, "SW_SLB_MISS", 100000);
+	}
+	uint64_t n, n0;
+	uint64_t off = timed_program("spinbench", args, 0, &n0);
+	uint64_t on = timed_program("spinbench", args, &c, &n);
+	uint64_t again = timed_program("spinbench", args, 0, &n0);
+	uint64_t base = off < again ? off : again;
+	uint64_t ppm = on > base ? (on - base) * 1000000 / base : 0;
+	uint64_t noise = off > again ? off - again : again - off;
+	printf("kmcheck: overhead unmonitored=%lu,%lu monitored=%lu samples=%lu overhead=%lu.%04lu%% "
+	       "noise=%lu\n", (unsigned long)off, (unsigned long)again, (unsigned long)on,
+	       (unsigned long)n, (unsigned long)(ppm / 10000), (unsigned long)(ppm % 10000),
+	       (unsigned long)noise);
+	check(on >= base, "monitoring costs something");
+}
+
+static void cost(long thousands, long threshold, long depth)
+{
+	char args[48];
+	snprintf(args, sizeof args, "%ld,1,%ld", thousands, depth);
+	uint64_t n0, n1;
+	uint64_t base = timed_run(args, 0, &n0), sampled = timed_run(args, threshold, &n1);
+	uint64_t per = n1 ? (sampled - base) / n1 : 0;
+	struct km_info info;
+	km_info(&info);
+	/* -icount shift=0: one instruction per nanosecond of virtual time. */
+	uint64_t handler = handler_samples ?
+		handler_ticks * 1000000000ull / info.timebase_hz / handler_samples : 0;
+	printf("kmcheck: cost depth=%ld samples=%lu base=%lu sampled=%lu per_sample=%lu "
+	       "handler_per_sample=%lu\n", depth, (unsigned long)n1, (unsigned long)base,
+	       (unsigned long)sampled, (unsigned long)per, (unsigned long)handler);
+	check(n1 > 0 && sampled > base, "sampling took samples and cost instructions");
+}
+
 static void refuse(void)
 {
 	struct { const char *event; uint64_t thr; const char *expect; } cases[] = {
@@ -350,6 +439,11 @@ int main(int argc, char **argv)
 		mux(number(argc > 2 ? argv[2] : "20000"));
 	else if (strcmp(mode, "overload") == 0)
 		overload(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "1000"));
+	else if (strcmp(mode, "overhead") == 0)
+		overhead(number(argc > 2 ? argv[2] : "2000000"), argc <= 3 || strcmp(argv[3], "nosw") != 0);
+	else if (strcmp(mode, "cost") == 0)
+		cost(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "100000"),
+		     number(argc > 4 ? argv[4] : "15"));
 	else if (strcmp(mode, "refuse") == 0)
 		refuse();
 	else if (strcmp(mode, "sw") == 0)
