@@ -142,6 +142,30 @@ struct km_lost {
 	uint64_t lost;
 };
 
+/* Sleep-lock statistics of a monitored user mutex (libc-instr mutex_monitor), kept by the
+ * process itself in an area it registers (SYS_KM_LOCK_AREA); times in timebase ticks,
+ * cumulative. Updated only by the thread holding the lock. */
+struct km_lock_stats {
+	uint64_t lock;              /* address of the mutex */
+	uint64_t owner;             /* rep of the object the lock belongs to, 0 for none */
+	uint64_t acquisitions, contentions;
+	uint64_t wait_total, wait_max;
+	uint64_t hold_total, hold_max;
+	uint64_t qlen_samples, qlen_sum;   /* waiters seen by each thread that had to wait */
+	uint32_t qlen_max, pad;
+	uint64_t acquired_at;       /* timebase when the holder got it (for the hold time) */
+};
+struct km_lock_area {
+	volatile uint32_t count;    /* records in use */
+	uint32_t capacity;
+	struct km_lock_stats locks[];
+};
+/* SYS_KM_LOCKS out: one per monitored lock of every process. */
+struct km_lock_record {
+	uint32_t pid, pad;
+	struct km_lock_stats s;
+};
+
 /* SYS_KM_STATE */
 struct km_state {
 	uint32_t config_id;

@@ -193,6 +193,15 @@ long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 	return 0;
 }
 
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	struct annex *a = co_rep(process_annex);
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n; i++)
+		fn(co_rep(a->procs[i]), arg);
+	spin_unlock(&a->lock);
+}
+
 long process_co_reset(uint64_t entry_va)
 {
 	struct process *p = current_process();

@@ -50,6 +50,7 @@ struct process {
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
 	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
+	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
 };
 
 struct annex;
@@ -94,6 +95,8 @@ long process_co_scan_wait(void);
 long process_co_scan_done(uint64_t count);
 /* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
+/* Calls fn for every live process, with the process table locked (fn must not block). */
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);

@@ -223,7 +223,11 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_COUNTS:
 	case SYS_KM_LOST:
 	case SYS_KM_STATE:
+	case SYS_KM_LOCKS:
 		rc = current_process()->privileged ? km_syscall(tf->gpr[0], a) : -KOV_EPERM;
+		break;
+	case SYS_KM_LOCK_AREA:
+		rc = km_syscall(tf->gpr[0], a);
 		break;
 	case SYS_SOCKET:
 	case SYS_BIND:

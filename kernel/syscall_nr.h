@@ -54,7 +54,10 @@
 #define SYS_KM_COUNTS     43  /* (struct km_counts_head *, struct km_count *, max) -> records */
 #define SYS_KM_LOST       44  /* (struct km_lost *, max) -> records */
 #define SYS_KM_STATE      45  /* (struct km_state *) -> 0 */
-#define SYS_COUNT     46
+#define SYS_KM_LOCK_AREA  46  /* (struct km_lock_area *) -> 0: where this process keeps its
+                                 monitored locks' statistics (any process) */
+#define SYS_KM_LOCKS      47  /* (struct km_lock_record *, max) -> records (privileged) */
+#define SYS_COUNT     48
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

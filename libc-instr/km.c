@@ -37,3 +37,8 @@ long km_state(struct km_state *out)
 {
 	return __syscall(SYS_KM_STATE, (long)out, 0, 0, 0, 0);
 }
+
+long km_locks(struct km_lock_record *buf, unsigned int max)
+{
+	return __syscall(SYS_KM_LOCKS, (long)buf, max, 0, 0, 0);
+}

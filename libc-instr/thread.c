@@ -2,6 +2,7 @@
 #include "kov.h"
 #include "uthread.h"
 #include "../../kernel/syscall_nr.h"
+#include "../../kernel/km_abi.h"
 
 #define THREAD_STACK (64 * 1024)
 
@@ -191,24 +192,99 @@ static void log_lock_event(struct mutex *m, uint32_t kind)
 		log->events[i] = (struct lock_event){ clock_ns(), (uint64_t)m, (uint32_t)thread_self_id(), kind };
 }
 
+static inline uint64_t timebase(void)
+{
+	uint64_t tb;
+	__asm__ volatile("mftb %0" : "=r"(tb));
+	return tb;
+}
+
+#define LOCK_AREA_CAP 256
+static struct km_lock_area *lock_area;
+static struct spinlock lock_area_lock;
+
+int mutex_monitor(struct mutex *m, const void *owner)
+{
+	int rc = -1;
+	spin_lock(&lock_area_lock);
+	if (!lock_area) {
+		struct km_lock_area *a = malloc(sizeof *a + LOCK_AREA_CAP * sizeof a->locks[0]);
+		if (a) {
+			memset(a, 0, sizeof *a + LOCK_AREA_CAP * sizeof a->locks[0]);
+			a->capacity = LOCK_AREA_CAP;
+			if (__syscall(SYS_KM_LOCK_AREA, (long)a, 0, 0, 0, 0) == 0)
+				lock_area = a;
+			else
+				free(a);
+		}
+	}
+	if (m->stats) {
+		rc = 0;
+	} else if (lock_area && lock_area->count < lock_area->capacity) {
+		struct km_lock_stats *s = &lock_area->locks[lock_area->count];
+		s->lock = (uint64_t)m;
+		s->owner = (uint64_t)owner;
+		__atomic_store_n(&m->stats, s, __ATOMIC_RELEASE);
+		__atomic_store_n(&lock_area->count, lock_area->count + 1, __ATOMIC_RELEASE);
+		rc = 0;
+	}
+	spin_unlock(&lock_area_lock);
+	return rc;
+}
+
+/* Lockstat figures, updated by the new holder. */
+static void acquired(struct km_lock_stats *s, uint64_t wait_from, uint32_t waiters_seen)
+{
+	uint64_t now = timebase();
+	s->acquisitions++;
+	if (wait_from) {
+		uint64_t w = now - wait_from;
+		s->contentions++;
+		s->wait_total += w;
+		if (w > s->wait_max)
+			s->wait_max = w;
+		s->qlen_samples++;
+		s->qlen_sum += waiters_seen;
+		if (waiters_seen > s->qlen_max)
+			s->qlen_max = waiters_seen;
+	}
+	s->acquired_at = now;
+}
+
 void mutex_lock(struct mutex *m)
 {
-	if (spin_trylock_as((struct spinlock *)&m->locked, 1))
+	if (spin_trylock_as((struct spinlock *)&m->locked, 1)) {
+		if (m->stats)
+			acquired(m->stats, 0, 0);
 		return;
+	}
 	/* Contended: only here does the logging hook look at anything. */
 	log_lock_event(m, LOCK_EVENT_ENQUEUE);
+	uint64_t from = m->stats ? timebase() : 0;
+	uint32_t seen = 0;
 	do {
-		__atomic_fetch_add(&m->waiters, 1, __ATOMIC_SEQ_CST);
+		uint32_t w = __atomic_add_fetch(&m->waiters, 1, __ATOMIC_SEQ_CST);
+		if (w > seen)
+			seen = w;
 		uint32_t v = m->locked;
 		if (v)
 			futex_wait(&m->locked, v);
 		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
 	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1));
+	if (m->stats)
+		acquired(m->stats, from ? from : 1, seen);
 	log_lock_event(m, LOCK_EVENT_DEQUEUE);
 }
 
 void mutex_unlock(struct mutex *m)
 {
+	struct km_lock_stats *s = m->stats;
+	if (s) {
+		uint64_t h = timebase() - s->acquired_at;
+		s->hold_total += h;
+		if (h > s->hold_max)
+			s->hold_max = h;
+	}
 	__atomic_store_n(&m->locked, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&m->waiters, __ATOMIC_SEQ_CST))
 		futex_wake(&m->locked, 1);

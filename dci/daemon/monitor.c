@@ -9,6 +9,7 @@
 #define COUNT_MAX 4096
 #define LOST_MAX 512
 #define RESCAN_NS 1000000000ull       /* unknown reps trigger a rescan at most this often */
+#define LOCKS_MAX 1024
 
 struct monitor_state monitor;
 
@@ -16,6 +17,8 @@ static struct km_sample samples[SAMPLE_BATCH];
 static struct km_count counts[COUNT_MAX];
 static struct km_lost lost[LOST_MAX];
 static uint8_t out[PROTO_MAX_FRAME];
+static struct km_lock_record locks_now[LOCKS_MAX], locks_then[LOCKS_MAX];
+static long n_then;
 
 /* rep -> object, from the last scan: sorted by (pid, rep). Kernel reps are under pid 0. */
 struct rep_entry { uint32_t pid, gen; uint64_t rep, coid; };
@@ -198,6 +201,65 @@ static void push_lost(uint64_t start, uint64_t end)
 	push_all(out, (size_t)proto_finish(&b), PROTO_LOST_SAMPLES, 0);
 }
 
+static uint64_t capped(uint64_t max, uint64_t total)
+{
+	return max < total ? max : total;
+}
+
+/* LOCK_STATS: what each monitored lock did in the interval (cumulative figures differenced;
+ * maxima are since the lock was first monitored, capped at the interval's totals). */
+static void push_locks(uint64_t start, uint64_t end)
+{
+	long n = km_locks(locks_now, LOCKS_MAX);
+	if (n < 0)
+		return;
+	struct proto_builder b;
+	struct proto_interval h = { start, end };
+	proto_begin_lock_stats(&b, out, sizeof out, 0, 0, &h);
+	for (long i = 0; i < n; i++) {
+		const struct km_lock_record *r = &locks_now[i];
+		struct km_lock_stats was = { 0 };
+		for (long j = 0; j < n_then; j++)
+			if (locks_then[j].pid == r->pid && locks_then[j].s.lock == r->s.lock &&
+			    locks_then[j].s.acquisitions <= r->s.acquisitions)
+				was = locks_then[j].s;
+		if (r->s.acquisitions == was.acquisitions)
+			continue;
+		const struct rep_entry *e = r->s.owner ? find_rep(r->pid, r->s.owner) : 0;
+		if (r->s.owner && !e && clock_ns() - last_scan_ns >= RESCAN_NS) {
+			rescan();
+			e = find_rep(r->pid, r->s.owner);
+		}
+		struct proto_lock l = {
+			.lock = r->s.lock, .coid = e ? e->coid : 0, .gen = e ? e->gen : 0, .pid = r->pid,
+			.kind = PROTO_LOCK_SLEEP,
+			.acquisitions = r->s.acquisitions - was.acquisitions,
+			.contentions = r->s.contentions - was.contentions,
+			.wait_total = r->s.wait_total - was.wait_total,
+			.hold_total = r->s.hold_total - was.hold_total,
+			.qlen_samples = r->s.qlen_samples - was.qlen_samples,
+			.qlen_sum = r->s.qlen_sum - was.qlen_sum,
+		};
+		l.wait_max = capped(r->s.wait_max, l.wait_total);
+		l.hold_max = capped(r->s.hold_max, l.hold_total);
+		l.qlen_max = (uint32_t)capped(r->s.qlen_max, l.qlen_sum);
+		if (l.contentions > l.acquisitions)
+			l.contentions = l.acquisitions;
+		int rc = proto_add_lock(&b, &l);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			push_all(out, (size_t)proto_finish(&b), PROTO_LOCK_STATS, k);
+			proto_begin_lock_stats(&b, out, sizeof out, 0, 0, &h);
+			proto_add_lock(&b, &l);
+		}
+	}
+	memcpy(locks_then, locks_now, (size_t)n * sizeof *locks_now);
+	n_then = n;
+	uint32_t k = proto_builder_count(&b);
+	if (k)
+		push_all(out, (size_t)proto_finish(&b), PROTO_LOCK_STATS, k);
+}
+
 /* Drains what the KM has: samples every call, counts and losses at interval ends. */
 void monitor_poll(uint64_t now)
 {
@@ -211,6 +273,8 @@ void monitor_poll(uint64_t now)
 		return;
 	uint64_t tb = timebase_now();
 	push_counts();
+	if (monitor.streams & PROTO_STREAM_LOCKS)
+		push_locks(monitor.interval_tb, tb);
 	push_lost(monitor.interval_tb, tb);
 	monitor.interval_tb = tb;
 	monitor.next_interval_ns = now + (uint64_t)monitor.interval_us * 1000;
@@ -324,7 +388,7 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f)
 	clients_push_status();
 }
 
-#define SUPPORTED_STREAMS (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS)
+#define SUPPORTED_STREAMS (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS)
 
 void monitor_start(struct client *c, const struct proto_frame *f)
 {
@@ -332,17 +396,22 @@ void monitor_start(struct client *c, const struct proto_frame *f)
 	proto_decode_start(f, &s);
 	if (!(s.streams & SUPPORTED_STREAMS)) {
 		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE,
-			     "this target streams samples and interval counts only: lock statistics "
-			     "and invocation counts are not streamed yet");
+			     "this target streams samples, interval counts and lock statistics: "
+			     "invocation counts are not streamed yet");
 		return;
 	}
-	if (km_control(KM_CTL_START) < 0) {
+	/* Lock statistics alone need no PMU configuration. */
+	bool pmu = s.streams & (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS);
+	if (pmu && km_control(KM_CTL_START) < 0) {
 		client_error(c, f->req, f->type, PROTO_E_CONFIG, "no configuration: send PMU_CONFIG first");
 		return;
 	}
 	monitor.streams = s.streams & SUPPORTED_STREAMS;
 	monitor.interval_us = s.interval_us ? s.interval_us : 100000;
 	monitor.interval_tb = timebase_now();
+	n_then = km_locks(locks_then, LOCKS_MAX);   /* the first interval starts now */
+	if (n_then < 0)
+		n_then = 0;
 	monitor.next_interval_ns = clock_ns() + (uint64_t)monitor.interval_us * 1000;
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);

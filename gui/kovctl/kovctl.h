@@ -19,7 +19,7 @@
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
-                  CMD_RECORD, CMD_REPLAY };
+                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT };
 
 struct kovctl_opts {
 	bool help;
@@ -77,6 +77,7 @@ int cmd_counts(struct kovctl *k);
 int cmd_top(struct kovctl *k);
 int cmd_record(struct kovctl *k);
 int cmd_replay(struct kovctl *k);   /* needs no connection */
+int cmd_lockstat(struct kovctl *k);
 
 /* Shared by the monitoring commands (cmd_monitor.c): each returns an exit code. */
 int kovctl_configure(struct kovctl *k, const struct proto_pmu_config *cfg, bool quiet);

@@ -29,6 +29,7 @@ static int run(struct kovctl *k)
 	case CMD_TOP: return cmd_top(k);
 	case CMD_RECORD: return cmd_record(k);
 	case CMD_REPLAY: return cmd_replay(k);
+	case CMD_LOCKSTAT: return cmd_lockstat(k);
 	default: return EXIT_USAGE;
 	}
 }

@@ -28,7 +28,7 @@ const char kovctl_usage[] =
 	"  events                       the event catalogue: what counts and samples here\n"
 	"  configure FILE               send a PMU configuration file (groups, shares,\n"
 	"                               thresholds; format in docs/protocol.md)\n"
-	"  start [--interval MS] [--streams samples,counts]\n"
+	"  start [--interval MS] [--streams samples,counts,locks]\n"
 	"                               start monitoring (default: both streams, 100 ms)\n"
 	"  stop                         stop monitoring\n"
 	"  counts [--seconds N]         scaled counts with enabled/running (default 2 s)\n"
@@ -38,6 +38,8 @@ const char kovctl_usage[] =
 	"                               10 rows, 5 s); configures M's events if nothing is\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
+	"  lockstat [--seconds N]       per monitored lock: acquisitions, contentions, wait and\n"
+	"                               hold times, waiters seen (default 2 s)\n"
 	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
@@ -70,6 +72,7 @@ static const struct cmd_def cmds[] = {
 	{ "top", CMD_TOP, "--metric --n --seconds" },
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
+	{ "lockstat", CMD_LOCKSTAT, "--seconds" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -221,7 +224,7 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 	} else if (!strcmp(name, "--streams")) {
 		char list[64];
 		if (strlen(val) >= sizeof list)
-			return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
+			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
 		strcpy(list, val);
 		o->streams = 0;
 		for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
@@ -229,11 +232,13 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 				o->streams |= PROTO_STREAM_SAMPLES;
 			else if (!strcmp(w, "counts"))
 				o->streams |= PROTO_STREAM_COUNTS;
+			else if (!strcmp(w, "locks"))
+				o->streams |= PROTO_STREAM_LOCKS;
 			else
-				return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
+				return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
 		}
 		if (!o->streams)
-			return usage_error(err, n, "--streams: samples, counts or both, not '%s'", val, "");
+			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
 	} else if (!strcmp(name, "--depth")) {
 		if (!parse_uint(val, 1, 64, &u))
 			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");

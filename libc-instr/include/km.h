@@ -15,5 +15,7 @@ long km_samples(struct km_sample *buf, unsigned int max);
 long km_counts(struct km_counts_head *head, struct km_count *buf, unsigned int max);
 long km_lost(struct km_lost *buf, unsigned int max);
 long km_state(struct km_state *out);
+/* Every process's monitored locks (mutex_monitor): records written. */
+long km_locks(struct km_lock_record *buf, unsigned int max);
 
 #endif

@@ -30,10 +30,20 @@ long futex_wake(volatile uint32_t *addr, long count);
 /* Spin locks (lwarx/stwcx., the same code as the kernel's) and sleep locks (mutexes) whose
  * waiters block in the kernel's blocked-thread queues. */
 #include "../../kernel/spinlock.h"
-struct mutex { volatile uint32_t locked, waiters; uint32_t logged, pad; };
-#define MUTEX_INIT { 0, 0, 0, 0 }
+struct km_lock_stats;
+struct mutex {
+	volatile uint32_t locked, waiters;
+	uint32_t logged, pad;
+	struct km_lock_stats *stats;   /* set by mutex_monitor: lockstat figures kept */
+};
+#define MUTEX_INIT { 0, 0, 0, 0, 0 }
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
+/* Keeps lockstat figures for m (acquisitions, contentions, wait and hold times, waiters seen)
+ * where the monitor reads them (kernel/km_abi.h), attributed to the object whose rep is
+ * `owner` (0: none). Costs a load and a branch per lock and unlock while not monitored.
+ * Returns 0, or -1 when the process's table of monitored locks is full. */
+int mutex_monitor(struct mutex *m, const void *owner);
 
 /* Condition variables for mutexes: wait releases the mutex and sleeps until a signal or
  * broadcast after it started waiting (or spuriously: callers re-check their condition). */

@@ -9,6 +9,7 @@
  *                                    from -icount time with and without sampling
  *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
  *                                    (nosw: without the software MMU-miss events)
+ *   kmcheck locks THREADS ITER       sleepbench's monitored mutex: acquisitions, waiters seen
  *   kmcheck refuse                   configurations the KM must refuse, with their reasons
  *   kmcheck sw CALLS                 software events: its own system calls, sampled */
 #include <stdbool.h>
@@ -370,6 +371,46 @@ static void cost(long thousands, long threshold, long depth)
 	check(n1 > 0 && sampled > base, "sampling took samples and cost instructions");
 }
 
+/* sleepbench runs one round and yields a while before it exits: its lock is read meanwhile. */
+static void locks(long threads, long iterations)
+{
+	char args[48];
+	snprintf(args, sizeof args, "%ld,%ld,1", threads, iterations);
+	int pid = spawn("sleepbench", args), status;
+	static struct km_lock_record recs[64];
+	long n = 0;
+	uint64_t expect = (uint64_t)(threads * iterations);
+	struct km_lock_record *r = 0;
+	for (int tries = 0; tries < 100000 && !r; tries++) {
+		n = km_locks(recs, 64);
+		for (long i = 0; i < n; i++)
+			if ((int)recs[i].pid == pid && recs[i].s.acquisitions >= expect)
+				r = &recs[i];
+		if (!r)
+			yield();
+	}
+	if (!r) {
+		check(0, "sleepbench's lock seen with all its acquisitions");
+		wait_pid(pid, &status);
+		return;
+	}
+	const struct km_lock_stats *s = &r->s;
+	printf("kmcheck: locks pid=%u lock=0x%lx owner=0x%lx acquisitions=%lu contentions=%lu "
+	       "wait_total=%lu wait_max=%lu hold_total=%lu hold_max=%lu qlen_samples=%lu "
+	       "qlen_sum=%lu qlen_max=%u\n", r->pid, (unsigned long)s->lock, (unsigned long)s->owner,
+	       (unsigned long)s->acquisitions, (unsigned long)s->contentions,
+	       (unsigned long)s->wait_total, (unsigned long)s->wait_max, (unsigned long)s->hold_total,
+	       (unsigned long)s->hold_max, (unsigned long)s->qlen_samples, (unsigned long)s->qlen_sum,
+	       s->qlen_max);
+	check(s->acquisitions == expect, "every acquisition counted");
+	check(s->contentions > 0 && s->contentions <= s->acquisitions, "contentions seen, at most one per acquisition");
+	check(s->qlen_max == (uint32_t)(threads - 1), "waiters seen reach threads - 1");
+	check(s->qlen_samples == s->contentions && s->qlen_sum >= s->qlen_samples, "one queue observation per wait");
+	check(s->wait_max <= s->wait_total && s->hold_max <= s->hold_total && s->hold_total > 0,
+	      "maxima within totals");
+	wait_pid(pid, &status);
+}
+
 static void refuse(void)
 {
 	struct { const char *event; uint64_t thr; const char *expect; } cases[] = {
@@ -444,6 +485,8 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "cost") == 0)
 		cost(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "100000"),
 		     number(argc > 4 ? argv[4] : "15"));
+	else if (strcmp(mode, "locks") == 0)
+		locks(number(argc > 2 ? argv[2] : "3"), number(argc > 3 ? argv[3] : "200"));
 	else if (strcmp(mode, "refuse") == 0)
 		refuse();
 	else if (strcmp(mode, "sw") == 0)

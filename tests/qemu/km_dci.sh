@@ -2,14 +2,16 @@
 # for their object's spin lock): the catalogue says what counts here; configuration files with
 # mistakes are refused with their line, impossible configurations with the target's reason;
 # observers cannot configure; counts come scaled with enabled/running; top ranks spinbench's
-# object first for spin-lock contention; a recording replays; STOP stops the streams.
+# object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
+# three threads (at most two waiting); a recording replays; STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp) CONF=$(mktemp) REC=$(mktemp)
 PORT=$(free_port)
-boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" --workload spinbench:1000000:2:0
+boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
+	--workload spinbench:1000000:2:0,sleepbench:3:1000:0
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 
@@ -68,6 +70,22 @@ out_has '^1 +[1-9][0-9]* +SpinBench '
 head -c 100 "$REC" >"$CONF"
 exits 2 replay "$CONF"
 out_has 'damaged'
+
+exits 2 lockstat --seconds 1
+out_has 'needs the controller token'
+ok --token s3cret lockstat --seconds 2
+out_has '^0x[0-9a-f]{16} SleepBench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +2$'
+ok status
+out_has 'streams=0x7|streams +0x7'
+ok --token s3cret lockstat --seconds 1 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = [x for x in d["locks"] if x["class"] == "SleepBench"][0]
+assert 0 < l["contentions"] <= l["acquisitions"], l
+assert l["wait_max_us"] <= l["wait_us"] and l["hold_max_us"] <= l["hold_us"], l
+assert l["max_queue"] == 2 and 1 <= l["avg_queue"] <= 2, l
+' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
 
 ok --token s3cret stop
 ok status

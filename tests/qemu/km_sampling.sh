@@ -3,7 +3,8 @@
 # and land on spinbench's own object in at least 99% of its samples; IPC of a dependent add
 # chain; two groups at 50/50 scale to the single-group count within 2%; an overload whose
 # lost count is exactly produced minus delivered, after which the ring grows; configurations
-# the KM refuses with their reasons; software events (system calls) counted and sampled.
+# the KM refuses with their reasons; software events (system calls) counted and sampled; a
+# monitored mutex's lockstat figures (every acquisition, waiters seen = threads - 1).
 cd "$(dirname "$0")/../.."
 
 run() { # profile-args... -- kmcheck-args...
@@ -30,6 +31,7 @@ done
 run -- ipc 20000
 run -- mux 20000
 run -- overload 20000 1000
+run -- locks 3 200
 run -- refuse
 run -- sw 1000
 exit 0
