@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 0
+#define PROTO_MINOR 1
 
 /* A frame: u32 length (of everything after it), u16 type, u16 flags, u32 request id, payload. */
 #define PROTO_HEADER_SIZE 12
@@ -55,6 +55,7 @@ enum proto_type {
 	PROTO_CONFIG_GET = 0x0204,
 	PROTO_START = 0x0205,
 	PROTO_STOP = 0x0206,
+	PROTO_INSTRUMENT = 0x0207,       /* since 1.1 */
 	/* pushed monitoring data */
 	PROTO_SAMPLES = 0x0301,
 	PROTO_INTERVAL_COUNTS = 0x0302,

@@ -250,6 +250,14 @@ struct proto_pmu_config {            /* PMU_CONFIG */
 #define PROTO_STREAM_LOCKS 0x0004u
 #define PROTO_STREAM_INVOCATIONS 0x0008u
 #define PROTO_STREAM_ALL 0x000Fu
+#define PROTO_INSTR_INVOCATIONS 1
+struct proto_instrument {            /* INSTRUMENT (1.1) */
+	uint32_t pid;                /* PROTO_PID_KERNEL or a process */
+	uint64_t coid;               /* one object of pid's space, 0 = all of them (and new ones) */
+	uint16_t what;               /* PROTO_INSTR_* */
+	uint16_t on;                 /* 1 on, 0 off */
+};
+
 struct proto_start {                 /* START */
 	uint32_t streams;            /* PROTO_STREAM_*, at least one */
 	uint32_t interval_us;        /* period of the interval reports; 0 = the server's */
@@ -373,6 +381,10 @@ int proto_decode_pmu_config(const struct proto_frame *f, struct proto_pmu_config
 int proto_encode_start(void *buf, size_t cap, uint32_t req, uint16_t flags,
                        const struct proto_start *m);
 int proto_decode_start(const struct proto_frame *f, struct proto_start *m);
+
+int proto_encode_instrument(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                            const struct proto_instrument *m);
+int proto_decode_instrument(const struct proto_frame *f, struct proto_instrument *m);
 
 /* OK, STATUS_GET, CATALOGUE_GET, CONFIG_GET, STOP. */
 int proto_encode_empty(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags);

@@ -279,3 +279,47 @@ int proto_decode_start(const struct proto_frame *f, struct proto_start *m)
 {
 	return proto_fixed_decode(f, PROTO_START, get_start, m);
 }
+
+/* ---- INSTRUMENT ---------------------------------------------------------------------- */
+
+static int check_instrument(const struct proto_instrument *m)
+{
+	if (m->what != PROTO_INSTR_INVOCATIONS || m->on > 1 || m->pid == PROTO_PID_ALL)
+		return PROTO_E_INCONSISTENT;
+	return 0;
+}
+
+static int put_instrument(struct wr *w, const void *msg)
+{
+	const struct proto_instrument *m = msg;
+	int err = check_instrument(m);
+	if (err)
+		return err;
+	put_u32(w, m->pid);
+	put_u64(w, m->coid);
+	put_u16(w, m->what);
+	put_u16(w, m->on);
+	return 0;
+}
+
+static void get_instrument(struct rd *r, void *msg)
+{
+	struct proto_instrument *m = msg;
+	m->pid = get_u32(r);
+	m->coid = get_u64(r);
+	m->what = get_u16(r);
+	m->on = get_u16(r);
+	if (!r->err)
+		r->err = check_instrument(m);
+}
+
+int proto_encode_instrument(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                            const struct proto_instrument *m)
+{
+	return proto_fixed_encode(buf, cap, PROTO_INSTRUMENT, req, flags, put_instrument, m);
+}
+
+int proto_decode_instrument(const struct proto_frame *f, struct proto_instrument *m)
+{
+	return proto_fixed_decode(f, PROTO_INSTRUMENT, get_instrument, m);
+}

@@ -30,6 +30,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_CONFIG_GET, "CONFIG_GET", C, 0, 0 },
 	{ PROTO_START, "START", C, CTL, 0 },
 	{ PROTO_STOP, "STOP", C, CTL, 0 },
+	{ PROTO_INSTRUMENT, "INSTRUMENT", C, CTL, 1 },
 	{ PROTO_SAMPLES, "SAMPLES", S, DROP, 0 },
 	{ PROTO_INTERVAL_COUNTS, "INTERVAL_COUNTS", S, DROP, 0 },
 	{ PROTO_LOCK_STATS, "LOCK_STATS", S, DROP, 0 },

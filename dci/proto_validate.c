@@ -38,6 +38,7 @@ int proto_validate(const struct proto_frame *f)
 		struct proto_scan_request scan;
 		struct proto_symbol_query symq;
 		struct proto_start start;
+		struct proto_instrument instrument;
 	} m;
 
 	switch (f->type) {
@@ -63,6 +64,8 @@ int proto_validate(const struct proto_frame *f)
 		return validate_config(f);
 	case PROTO_START:
 		return proto_decode_start(f, &m.start);
+	case PROTO_INSTRUMENT:
+		return proto_decode_instrument(f, &m.instrument);
 	case PROTO_OK:
 	case PROTO_STATUS_GET:
 	case PROTO_CATALOGUE_GET:

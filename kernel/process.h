@@ -51,6 +51,7 @@ struct process {
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
 	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
 	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
+	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
 };
 
 struct annex;

@@ -205,6 +205,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_CO_SCAN_WAIT:
 		rc = process_co_scan_wait();
 		break;
+	case SYS_CO_COUNT_CMD:
+		rc = (long)__atomic_exchange_n(&current_process()->count_cmd, 0, __ATOMIC_ACQ_REL);
+		break;
 	case SYS_CO_SCAN_DONE:
 		rc = process_co_scan_done(a[0]);
 		break;
@@ -224,6 +227,7 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_LOST:
 	case SYS_KM_STATE:
 	case SYS_KM_LOCKS:
+	case SYS_KM_INSTRUMENT:
 		rc = current_process()->privileged ? km_syscall(tf->gpr[0], a) : -KOV_EPERM;
 		break;
 	case SYS_KM_LOCK_AREA:

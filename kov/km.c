@@ -13,6 +13,8 @@
 #include "../kernel/timer.h"
 #include "../kernel/uaccess.h"
 #include "../kernel/process.h"
+#include "../kernel/cobj.h"
+#include "scan.h"
 #include "../kernel/syscall_nr.h"
 #include "../kernel/lib/string.h"
 #include "../kernel/lib/format.h"
@@ -351,6 +353,42 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	return rc ? rc : (long)r.n;
 }
 
+/* Invocation counting (the DREF hook) on one object of the kernel or a process (index) or on
+ * all its live objects (~0). A process's own runtime does it: the command waits for its
+ * scanner thread, as a scan would. */
+static long instrument(uint64_t pid, uint64_t index, uint64_t on)
+{
+	if (on > 1 || index > 0xFFFFFFFFull)
+		return -KOV_EINVAL;
+	bool all = index == 0xFFFFFFFFull;
+	if (pid == 0) {
+		bool found = all;
+		for (uint32_t i = 1; i < co_index_limit(); i++) {
+			if ((!all && i != index) || co_gtt(i)->state != CO_LIVE)
+				continue;
+			found = true;
+			if (on)
+				co_count_enable(co_from_index(i));
+			else
+				co_count_disable(co_from_index(i));
+		}
+		return found ? 0 : -KOV_ENOENT;
+	}
+	coid_t pc = pid <= 0xFFFFFFFFull ? CO_CALL(struct annex, process_annex, find, (uint32_t)pid) : 0;
+	struct process *p = pc ? co_rep(pc) : 0;
+	if (!p || p->exiting)
+		return -KOV_ESRCH;
+	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
+		return -KOV_ENODEV;   /* no clustered-object runtime in that process */
+	__atomic_store_n(&p->count_cmd, 1ull << 62 | on << 32 | index, __ATOMIC_RELEASE);
+	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
+	thread_wake_all((const void *)&p->scan_requested);
+	uint64_t deadline = clock_ns() + SCAN_USER_TIMEOUT_US * 1000ull;
+	while (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq && clock_ns() < deadline)
+		thread_block_until(&km, always, clock_ns() + 1000000);
+	return p->scan_done == seq ? 0 : -KOV_ETIMEDOUT;
+}
+
 long km_syscall(uint64_t nr, const uint64_t *a)
 {
 	if (nr == SYS_KM_LOCK_AREA)
@@ -369,6 +407,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_COUNTS: rc = read_counts(a[0], a[1], a[2]); break;
 	case SYS_KM_LOST: rc = read_lost(a[0], a[1]); break;
 	case SYS_KM_STATE: rc = state(a[0]); break;
+	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2]); break;
 	default: rc = -KOV_ENOSYS;
 	}
 	sleep_unlock(&km_lock);

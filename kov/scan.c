@@ -84,6 +84,10 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 			for (int i = 0; i < n && i < SCAN_MAX_CHILDREN; i++)
 				r->children[i] = co_index(kids[i]);
 		}
+		if (root->counting) {
+			r->flags |= SCAN_COUNTED;
+			r->invocations = co_count(co_from_index(index));
+		}
 	}
 	kfree(owner);
 	kfree(owner_name);
@@ -132,7 +136,7 @@ void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 			if (process_read(p, p->scan_area + k * sizeof *r, r, sizeof *r))
 				break;
 			r->pid = p->pid;
-			r->flags = SCAN_USER;
+			r->flags = SCAN_USER | (r->flags & SCAN_COUNTED);
 			copy_name(r->process_name, sizeof r->process_name, p->name);
 			t->written++;
 		}

@@ -22,9 +22,11 @@ struct scan_record {
 	char process_name[32];
 	uint32_t flags;                     /* SCAN_USER: an object of a process's own runtime */
 	uint32_t pad;
+	uint64_t invocations;               /* method calls counted (SCAN_COUNTED) */
 };
 
 #define SCAN_USER 1u
+#define SCAN_COUNTED 2u                     /* invocation counting is on for the object */
 
 struct scan_totals {
 	uint32_t objects;      /* live objects found (also those that did not fit) */

@@ -53,8 +53,29 @@ static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 			for (int j = 0; j < k && j < SCAN_MAX_CHILDREN; j++)
 				r->children[j] = co_index(kids[j]);
 		}
+		if (root->counting) {
+			r->flags |= SCAN_COUNTED;
+			r->invocations = co_count(co_from_index(i));
+		}
 	}
 	return n;
+}
+
+/* The KM's invocation-counting command, if one is pending: index (all: ~0) and on/off. */
+static void count_command(void)
+{
+	long cmd = __syscall(SYS_CO_COUNT_CMD, 0, 0, 0, 0, 0);
+	if (cmd <= 0)
+		return;
+	uint32_t index = (uint32_t)cmd, on = (uint32_t)(cmd >> 32) & 1;
+	for (uint32_t i = 1; i < co_index_limit(); i++) {
+		if ((index != 0xFFFFFFFFu && i != index) || co_gtt(i)->state != CO_LIVE)
+			continue;
+		if (on)
+			co_count_enable(co_from_index(i));
+		else
+			co_count_disable(co_from_index(i));
+	}
 }
 
 static void scanner(void *arg)
@@ -66,6 +87,7 @@ static void scanner(void *arg)
 		uthread_unpark();
 		if (rc < 0)
 			thread_exit(0);
+		count_command();
 		__syscall(SYS_CO_SCAN_DONE, scan_self(area, SCAN_CAPACITY), 0, 0, 0, 0);
 	}
 }

@@ -398,6 +398,9 @@ void answer_request(struct client *c, const struct proto_frame *f)
 	case PROTO_STOP:
 		monitor_stop(c, f);
 		break;
+	case PROTO_INSTRUMENT:
+		monitor_instrument(c, f);
+		break;
 	default:
 		client_error(c, f->req, f->type, PROTO_E_UNEXPECTED, "not a request");
 	}

@@ -134,6 +134,7 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f);
 void monitor_config_get(struct client *c, uint32_t req);
 void monitor_start(struct client *c, const struct proto_frame *f);
 void monitor_stop(struct client *c, const struct proto_frame *f);
+void monitor_instrument(struct client *c, const struct proto_frame *f);
 /* Pushes what the KM produced; call every loop. */
 void monitor_poll(uint64_t now_ns);
 /* The longest the loop may sleep in poll(): -1 while not monitoring. */

@@ -260,6 +260,54 @@ static void push_locks(uint64_t start, uint64_t end)
 		push_all(out, (size_t)proto_finish(&b), PROTO_LOCK_STATS, k);
 }
 
+/* INVOCATIONS: each counted object's calls in the interval, from a scan (the KM's counts are
+ * cumulative per rep; the daemon differences them per object). */
+struct inv_entry { uint32_t space, index, gen; uint64_t calls; };
+static struct inv_entry *inv_then;
+static uint32_t n_inv_then;
+
+static void push_invocations(uint64_t start, uint64_t end)
+{
+	struct snapshot s;
+	if (!snapshot_take(&s))
+		return;
+	struct inv_entry *now = malloc((size_t)s.n_objs * sizeof *now + 1);
+	uint32_t n = 0;
+	struct proto_builder b;
+	struct proto_interval h = { start, end };
+	proto_begin_invocations(&b, out, sizeof out, 0, 0, &h);
+	for (uint32_t i = 0; now && i < s.n_objs; i++) {
+		const struct scan_record *o = &s.objs[i];
+		if (!(o->flags & SCAN_COUNTED))
+			continue;
+		uint32_t space = o->flags & SCAN_USER ? o->pid : 0;
+		now[n++] = (struct inv_entry){ space, o->index, o->generation, o->invocations };
+		uint64_t was = 0;
+		for (uint32_t j = 0; j < n_inv_then; j++)
+			if (inv_then[j].space == space && inv_then[j].index == o->index &&
+			    inv_then[j].gen == o->generation && inv_then[j].calls <= o->invocations)
+				was = inv_then[j].calls;
+		if (o->invocations == was)
+			continue;
+		struct proto_invocation r = { coid_of(space, o->index), o->generation, space,
+					      o->invocations - was };
+		int rc = proto_add_invocation(&b, &r);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			push_all(out, (size_t)proto_finish(&b), PROTO_INVOCATIONS, k);
+			proto_begin_invocations(&b, out, sizeof out, 0, 0, &h);
+			proto_add_invocation(&b, &r);
+		}
+	}
+	free(inv_then);
+	inv_then = now;
+	n_inv_then = n;
+	snapshot_free(&s);
+	uint32_t k = proto_builder_count(&b);
+	if (k)
+		push_all(out, (size_t)proto_finish(&b), PROTO_INVOCATIONS, k);
+}
+
 /* Drains what the KM has: samples every call, counts and losses at interval ends. */
 void monitor_poll(uint64_t now)
 {
@@ -275,6 +323,8 @@ void monitor_poll(uint64_t now)
 	push_counts();
 	if (monitor.streams & PROTO_STREAM_LOCKS)
 		push_locks(monitor.interval_tb, tb);
+	if (monitor.streams & PROTO_STREAM_INVOCATIONS)
+		push_invocations(monitor.interval_tb, tb);
 	push_lost(monitor.interval_tb, tb);
 	monitor.interval_tb = tb;
 	monitor.next_interval_ns = now + (uint64_t)monitor.interval_us * 1000;
@@ -388,18 +438,12 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f)
 	clients_push_status();
 }
 
-#define SUPPORTED_STREAMS (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS)
+#define SUPPORTED_STREAMS PROTO_STREAM_ALL
 
 void monitor_start(struct client *c, const struct proto_frame *f)
 {
 	struct proto_start s;
 	proto_decode_start(f, &s);
-	if (!(s.streams & SUPPORTED_STREAMS)) {
-		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE,
-			     "this target streams samples, interval counts and lock statistics: "
-			     "invocation counts are not streamed yet");
-		return;
-	}
 	/* Lock statistics alone need no PMU configuration. */
 	bool pmu = s.streams & (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS);
 	if (pmu && km_control(KM_CTL_START) < 0) {
@@ -412,6 +456,9 @@ void monitor_start(struct client *c, const struct proto_frame *f)
 	n_then = km_locks(locks_then, LOCKS_MAX);   /* the first interval starts now */
 	if (n_then < 0)
 		n_then = 0;
+	free(inv_then);
+	inv_then = 0;
+	n_inv_then = 0;
 	monitor.next_interval_ns = clock_ns() + (uint64_t)monitor.interval_us * 1000;
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);
@@ -432,4 +479,32 @@ void monitor_stop(struct client *c, const struct proto_frame *f)
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);
 	clients_push_status();
+}
+
+void monitor_instrument(struct client *c, const struct proto_frame *f)
+{
+	struct proto_instrument m;
+	proto_decode_instrument(f, &m);
+	uint64_t base = coid_of(m.pid, 0);
+	if (m.coid && (m.coid < base + 16 || (m.coid - base) % 16 || (m.coid - base) / 16 > 0xFFFFFFFEull)) {
+		client_error(c, f->req, f->type, PROTO_E_NOT_FOUND, "no such object in that process's space");
+		return;
+	}
+	uint32_t index = m.coid ? (uint32_t)((m.coid - base) / 16) : 0xFFFFFFFFu;
+	long rc = km_instrument(m.pid, index, m.on);
+	if (rc < 0) {
+		char why[160];
+		snprintf(why, sizeof why, "%s", rc == -KOV_ESRCH ? "no such process" :
+			 rc == -KOV_ENOENT ? "no such live object" :
+			 rc == -KOV_ENODEV ? "that process has no clustered-object runtime" :
+			 rc == -KOV_ETIMEDOUT ? "that process's runtime did not answer in time" :
+			 "the KM refused it");
+		client_error(c, f->req, f->type,
+			     rc == -KOV_ESRCH || rc == -KOV_ENOENT ? PROTO_E_NOT_FOUND : PROTO_E_UNAVAILABLE, why);
+		return;
+	}
+	printf("dcid: invocation counting %s for pid %u %s by client %u\n", m.on ? "on" : "off",
+	       (unsigned)m.pid, m.coid ? "(one object)" : "(all objects)", c->id);
+	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
+	client_queue(c, out, (size_t)n);
 }

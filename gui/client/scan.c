@@ -43,6 +43,18 @@ size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint
 	return KOV_NOT_IN_SCAN;
 }
 
+size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen)
+{
+	size_t i = kov_scan_find(s, pid, coid, gen);
+	if (i != KOV_NOT_IN_SCAN || pid != 0)
+		return i;
+	for (i = 0; i < s->n_objects; i++)
+		if (s->objects[i].coid == coid && s->objects[i].gen == gen &&
+		    coid >= KOV_KERNEL_COID_BASE)
+			return i;
+	return KOV_NOT_IN_SCAN;
+}
+
 void kov_scan_free(struct kov_scan *s)
 {
 	for (size_t i = 0; i < s->n_objects; i++) {

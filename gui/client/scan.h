@@ -44,6 +44,11 @@ int kov_scan_collect(struct kov_client *c, uint32_t pid, struct kov_scan *out);
 int kov_scan_build(const struct kov_answer *a, struct kov_scan *out, char *err, size_t n);
 /* The object (pid, coid, gen): its index, or KOV_NOT_IN_SCAN. */
 size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen);
+/* Kernel objects (COIDs from KOV_KERNEL_COID_BASE) are listed under the process that owns
+ * them, but samples and counts name them under pid 0: with pid 0 this also finds a kernel
+ * object whatever process it is listed under. */
+#define KOV_KERNEL_COID_BASE 0xD000000000000000ull
+size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen);
 void kov_scan_free(struct kov_scan *s);
 
 #endif

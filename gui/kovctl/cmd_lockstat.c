@@ -103,7 +103,7 @@ int cmd_lockstat(struct kovctl *k)
 	}
 	for (size_t i = 0; i < s.n; i++) {
 		const struct proto_lock *l = &s.rows[i].l;
-		size_t o = named && l->coid ? kov_scan_find(&scan, l->pid, l->coid, l->gen) : KOV_NOT_IN_SCAN;
+		size_t o = named && l->coid ? kov_scan_find_any(&scan, l->pid, l->coid, l->gen) : KOV_NOT_IN_SCAN;
 		const char *cls = o != KOV_NOT_IN_SCAN ? scan.objects[o].class_name : "-";
 		double avg_q = l->qlen_samples ? (double)l->qlen_sum / (double)l->qlen_samples : 0;
 		if (k->o->json) {

@@ -232,7 +232,7 @@ int cmd_replay(struct kovctl *k)
 		printf("%-4s %8s %-20s %-18s %6s\n", "RANK", "SAMPLES", "CLASS", "OBJECT", "PID");
 	}
 	for (size_t i = 0; i < rp.n_objs && i < (k->o->top_n ? k->o->top_n : 10); i++) {
-		size_t o = named ? kov_scan_find(&scan, rp.objs[i].pid, rp.objs[i].coid, rp.objs[i].gen)
+		size_t o = named ? kov_scan_find_any(&scan, rp.objs[i].pid, rp.objs[i].coid, rp.objs[i].gen)
 				 : KOV_NOT_IN_SCAN;
 		const char *cls = o != KOV_NOT_IN_SCAN ? scan.objects[o].class_name : "?";
 		if (k->o->json) {

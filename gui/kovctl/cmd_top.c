@@ -25,6 +25,7 @@ struct sampled_pc { uint32_t row; uint32_t space; uint64_t pc; };
 struct top {
 	int events[3];          /* catalogue indices whose samples count, -1 unused */
 	bool by_pc;             /* metric counts samples in spin-lock acquisition code */
+	bool by_calls;          /* metric is the INVOCATIONS counts, not samples */
 	struct obj_row rows[MAX_OBJECTS];
 	size_t n_rows;
 	uint64_t total, no_object, other_config;
@@ -48,10 +49,28 @@ static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32
 	return &t->rows[t->n_rows++];
 }
 
+static void on_invocations(struct top *t, const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_invocation v;
+	if (proto_decode_invocations(f, &h, &it) < 0)
+		return;
+	while (proto_next_invocation(&it, &v)) {
+		size_t idx;
+		struct obj_row *r = row_of(t, v.pid, v.coid, v.gen, &idx);
+		t->total += v.count;
+		if (r)
+			r->samples += v.count;
+	}
+}
+
 static void on_samples(void *arg, const struct proto_frame *f)
 {
 	struct top *t = arg;
-	if (f->type != PROTO_SAMPLES)
+	if (t->by_calls && f->type == PROTO_INVOCATIONS)
+		on_invocations(t, f);
+	if (f->type != PROTO_SAMPLES || t->by_calls)
 		return;
 	struct proto_samples_head h;
 	struct proto_iter it;
@@ -151,8 +170,10 @@ static int plan_metric(struct kovctl *k, struct top *t, const char *m, const cha
 		thr[0] = 100000;
 		*method = !strcmp(m, "ipc") ? "cycle samples" : "event samples";
 	} else if (!strcmp(m, "invocations")) {
-		fprintf(stderr, "kovctl: invocation counts are not streamed by this target yet\n");
-		return EXIT_TARGET;
+		t->by_calls = true;
+		*method = "method calls counted by the DREF hook (objects with invocation counting on: "
+			  "kovctl instrument)";
+		return EXIT_OK;
 	} else {
 		int i = find_event(k, m);
 		if (i < 0) {
@@ -211,6 +232,8 @@ static int by_metric(const void *a, const void *b)
 	       x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : 0;
 }
 
+static int report(struct kovctl *k, struct top *t, const char *method);
+
 int cmd_top(struct kovctl *k)
 {
 	static struct top t;
@@ -225,8 +248,30 @@ int cmd_top(struct kovctl *k)
 	struct proto_status st;
 	if ((rc = kovctl_running(k, &st)))
 		return rc;
-	bool configured_here = false, started_here = false;
 	bool controller = kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER;
+	if (t.by_calls) {
+		bool started_calls = false;
+		if (!(st.streams & PROTO_STREAM_INVOCATIONS)) {
+			if (!controller) {
+				fprintf(stderr, "kovctl: the target is not streaming invocation counts, and "
+					"starting them needs the controller token (--token)\n");
+				return EXIT_USAGE;
+			}
+			if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_INVOCATIONS, 0)))
+				return rc;
+			started_calls = !st.streams;
+		}
+		kov_client_on_push(k->c, on_samples, &t);
+		rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 5);
+		if (started_calls)
+			kovctl_stop(k);
+		if (rc)
+			return rc;
+		for (size_t i = 0; i < t.n_rows; i++)
+			t.rows[i].hits = t.rows[i].samples;
+		return report(k, &t, method);
+	}
+	bool configured_here = false, started_here = false;
 	/* Nothing configured, or a configuration that is not running: set up the metric's. */
 	if (!st.config_id || (!st.streams && controller)) {
 		if (!controller) {
@@ -270,41 +315,50 @@ int cmd_top(struct kovctl *k)
 	else
 		for (size_t i = 0; i < t.n_rows; i++)
 			t.rows[i].hits = t.rows[i].samples;
-	qsort(t.rows, t.n_rows, sizeof t.rows[0], by_metric);
+	return report(k, &t, method);
+}
+
+/* Ranks the rows and prints them with their class and process from a fresh scan. */
+static int report(struct kovctl *k, struct top *t, const char *method)
+{
+	qsort(t->rows, t->n_rows, sizeof t->rows[0], by_metric);
 
 	static struct kov_scan scan;
 	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
 	uint64_t hits_total = 0;
-	for (size_t i = 0; i < t.n_rows; i++)
-		hits_total += t.rows[i].hits;
+	for (size_t i = 0; i < t->n_rows; i++)
+		hits_total += t->rows[i].hits;
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
 	if (k->o->json) {
 		json_begin_object(&k->j);
 		json_kv_str(&k->j, "metric", k->o->metric);
 		json_kv_str(&k->j, "method", method);
-		json_kv_u64(&k->j, "samples", t.total);
-		json_kv_u64(&k->j, "no_object", t.no_object);
+		json_kv_u64(&k->j, "samples", t->total);
+		json_kv_u64(&k->j, "no_object", t->no_object);
 		json_kv_u64(&k->j, "metric_samples", hits_total);
 		json_key(&k->j, "objects");
 		json_begin_array(&k->j);
 	} else {
 		printf("metric %s: %s\n", k->o->metric, method);
-		printf("%llu samples, %llu without an object, %llu counted by the metric\n",
-		       (unsigned long long)t.total, (unsigned long long)t.no_object,
-		       (unsigned long long)hits_total);
+		if (t->by_calls)
+			printf("%llu calls counted\n", (unsigned long long)t->total);
+		else
+			printf("%llu samples, %llu without an object, %llu counted by the metric\n",
+			       (unsigned long long)t->total, (unsigned long long)t->no_object,
+			       (unsigned long long)hits_total);
 		printf("%-4s %7s %8s %8s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
 		       "CLASS", "OBJECT", "PID", "PROCESS");
 	}
-	for (size_t i = 0; i < t.n_rows && i < limit; i++) {
-		const struct obj_row *r = &t.rows[i];
+	for (size_t i = 0; i < t->n_rows && i < limit; i++) {
+		const struct obj_row *r = &t->rows[i];
 		if (!r->hits)
 			break;
 		const char *cls = "?", *proc = r->pid ? "?" : "kernel";
-		size_t o = named ? kov_scan_find(&scan, r->pid, r->coid, r->gen) : KOV_NOT_IN_SCAN;
+		size_t o = named ? kov_scan_find_any(&scan, r->pid, r->coid, r->gen) : KOV_NOT_IN_SCAN;
 		if (o != KOV_NOT_IN_SCAN) {
 			cls = scan.objects[o].class_name;
-			for (size_t p = 0; p < scan.n_procs; p++)
-				if (scan.procs[p].pid == r->pid)
+			for (size_t p = 0; p < scan.n_procs; p++)   /* a kernel object's owner */
+				if (scan.procs[p].pid == scan.objects[o].pid)
 					proc = scan.procs[p].name;
 		}
 		double share = hits_total ? 100.0 * (double)r->hits / (double)hits_total : 0;
@@ -333,8 +387,10 @@ int cmd_top(struct kovctl *k)
 	}
 	if (named)
 		kov_scan_free(&scan);
-	if (!t.total) {
-		fprintf(stderr, "kovctl: no samples arrived in %.1f s\n", k->o->seconds > 0 ? k->o->seconds : 5);
+	if (!t->total) {
+		fprintf(stderr, "kovctl: no %s arrived in %.1f s\n", t->by_calls ?
+			"invocation counts (is counting on? kovctl instrument)" : "samples",
+			k->o->seconds > 0 ? k->o->seconds : 5);
 		return EXIT_TARGET;
 	}
 	return EXIT_OK;

@@ -30,6 +30,7 @@ static int run(struct kovctl *k)
 	case CMD_RECORD: return cmd_record(k);
 	case CMD_REPLAY: return cmd_replay(k);
 	case CMD_LOCKSTAT: return cmd_lockstat(k);
+	case CMD_INSTRUMENT: return cmd_instrument(k);
 	default: return EXIT_USAGE;
 	}
 }

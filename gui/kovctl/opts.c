@@ -40,6 +40,9 @@ const char kovctl_usage[] =
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
 	"  lockstat [--seconds N]       per monitored lock: acquisitions, contentions, wait and\n"
 	"                               hold times, waiters seen (default 2 s)\n"
+	"  instrument --pid N [--coid C] on|off\n"
+	"                               invocation counting for every object of process N\n"
+	"                               (0: the kernel) or one object; see top --metric invocations\n"
 	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
@@ -73,6 +76,7 @@ static const struct cmd_def cmds[] = {
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
 	{ "lockstat", CMD_LOCKSTAT, "--seconds" },
+	{ "instrument", CMD_INSTRUMENT, "--pid --coid" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -205,6 +209,9 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!parse_uint(val, 1, 1000000, &u))
 			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
 		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--coid")) {
+		if (!parse_addr(val, &o->coid) || !o->coid)
+			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");
 	} else if (!strcmp(name, "--metric")) {
 		if (!*val)
 			return usage_error(err, n, "--metric needs a metric or event name", "", "");
@@ -260,6 +267,11 @@ static int positional(struct kovctl_opts *o, const struct cmd_def **cmd, const c
 	}
 	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY) && !o->file) {
 		o->file = arg;
+		return 0;
+	}
+	if (o->cmd == CMD_INSTRUMENT && !o->has_on && (!strcmp(arg, "on") || !strcmp(arg, "off"))) {
+		o->on = !strcmp(arg, "on");
+		o->has_on = true;
 		return 0;
 	}
 	if (o->cmd != CMD_SYMBOLS)
@@ -324,6 +336,8 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 	if (o->cmd == CMD_TOP && !o->metric)
 		return usage_error(err, n, "top needs --metric M (spinlock, lockacq, branchmiss, tlbmiss, "
 				   "ipc, invocations or an event name)", "", "");
+	if (o->cmd == CMD_INSTRUMENT && (!o->has_pid || !o->has_on))
+		return usage_error(err, n, "instrument needs --pid N and on or off", "", "");
 	if (o->cmd == CMD_RECORD && !o->out)
 		return usage_error(err, n, "record needs --out FILE", "", "");
 	if (o->cmd == CMD_SYMBOLS && o->n_addrs == 0)

@@ -1,7 +1,9 @@
 /* A process with a small tree of user-level clustered objects (a root TreeNode with two
  * children), alive for about 2 seconds so that a scan can find it ("forever": until the
  * machine stops, as a workload for kovctl and the viewer). With "silent" it claims a scan
- * area but never answers, so the KM must report it instead of waiting for it. */
+ * area but never answers, so the KM must report it instead of waiting for it. With "touch" it
+ * calls the nodes' method until stopped, the root three times, its first child twice and the
+ * second once per round (an invocation-counting workload with known proportions). */
 #include <kov.h>
 #include <cobj.h>
 #include "../../kernel/syscall_nr.h"
@@ -64,6 +66,19 @@ int main(int argc, char **argv)
 		r->kids[1] = b;
 		r->nkids = 2;
 		CO_CALL(struct node, root, touch);
+		if (argc > 1 && strcmp(argv[1], "touch") == 0) {
+			for (;;) {
+				for (int i = 0; i < 1000; i++) {
+					CO_CALL(struct node, root, touch);
+					CO_CALL(struct node, root, touch);
+					CO_CALL(struct node, root, touch);
+					CO_CALL(struct node, a, touch);
+					CO_CALL(struct node, a, touch);
+					CO_CALL(struct node, b, touch);
+				}
+				yield();
+			}
+		}
 	}
 	if (argc > 1 && strcmp(argv[1], "forever") == 0) {
 		static volatile uint32_t never;

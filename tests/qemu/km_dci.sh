@@ -3,7 +3,9 @@
 # mistakes are refused with their line, impossible configurations with the target's reason;
 # observers cannot configure; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
-# three threads (at most two waiting); a recording replays; STOP stops the streams.
+# three threads (at most two waiting); invocation counting turned on for cotree's objects
+# ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; STOP stops
+# the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
@@ -11,7 +13,7 @@ KOVCTL=build/host/kovctl
 OUT=$(mktemp) CONF=$(mktemp) REC=$(mktemp)
 PORT=$(free_port)
 boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
-	--workload spinbench:1000000:2:0,sleepbench:3:1000:0
+	--workload spinbench:1000000:2:0,sleepbench:3:1000:0,cotree:touch
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 
@@ -86,6 +88,24 @@ assert 0 < l["contentions"] <= l["acquisitions"], l
 assert l["wait_max_us"] <= l["wait_us"] and l["hold_max_us"] <= l["hold_us"], l
 assert l["max_queue"] == 2 and 1 <= l["avg_queue"] <= 2, l
 ' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
+
+cotree=$(grep -a 'workload cotree started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
+exits 2 instrument --pid "$cotree" on
+exits 2 --token s3cret instrument --pid "$cotree"
+exits 1 --token s3cret instrument --pid 999 on
+out_has 'no such process'
+ok --token s3cret instrument --pid "$cotree" on
+ok --token s3cret top --metric invocations --seconds 2 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+nodes = [o for o in d["objects"] if o["class"] == "TreeNode"]
+assert len(nodes) == 3, d
+a, b, c = (o["metric_samples"] for o in nodes)
+# exact up to the calls of one loop pass in flight when a scan caught the process
+assert c > 1000 and abs(a - 3 * c) <= 6 and abs(b - 2 * c) <= 6, (a, b, c)
+' "$OUT" || { cat "$OUT"; fail "top --metric invocations"; }
+ok --token s3cret instrument --pid "$cotree" off
 
 ok --token s3cret stop
 ok status
