@@ -192,10 +192,12 @@ test: setup
 # The default target with its DCI daemon forwarded to the host (KOV_PORT, KOV_METRICS_PORT).
 KOV_PORT ?= 7242
 KOV_METRICS_PORT ?= 9242
+# What the demo target runs: page-fault contention and a contended, monitored sleep lock.
+KOV_WORKLOAD ?= pagestorm:4:32,sleepbench:3:1000:0
 run: setup
 	@$(MAKE) --no-print-directory all
 	@echo "KOV: connect with  build/host/kovctl --target 127.0.0.1:$(KOV_PORT) info   (Ctrl-A X quits QEMU)"
-	@sim/run --port $(KOV_PORT) --metrics-port $(KOV_METRICS_PORT)
+	@sim/run --port $(KOV_PORT) --metrics-port $(KOV_METRICS_PORT) --workload $(KOV_WORKLOAD)
 
 bench: setup
 	@$(MAKE) --no-print-directory all

@@ -1,0 +1,61 @@
+/* A page-fault storm like the thesis's contention scenario: processes keep being created on
+ * every CPU, each faulting in pages (Process -> Region -> FCM -> PM) and exiting, which gives
+ * them back. The page manager and the file cache managers take spin locks on every fault, so
+ * `kovctl top --metric spinlock` should rank those page-fetch objects first. Runs until the
+ * machine stops (rounds 0), so it also serves live demos.
+ * Usage: pagestorm [processes at once (8)] [pages each (64)] [rounds (0 = forever)]
+ *        pagestorm child PAGES   (what each process runs) */
+#include <kov.h>
+
+#define PAGE 4096
+
+static long number(const char *s, long fallback)
+{
+	long v = 0;
+	if (!s || !*s)
+		return fallback;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (*s - '0');
+	return v;
+}
+
+static int child(long pages)
+{
+	volatile char *mem = malloc((size_t)pages * PAGE);
+	if (!mem)
+		return 1;
+	for (long p = 0; p < pages; p++)
+		mem[p * PAGE] = (char)p;   /* one fault per page */
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && strcmp(argv[1], "child") == 0)
+		return child(number(argv[2], 64));
+	long wave = number(argc > 1 ? argv[1] : 0, 8);
+	long pages = number(argc > 2 ? argv[2] : 0, 64);
+	long rounds = number(argc > 3 ? argv[3] : 0, 0);
+	if (wave < 1 || wave > 32 || pages < 1 || pages > 4096) {
+		printf("pagestorm: 1-32 processes at once, 1-4096 pages each\n");
+		return 2;
+	}
+	char args[32];
+	snprintf(args, sizeof args, "child,%ld", pages);
+	printf("pagestorm: pid %d, %ld processes at once, %ld pages each\n", getpid(), wave, pages);
+	long failed = 0, done = 0;
+	for (long r = 0; rounds == 0 || r < rounds; r++) {
+		int pids[32];
+		for (long i = 0; i < wave; i++)
+			pids[i] = spawn("pagestorm", args);
+		for (long i = 0; i < wave; i++) {
+			int status = -1;
+			if (pids[i] < 0 || wait_pid(pids[i], &status) != pids[i] || status != 0)
+				failed++;
+		}
+		done += wave;
+		if (rounds || done % 1000 == 0)
+			printf("pagestorm: %ld processes done, %ld failed\n", done, failed);
+	}
+	return failed ? 1 : 0;
+}
