@@ -108,7 +108,7 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 		if (!root->reps[slot]) {
 			root->reps[slot] = root->make_rep(root, cpu);
 			if (root->reps[slot] && root->counting)
-				co_count_enable_rep(root->reps[slot]);
+				co_count_enable_rep(root->reps[slot], root->cls->nmethods);
 		}
 		rep = root->reps[slot];
 		if (rep) {

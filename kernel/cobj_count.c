@@ -11,7 +11,7 @@ bool co_count_enable(coid_t coid)
 	root->counting = true;
 	for (unsigned i = 0; i < MAX_CPUS; i++)
 		if (root->reps[i])
-			ok &= co_count_enable_rep(root->reps[i]);
+			ok &= co_count_enable_rep(root->reps[i], root->cls->nmethods);
 	spin_unlock(&root->lock);
 	return ok;
 }

@@ -1,7 +1,7 @@
-/* Two shared method tables of clustered objects, each CO_MAX_METHODS function descriptors whose
- * environment word (which ELFv1 loads into r11 on every call through a function pointer) is
- * the method index: co_default_ops (empty LTT entries: every slot enters co_miss_trampoline)
- * and co_count_ops (reps whose invocations are being counted: co_count_trampoline). */
+/* The shared default method table of clustered objects: CO_MAX_METHODS function descriptors
+ * whose environment word (which ELFv1 loads into r11 on every call through a function
+ * pointer) is the method index, all entering co_miss_trampoline (empty LTT entries); and the
+ * entry of counted reps' method tables, co_count_fast. */
 #include "asm.h"
 
 #define CO_MAX_METHODS 32
@@ -24,22 +24,7 @@ co_default_ops:
 	.set i, i + 1
 	.endr
 
-co_count_descriptors:
-	.set i, 0
-	.rept CO_MAX_METHODS
-	.quad co_count_trampoline, .TOC.@tocbase, i
-	.set i, i + 1
-	.endr
-
-	.globl co_count_ops
-co_count_ops:
-	.set i, 0
-	.rept CO_MAX_METHODS
-	.quad co_count_descriptors + 24 * i
-	.set i, i + 1
-	.endr
-
-/* Both trampolines keep the call's arguments (r3-r10) and the method index (r11) in a frame
+/* The miss trampoline keeps the call's arguments (r3-r10) and the method index (r11) in a frame
  * while C decides where the call goes, then tail-call the method so that it returns straight
  * to the original caller (LR untouched). */
 #define SAVE_CALL                                  \
@@ -92,15 +77,19 @@ co_miss_trampoline:
 	RESTORE_AND_DISPATCH
 	.size co_miss_trampoline, . - co_miss_trampoline
 
-	.globl co_count_trampoline
-/* Invocation counting: a counted rep's method table is co_count_ops, whose slots all lead here.
- * co_count_call counts the call against the rep and returns the rep's real method table. */
-co_count_trampoline:
-	SAVE_CALL
-	mr	r4, r11
-	bl	co_count_call
-	nop
-	mr	r12, r3			/* the real method table */
-	ld	r3, STACK_FRAME_MIN + 64(r1)
-	RESTORE_AND_DISPATCH
-	.size co_count_trampoline, . - co_count_trampoline
+/* Invocation counting (kernel/co_count.c): a counted rep's method table is its own, whose
+ * descriptors all enter here with r11 = that method's cell { calls, real descriptor }. Counts
+ * the call atomically (a shared rep is called from every CPU) and jumps to the real method
+ * with the caller's arguments and LR untouched: ten instructions. */
+FUNC(co_count_fast)
+1:	ldarx	r0, 0, r11
+	addic	r0, r0, 1		/* not addi: with r0 that would mean 0 + 1 (CA is volatile) */
+	stdcx.	r0, 0, r11
+	bne-	1b
+	ld	r12, 8(r11)		/* the real descriptor */
+	ld	r0, 0(r12)
+	ld	r2, 8(r12)
+	ld	r11, 16(r12)
+	mtctr	r0
+	bctr
+ENDFUNC(co_count_fast)
