@@ -56,6 +56,12 @@ static struct proto_str keep(struct kov_pmuconf *c, unsigned *used, const char *
 
 int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n)
 {
+	size_t first = 0;
+	while (first < len && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' ||
+			       text[first] == '\n'))
+		first++;
+	if (first < len && text[first] == '{')
+		return kov_pmuconf_parse_json(text, len, out, err, n);
 	memset(out, 0, sizeof *out);
 	struct proto_pmu_config *cfg = &out->cfg;
 	cfg->unit = PROTO_UNIT_MICROSECONDS;

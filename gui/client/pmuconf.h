@@ -21,8 +21,15 @@ struct kov_pmuconf {
 	char names[PROTO_MAX_GROUPS * (1 + PROTO_MAX_GROUP_EVENTS)][PROTO_NAME_MAX + 1];
 };
 
-/* Parses text (len bytes). 0, or -1 with "LINE: what is wrong" in err. */
+/* Parses text (len bytes): JSON when it starts with '{' (kov_pmuconf_parse_json), else the
+ * text format above. 0, or -1 with "line N: what is wrong" in err. */
 int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n);
+/* The same contents as JSON:
+ *   { "slice": { "length": 10000, "unit": "us" }, "count": ["kernel", "user"],
+ *     "groups": [ { "name": "spin", "share": 100,
+ *                   "events": [ { "name": "PM_INST_CMPL", "threshold": 100003 }, "PM_CYC" ] } ] } */
+int kov_pmuconf_parse_json(const char *text, size_t len, struct kov_pmuconf *out, char *err,
+                           size_t n);
 /* Writes cfg in the same format; snprintf return semantics. */
 int kov_pmuconf_format(const struct proto_pmu_config *cfg, char *buf, size_t n);
 

@@ -27,7 +27,7 @@ const char kovctl_usage[] =
 	"monitoring (configure, start, stop and top's configuring need --token):\n"
 	"  events                       the event catalogue: what counts and samples here\n"
 	"  configure FILE               send a PMU configuration file (groups, shares,\n"
-	"                               thresholds; format in docs/protocol.md)\n"
+	"                               thresholds; text or JSON, format in README.md)\n"
 	"  start [--interval MS] [--streams samples,counts,locks]\n"
 	"                               start monitoring (default: both streams, 100 ms)\n"
 	"  stop                         stop monitoring\n"

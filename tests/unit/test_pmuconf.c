@@ -118,12 +118,60 @@ static void test_mistakes(void **state)
 	refused(longline, "line 1: longer than");
 }
 
+/* JSON: the same configuration as the text file, and mistakes with their lines. */
+static void test_json(void **state)
+{
+	(void)state;
+	const char *json =
+		"{\n"
+		"  \"slice\": { \"length\": 2000000, \"unit\": \"instructions\" },\n"
+		"  \"count\": [\"user\"],\n"
+		"  \"groups\": [\n"
+		"    { \"name\": \"spin\", \"share\": 60,\n"
+		"      \"events\": [ { \"name\": \"PM_INST_CMPL\", \"threshold\": 100000 }, \"PM_CYC\" ] },\n"
+		"    { \"name\": \"sys\", \"share\": 40, \"events\": [ \"SW_SYSCALL\",\n"
+		"      { \"name\": \"SW_HPT_MISS\", \"threshold\": 1000 } ] }\n"
+		"  ]\n"
+		"}\n";
+	assert_int_equal(parse(json), 0);
+	const struct proto_pmu_config *c = &conf.cfg;
+	assert_int_equal(c->unit, PROTO_UNIT_INSTRUCTIONS);
+	assert_int_equal(c->slice, 2000000);
+	assert_int_equal(c->flags, PROTO_CFG_USER);
+	assert_int_equal(c->n_groups, 2);
+	assert_string_equal(c->groups[0].name.s, "spin");
+	assert_int_equal(c->groups[0].share, 60);
+	assert_int_equal(c->groups[0].n_events, 2);
+	assert_int_equal(c->groups[0].events[0].threshold, 100000);
+	assert_string_equal(c->groups[0].events[1].name.s, "PM_CYC");
+	assert_int_equal(c->groups[0].events[1].threshold, 0);
+	assert_string_equal(c->groups[1].events[1].name.s, "SW_HPT_MISS");
+	assert_int_equal(c->groups[1].events[1].threshold, 1000);
+
+	refused("{ \"groups\": [] }", "no group");
+	refused("{\n\"groups\": [\n{ \"name\": \"a\", \"share\": 50, \"events\": [\"X\"] } ] }",
+		"add up to 50%");
+	refused("{\n\n  \"slices\": 3 }", "line 3: unknown field \"slices\"");
+	refused("{ \"slice\": { \"length\": 1.5 } }", "line 1: expected a whole number");
+	refused("{ \"slice\": { \"unit\": \"ms\" } }", "unknown slice unit 'ms'");
+	refused("{\n\"groups\": [ { \"name\": \"a\", \"share\": 100,\n\"events\": [ \"X\", \"X\" ] } ] }",
+		"line 3: X is twice in a group");
+	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100 } ] }", "needs a name, a share and events");
+	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] }", "expected ']'");
+	refused("{ \"count\": [\"nobody\"] }", "neither kernel nor user");
+	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] } ] } extra",
+		"text after the configuration");
+	refused("{ \"slice\": { \"length\": 99999999999999999999999 } }", "too large");
+	refused("{ \"groups\": [ { \"name\": \"a\\q\" } ] }", "escapes");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_file),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_mistakes),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
