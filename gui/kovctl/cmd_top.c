@@ -346,8 +346,8 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			printf("%llu samples, %llu without an object, %llu counted by the metric\n",
 			       (unsigned long long)t->total, (unsigned long long)t->no_object,
 			       (unsigned long long)hits_total);
-		printf("%-4s %7s %8s %8s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
-		       "CLASS", "OBJECT", "PID", "PROCESS");
+		printf("%-4s %7s %8s %8s %6s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
+		       "OWN", "CLASS", "OBJECT", "PID", "PROCESS");
 	}
 	for (size_t i = 0; i < t->n_rows && i < limit; i++) {
 		const struct obj_row *r = &t->rows[i];
@@ -362,12 +362,16 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 					proc = scan.procs[p].name;
 		}
 		double share = hits_total ? 100.0 * (double)r->hits / (double)hits_total : 0;
+		/* For spinlock: the share of the object's own samples spent acquiring spin locks,
+		 * the thesis's per-object contention figure. */
+		double own = r->samples ? 100.0 * (double)r->hits / (double)r->samples : 0;
 		if (k->o->json) {
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "rank", i + 1);
 			json_kv_double(&k->j, "share", share);
 			json_kv_u64(&k->j, "metric_samples", r->hits);
 			json_kv_u64(&k->j, "samples", r->samples);
+			json_kv_double(&k->j, "own_share", own);
 			json_kv_str(&k->j, "class", cls);
 			json_kv_hex(&k->j, "coid", r->coid);
 			json_kv_u64(&k->j, "generation", r->gen);
@@ -375,8 +379,8 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			json_kv_str(&k->j, "process", proc);
 			json_end_object(&k->j);
 		} else {
-			printf("%-4zu %6.1f%% %8llu %8llu %-20s 0x%016llx %6u %s\n", i + 1, share,
-			       (unsigned long long)r->hits, (unsigned long long)r->samples, cls,
+			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s 0x%016llx %6u %s\n", i + 1, share,
+			       (unsigned long long)r->hits, (unsigned long long)r->samples, own, cls,
 			       (unsigned long long)r->coid, (unsigned)r->pid, proc);
 		}
 	}

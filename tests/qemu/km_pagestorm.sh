@@ -14,6 +14,6 @@ wait_for '^dcid: listening' 60
 "$KOVCTL" --target "127.0.0.1:$PORT" --token s3cret top --metric spinlock --seconds 6 --n 5 >"$OUT" 2>&1 ||
 	{ cat "$OUT"; fail "kovctl top exited $?"; }
 cat "$OUT"
-grep -qE '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +(PM|FCM) +0xd0{5}' "$OUT" ||
+grep -qE '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+% +(PM|FCM) +0xd0{5}' "$OUT" ||
 	fail "a page-fetch object (PM or FCM) is not ranked first"
 exit 0
