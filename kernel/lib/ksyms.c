@@ -41,11 +41,9 @@ bool ksyms_valid(const void *table, size_t max_size)
 	return true;
 }
 
-const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr)
+/* Index of the first entry above addr (the one before it is the candidate for addr). */
+static uint32_t first_above(const uint8_t *t, uint32_t count, uint64_t addr)
 {
-	const uint8_t *t = table;
-	uint32_t count = t ? count_of(t) : 0;
-	/* Find the first entry above addr; the one before it is the candidate. */
 	uint32_t lo = 0, hi = count;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -54,6 +52,14 @@ const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const char *ksyms_lookup(const void *table, uint64_t addr, uint64_t *sym_addr)
+{
+	const uint8_t *t = table;
+	uint32_t count = t ? count_of(t) : 0;
+	uint32_t lo = first_above(t, count, addr);
 	if (lo == 0)
 		return NULL;
 	const uint8_t *e = entry(t, lo - 1);
@@ -83,14 +89,7 @@ bool ksyms_extent(const void *table, uint64_t addr, uint64_t *start, uint64_t *e
 {
 	const uint8_t *t = table;
 	uint32_t count = t ? count_of(t) : 0;
-	uint32_t lo = 0, hi = count;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (be64_load(entry(t, mid)) <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_above(t, count, addr);
 	if (lo == 0)
 		return false;
 	const uint8_t *e = entry(t, lo - 1);

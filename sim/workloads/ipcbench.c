@@ -4,8 +4,7 @@
  * With a depth D the chain runs D calls below the method (the monitor's stack walk then crosses
  * D + 1 frames to find the object: the sampling-cost benchmark uses 15).
  * Usage: ipcbench [instructions in thousands (10000)] [rounds (1; 0 = forever)] [depth (0)] */
-#include <kov.h>
-#include <cobj.h>
+#include "workload.h"
 
 struct chain;
 struct chain_ops { long (*run)(struct chain *c, long thousands); };
@@ -49,35 +48,12 @@ static const struct chain_ops ops = { chain_run };
 static const struct co_class chain_class = { "AddChain", &ops, 1, 0 };
 static struct chain the_chain = { &ops, 1 };
 
-static void *existing(struct co_root *root, unsigned int cpu)
-{
-	(void)root, (void)cpu;
-	return &the_chain;
-}
-
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
-static long number(const char *s, long fallback)
-{
-	long v = 0;
-	if (!s || !*s)
-		return fallback;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
-
 int main(int argc, char **argv)
 {
-	long thousands = number(argc > 1 ? argv[1] : 0, 10000);
-	long rounds = number(argc > 2 ? argv[2] : 0, 1);
-	depth = number(argc > 3 ? argv[3] : 0, 0);
-	static struct co_root root = { .cls = &chain_class, .kind = CO_SINGLE_REP,
-				       .make_rep = existing, .free = never_freed };
-	coid_t chain = co_create(&root);
+	long thousands = wl_number(argc > 1 ? argv[1] : 0, 10000);
+	long rounds = wl_number(argc > 2 ? argv[2] : 0, 1);
+	depth = wl_number(argc > 3 ? argv[3] : 0, 0);
+	coid_t chain = wl_static_object(&chain_class, &the_chain);
 	if (!chain) {
 		printf("ipcbench: cannot create the object\n");
 		return 1;

@@ -5,19 +5,9 @@
  * machine stops (rounds 0), so it also serves live demos.
  * Usage: pagestorm [processes at once (8)] [pages each (64)] [rounds (0 = forever)]
  *        pagestorm child PAGES   (what each process runs) */
-#include <kov.h>
+#include "workload.h"
 
 #define PAGE 4096
-
-static long number(const char *s, long fallback)
-{
-	long v = 0;
-	if (!s || !*s)
-		return fallback;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
 
 static int child(long pages)
 {
@@ -32,10 +22,10 @@ static int child(long pages)
 int main(int argc, char **argv)
 {
 	if (argc > 2 && strcmp(argv[1], "child") == 0)
-		return child(number(argv[2], 64));
-	long wave = number(argc > 1 ? argv[1] : 0, 8);
-	long pages = number(argc > 2 ? argv[2] : 0, 64);
-	long rounds = number(argc > 3 ? argv[3] : 0, 0);
+		return child(wl_number(argv[2], 64));
+	long wave = wl_number(argc > 1 ? argv[1] : 0, 8);
+	long pages = wl_number(argc > 2 ? argv[2] : 0, 64);
+	long rounds = wl_number(argc > 3 ? argv[3] : 0, 0);
 	if (wave < 1 || wave > 32 || pages < 1 || pages > 4096) {
 		printf("pagestorm: 1-32 processes at once, 1-4096 pages each\n");
 		return 2;

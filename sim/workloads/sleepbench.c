@@ -4,8 +4,7 @@
  * woken waiter gets it: nearly every acquisition waits, and the waiters seen reach
  * threads - 1.
  * Usage: sleepbench [threads (3)] [iterations per thread and round (1000)] [rounds (1; 0 = forever)] */
-#include <kov.h>
-#include <cobj.h>
+#include "workload.h"
 
 struct sleeper;
 struct sleeper_ops { long (*work)(struct sleeper *s, long iterations); };
@@ -29,27 +28,6 @@ static struct sleeper the_sleeper = { &ops, MUTEX_INIT, 0 };
 static coid_t sleeper;
 static long iterations;
 
-static void *existing(struct co_root *root, unsigned int cpu)
-{
-	(void)root, (void)cpu;
-	return &the_sleeper;
-}
-
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
-static long number(const char *s, long fallback)
-{
-	long v = 0;
-	if (!s || !*s)
-		return fallback;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
-
 static void worker(void *arg)
 {
 	(void)arg;
@@ -58,16 +36,14 @@ static void worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	long threads = number(argc > 1 ? argv[1] : 0, 3);
-	iterations = number(argc > 2 ? argv[2] : 0, 1000);
-	long rounds = number(argc > 3 ? argv[3] : 0, 1);
+	long threads = wl_number(argc > 1 ? argv[1] : 0, 3);
+	iterations = wl_number(argc > 2 ? argv[2] : 0, 1000);
+	long rounds = wl_number(argc > 3 ? argv[3] : 0, 1);
 	if (threads < 1 || threads > 16) {
 		printf("sleepbench: threads must be 1 to 16\n");
 		return 2;
 	}
-	static struct co_root root = { .cls = &sleeper_class, .kind = CO_SINGLE_REP,
-				       .make_rep = existing, .free = never_freed };
-	sleeper = co_create(&root);
+	sleeper = wl_static_object(&sleeper_class, &the_sleeper);
 	if (!sleeper || mutex_monitor(&the_sleeper.lock, co_rep(sleeper)) != 0) {
 		printf("sleepbench: cannot create the object or monitor its lock\n");
 		return 1;

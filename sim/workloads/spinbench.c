@@ -3,8 +3,7 @@
  * threads at once. Every instruction of the loop runs inside the object's method, so the
  * monitor should attribute (nearly) every sample taken in it to this object.
  * Usage: spinbench [iterations per round (1000000)] [threads (1)] [rounds (1; 0 = forever)] */
-#include <kov.h>
-#include <cobj.h>
+#include "workload.h"
 
 struct bench;
 struct bench_ops { long (*run)(struct bench *b, long iterations); };
@@ -27,27 +26,6 @@ static struct bench the_bench = { &ops, SPINLOCK_INIT, 0 };
 static coid_t bench;
 static long iterations = 1000000;
 
-static void *existing(struct co_root *root, unsigned int cpu)
-{
-	(void)root, (void)cpu;
-	return &the_bench;
-}
-
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
-static long number(const char *s, long fallback)
-{
-	long v = 0;
-	if (!s || !*s)
-		return fallback;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (*s - '0');
-	return v;
-}
-
 static void worker(void *arg)
 {
 	(void)arg;
@@ -56,16 +34,14 @@ static void worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	iterations = number(argc > 1 ? argv[1] : 0, 1000000);
-	long threads = number(argc > 2 ? argv[2] : 0, 1);
-	long rounds = number(argc > 3 ? argv[3] : 0, 1);
+	iterations = wl_number(argc > 1 ? argv[1] : 0, 1000000);
+	long threads = wl_number(argc > 2 ? argv[2] : 0, 1);
+	long rounds = wl_number(argc > 3 ? argv[3] : 0, 1);
 	if (threads < 1 || threads > 16) {
 		printf("spinbench: threads must be 1 to 16\n");
 		return 2;
 	}
-	static struct co_root root = { .cls = &bench_class, .kind = CO_SINGLE_REP,
-				       .make_rep = existing, .free = never_freed };
-	bench = co_create(&root);
+	bench = wl_static_object(&bench_class, &the_bench);
 	if (!bench) {
 		printf("spinbench: cannot create the object\n");
 		return 1;
