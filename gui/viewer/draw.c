@@ -1,0 +1,318 @@
+/* Drawing one frame with Cairo: the target bar, the Kernel Object Tree (coloured by each
+ * object's samples), the metric panes over time and the top contributors. Everything is laid
+ * out in points; the caller scales to pixels. Only visible rows are drawn. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "viewer/viewer.h"
+
+#define FONT "Sans 10"
+#define FONT_SMALL "Sans 8.5"
+#define FONT_BOLD "Sans Bold 10"
+#define FONT_TITLE "Sans Bold 11"
+#define BAR_H 46.0
+#define TREE_W 400.0
+#define ROW_H 19.0
+#define PAD 10.0
+
+static void rgb(cairo_t *cr, unsigned hex)
+{
+	cairo_set_source_rgb(cr, ((hex >> 16) & 255) / 255.0, ((hex >> 8) & 255) / 255.0, (hex & 255) / 255.0);
+}
+
+static void box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line)
+{
+	cairo_rectangle(cr, x + 0.5, y + 0.5, w - 1, h - 1);
+	rgb(cr, fill);
+	cairo_fill_preserve(cr);
+	rgb(cr, line);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+}
+
+static const struct obj_stat *stat_of(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen)
+{
+	uint32_t space = coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
+	for (size_t i = 0; i < t->n_objs; i++)
+		if (t->objs[i].pid == space && t->objs[i].coid == coid && t->objs[i].gen == gen)
+			return &t->objs[i];
+	return NULL;
+}
+
+static uint64_t max_samples(const struct target *t)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < t->n_objs; i++)
+		if (t->objs[i].samples > m)
+			m = t->objs[i].samples;
+	return m;
+}
+
+/* White to orange-red by share of the hottest object. */
+static void heat(cairo_t *cr, double f)
+{
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	cairo_set_source_rgb(cr, 1.0 - 0.15 * f, 1.0 - 0.62 * f, 1.0 - 0.9 * f);
+}
+
+static void draw_bar(cairo_t *cr, struct view *v, double w)
+{
+	box(cr, 0, 0, w, BAR_H, 0xF3F4F6, 0xD6D9DE);
+	double x = PAD;
+	for (size_t i = 0; i < v->n_targets; i++) {
+		const struct target *t = &v->targets[i];
+		unsigned dot = t->state == CONN_UP ? 0x2E9E4F : t->state == CONN_REFUSED ? 0xC92A2A : 0xE8A317;
+		char label[300];
+		snprintf(label, sizeof label, "%.200s:%.7s  %.20s", t->host, t->port, conn_name(t->state));
+		double tw = text_width(cr, FONT_BOLD, label) + 30;
+		if (i == v->current)
+			box(cr, x - 4, 4, tw + 8, 20, 0xFFFFFF, 0xB8BEC6);
+		rgb(cr, dot);
+		cairo_arc(cr, x + 6, 14, 4.5, 0, 2 * M_PI);
+		cairo_fill(cr);
+		rgb(cr, 0x1F2328);
+		text_draw(cr, x + 16, 6, FONT_BOLD, label);
+		x += tw + 14;
+	}
+	const struct target *t = &v->targets[v->current];
+	char line[512];
+	if (t->state == CONN_UP) {
+		const struct kov_target *d = kov_client_target(t->c);
+		snprintf(line, sizeof line, "%s · %s · %u CPU%s · %s (pvr 0x%08x) · PMU %s · %s · "
+			 "%llu samples · %llu intervals · config %u", d->profile, d->model, d->cpus,
+			 d->cpus == 1 ? "" : "s", kov_pvr_name(d->pvr), d->pvr, d->pmu,
+			 kov_role_name(d->role), (unsigned long long)t->samples_total,
+			 (unsigned long long)t->intervals, (unsigned)t->st.config_id);
+	} else {
+		snprintf(line, sizeof line, "%s — retrying every 2 s", t->status);
+	}
+	rgb(cr, 0x57606A);
+	text_draw(cr, PAD, 26, FONT_SMALL, line);
+}
+
+static void row_label(const struct target *t, const struct row *r, char *buf, size_t n)
+{
+	const struct kov_scan *s = &t->scan;
+	switch (r->kind) {
+	case ROW_MACHINE:
+		snprintf(buf, n, "%.200s:%.7s — %zu processes, %zu objects", t->host, t->port, s->n_procs,
+			 s->n_objects);
+		break;
+	case ROW_PROCESS:
+		snprintf(buf, n, "%s  pid %u  %u thread%s  %zu objects", s->procs[r->proc].name,
+			 s->procs[r->proc].pid, s->procs[r->proc].threads,
+			 s->procs[r->proc].threads == 1 ? "" : "s", s->procs[r->proc].count);
+		break;
+	case ROW_OBJECT: {
+		const struct kov_scan_object *o = &s->objects[r->obj];
+		uint64_t base = o->coid >= KOV_KERNEL_COID_BASE ? KOV_KERNEL_COID_BASE : 0xD0000000ull;
+		snprintf(buf, n, "%s #%llu%s", o->class_name, (unsigned long long)((o->coid - base) / 16),
+			 o->coid >= KOV_KERNEL_COID_BASE ? "" : " (user)");
+		break;
+	}
+	}
+}
+
+static void draw_tree(cairo_t *cr, struct view *v, double h)
+{
+	struct target *t = &v->targets[v->current];
+	struct tree *tr = &v->tree;
+	box(cr, 0, BAR_H, TREE_W, h - BAR_H, 0xFFFFFF, 0xD6D9DE);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, PAD, BAR_H + 6, FONT_TITLE, "Kernel Object Tree");
+	char f[128];
+	snprintf(f, sizeof f, v->typing_filter ? "filter: %s▏" : tr->filter[0] ? "filter: %s  (Esc clears)" :
+		 "%s/ filters by class or process · arrows move · Enter opens", tr->filter);
+	rgb(cr, 0x57606A);
+	text_draw(cr, PAD, BAR_H + 26, FONT_SMALL, f);
+	v->drawn_rows = 0;
+	if (!t->have_scan) {
+		text_draw(cr, PAD, BAR_H + 50, FONT, t->state == CONN_UP ? "scanning…" : "no scan yet");
+		return;
+	}
+	double top = BAR_H + 46, bottom = h - 4;
+	size_t visible = (size_t)((bottom - top) / ROW_H);
+	if (tr->selected < tr->scroll)
+		tr->scroll = tr->selected;
+	if (visible && tr->selected >= tr->scroll + visible)
+		tr->scroll = tr->selected - visible + 1;
+	uint64_t hot = max_samples(t);
+	for (size_t i = tr->scroll; i < tr->n && i < tr->scroll + visible; i++) {
+		const struct row *r = &tr->rows[i];
+		double y = top + (double)(i - tr->scroll) * ROW_H;
+		if (r->kind == ROW_OBJECT) {
+			const struct kov_scan_object *o = &t->scan.objects[r->obj];
+			const struct obj_stat *st = stat_of(t, o->pid, o->coid, o->gen);
+			if (st && hot) {
+				heat(cr, (double)st->samples / (double)hot);
+				cairo_rectangle(cr, 1, y, TREE_W - 2, ROW_H);
+				cairo_fill(cr);
+			}
+		}
+		if (i == tr->selected) {
+			cairo_rectangle(cr, 1, y, TREE_W - 2, ROW_H);
+			cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.18);
+			cairo_fill(cr);
+		}
+		double x = PAD + r->depth * 14.0;
+		rgb(cr, 0x57606A);
+		if (r->has_children)
+			text_draw(cr, x, y + 1, FONT_SMALL, r->expanded ? "▾" : "▸");
+		char label[320];
+		row_label(t, r, label, sizeof label);
+		rgb(cr, r->kind == ROW_OBJECT ? 0x1F2328 : 0x0B3D91);
+		text_draw(cr, x + 13, y + 1, r->kind == ROW_OBJECT ? FONT : FONT_BOLD, label);
+		if (r->kind == ROW_OBJECT) {
+			const struct kov_scan_object *o = &t->scan.objects[r->obj];
+			const struct obj_stat *st = stat_of(t, o->pid, o->coid, o->gen);
+			if (st) {
+				char n[32];
+				snprintf(n, sizeof n, "%llu", (unsigned long long)st->samples);
+				rgb(cr, 0x8A4B08);
+				text_draw(cr, TREE_W - PAD - text_width(cr, FONT_SMALL, n), y + 2, FONT_SMALL, n);
+			}
+		}
+		v->drawn_rows++;
+	}
+}
+
+static void draw_pane(cairo_t *cr, struct view *v, const struct pane *p, double x, double y,
+		      double w, double h, uint64_t now)
+{
+	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
+	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
+	double mn = 0, avg = 0, mx = 0;
+	size_t count = 0;
+	bool have = p->available && series_stats(&p->s, from, now + 1, &mn, &avg, &mx, &count);
+	if (!p->available || !have) {
+		rgb(cr, p->available ? 0x57606A : 0xA23B2A);
+		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ?
+			  "no data yet: monitoring not started, or its events are not configured" : p->why);
+		if (p->available) {
+			rgb(cr, 0x8C959F);
+			text_wrap(cr, x + 8, y + 40, w - 16, FONT_SMALL, p->why);
+		}
+		return;
+	}
+	uint64_t t0;
+	double now_v;
+	series_at(&p->s, 0, &t0, &now_v);
+	char stats[160];
+	snprintf(stats, sizeof stats, "now %.3g%s   min %.3g   avg %.3g   max %.3g", now_v, p->unit, mn,
+		 avg, mx);
+	rgb(cr, 0x57606A);
+	text_draw(cr, x + w - 8 - text_width(cr, FONT_SMALL, stats), y + 6, FONT_SMALL, stats);
+	double cx = x + 8, cy = y + 24, cw = w - 16, ch = h - 44;
+	double top = mx > 0 ? mx * 1.15 : 1;
+	/* Time markers every 10 s, labelled from now. */
+	cairo_set_line_width(cr, 1);
+	for (int s = 0; s <= (int)v->window_s; s += 10) {
+		double gx = cx + cw - cw * s / v->window_s;
+		rgb(cr, 0xEEF0F2);
+		cairo_move_to(cr, floor(gx) + 0.5, cy);
+		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
+		cairo_stroke(cr);
+		char lab[16];
+		snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
+		rgb(cr, 0x8C959F);
+		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
+	}
+	char ytop[32];
+	snprintf(ytop, sizeof ytop, "%.3g", top);
+	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
+	rgb(cr, 0x2F6FDE);
+	cairo_set_line_width(cr, 1.5);
+	uint64_t t;
+	double val;
+	bool first = true;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
+		double px = cx + cw - cw * (double)(now - t) / (v->window_s * 1e9);
+		double py = cy + ch - ch * val / top;
+		if (first)
+			cairo_move_to(cr, px, py);
+		else
+			cairo_line_to(cr, px, py);
+		first = false;
+		v->drawn_points++;
+	}
+	cairo_stroke(cr);
+	v->drawn_series++;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct obj_stat *x = *(const struct obj_stat *const *)a, *y = *(const struct obj_stat *const *)b;
+	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+static void draw_top(cairo_t *cr, const struct target *t, double x, double y, double w, double h)
+{
+	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
+	static const struct obj_stat *order[8192];
+	size_t n = t->n_objs < 8192 ? t->n_objs : 8192;
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		order[i] = &t->objs[i];
+		total += t->objs[i].samples;
+	}
+	if (!n) {
+		rgb(cr, 0x57606A);
+		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to objects yet");
+		return;
+	}
+	qsort(order, n, sizeof order[0], by_samples);
+	size_t rows = (size_t)((h - 28) / 18);
+	for (size_t i = 0; i < n && i < rows; i++) {
+		const struct obj_stat *o = order[i];
+		double ry = y + 26 + (double)i * 18, share = total ? (double)o->samples / (double)total : 0;
+		/* An object no longer in the latest scan (a process that exited) says so. */
+		const char *cls = "(gone)", *proc = o->pid ? "—" : "kernel";
+		size_t k = t->have_scan ? kov_scan_find_any(&t->scan, o->pid, o->coid, o->gen) : KOV_NOT_IN_SCAN;
+		if (k != KOV_NOT_IN_SCAN) {
+			cls = t->scan.objects[k].class_name;
+			for (size_t p = 0; p < t->scan.n_procs; p++)
+				if (t->scan.procs[p].pid == t->scan.objects[k].pid)
+					proc = t->scan.procs[p].name;
+		}
+		heat(cr, 0.25 + 0.75 * share);
+		cairo_rectangle(cr, x + 8, ry + 2, (w * 0.3) * share, 13);
+		cairo_fill(cr);
+		char line[256];
+		snprintf(line, sizeof line, "%5.1f%%  %-14s %s  ·  %llu samples, %.0f%% in spin-lock code",
+			 100 * share, cls, proc, (unsigned long long)o->samples,
+			 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0);
+		rgb(cr, 0x1F2328);
+		text_draw(cr, x + 12 + w * 0.3, ry, FONT_SMALL, line);
+	}
+}
+
+void draw_view(cairo_t *cr, struct view *v, uint64_t now)
+{
+	double w = v->width / v->scale, h = v->height / v->scale;
+	v->drawn_series = v->drawn_points = 0;
+	rgb(cr, 0xECEEF1);
+	cairo_paint(cr);
+	draw_bar(cr, v, w);
+	draw_tree(cr, v, h);
+	struct target *t = &v->targets[v->current];
+	double px = TREE_W + PAD, pw = w - px - PAD, py = BAR_H + PAD;
+	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
+	for (int p = 0; p < PANES; p++)
+		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, now);
+	double ty = py + panes_h + PAD;
+	draw_top(cr, t, px, ty, pw, h - ty - PAD);
+}
+
+size_t view_row_at(const struct view *v, double x, double y)
+{
+	double top = BAR_H + 46;
+	if (x < 0 || x >= TREE_W || y < top)
+		return (size_t)-1;
+	size_t i = v->tree.scroll + (size_t)((y - top) / ROW_H);
+	return i < v->tree.n ? i : (size_t)-1;
+}

@@ -1,0 +1,288 @@
+/* kov-viewer: the SDL2 window, input, the frame loop and screenshots.
+ *   kov-viewer --target HOST:PORT [--target ...] [--token T] [--config FILE]
+ *              [--size WxH] [--screenshot FILE.png --after SECONDS] */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <SDL.h>
+#include "viewer/viewer.h"
+#include "client/pmuconf.h"
+
+static const char usage[] =
+	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
+	"                  [--size WxH] [--screenshot FILE.png --after SECONDS]\n"
+	"\n"
+	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
+	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
+	"the top contributing objects. With --token and --config FILE (kovctl's configuration\n"
+	"format) it configures and starts monitoring on targets where nothing runs yet.\n"
+	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time, Ctrl-Q quit\n";
+
+struct options {
+	const char *hosts[MAX_TARGETS];
+	char ports[MAX_TARGETS][8];
+	char host_buf[MAX_TARGETS][256];
+	size_t n;
+	const char *token, *config, *screenshot;
+	double after;
+	int w, h;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "kov-viewer: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	return 2;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->w = 1280;
+	o->h = 800;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			exit(0);
+		}
+		if (!val)
+			return usage_error("option needs a value (or is unknown; try --help)", a);
+		i++;
+		if (!strcmp(a, "--target")) {
+			const char *colon = strrchr(val, ':');
+			char *end;
+			errno = 0;
+			long port = colon ? strtol(colon + 1, &end, 10) : 0;
+			if (!colon || colon == val || errno || *end || port < 1 || port > 65535 ||
+			    (size_t)(colon - val) >= sizeof o->host_buf[0])
+				return usage_error("--target needs HOST:PORT", val);
+			if (o->n == MAX_TARGETS)
+				return usage_error("at most 4 targets", NULL);
+			memcpy(o->host_buf[o->n], val, (size_t)(colon - val));
+			o->host_buf[o->n][colon - val] = 0;
+			o->hosts[o->n] = o->host_buf[o->n];
+			snprintf(o->ports[o->n], sizeof o->ports[0], "%ld", port);
+			o->n++;
+		} else if (!strcmp(a, "--token")) {
+			o->token = val;
+		} else if (!strcmp(a, "--config")) {
+			o->config = val;
+		} else if (!strcmp(a, "--screenshot")) {
+			o->screenshot = val;
+		} else if (!strcmp(a, "--after")) {
+			char *end;
+			o->after = strtod(val, &end);
+			if (*end || !(o->after > 0) || o->after > 3600)
+				return usage_error("--after needs seconds (0 < S <= 3600)", val);
+		} else if (!strcmp(a, "--size")) {
+			if (sscanf(val, "%dx%d", &o->w, &o->h) != 2 || o->w < 640 || o->h < 400 ||
+			    o->w > 8192 || o->h > 8192)
+				return usage_error("--size needs WxH, at least 640x400", val);
+		} else {
+			return usage_error("unknown option (try --help)", a);
+		}
+	}
+	if (!o->n)
+		return usage_error("--target HOST:PORT is needed", NULL);
+	if (!!o->screenshot != (o->after > 0))
+		return usage_error("--screenshot and --after go together", NULL);
+	return 0;
+}
+
+/* Sends the configuration file and starts monitoring, once, where the viewer controls a
+ * target on which nothing is configured. */
+static void configure(struct target *t, const char *file, bool *done)
+{
+	if (*done || t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER)
+		return;
+	*done = true;
+	if (t->st.config_id && t->st.streams)
+		return;   /* something runs already: watch it */
+	FILE *f = fopen(file, "rb");
+	static char text[65536];
+	size_t len = f ? fread(text, 1, sizeof text, f) : 0;
+	if (f)
+		fclose(f);
+	static struct kov_pmuconf conf;
+	char err[300];
+	if (!f || kov_pmuconf_parse(text, len, &conf, err, sizeof err) < 0) {
+		fprintf(stderr, "kov-viewer: %s: %s\n", file, f ? err : "cannot read it");
+		return;
+	}
+	static uint8_t frame[PROTO_MAX_FRAME];
+	struct kov_answer a;
+	int n = proto_encode_pmu_config(frame, sizeof frame, 0, 0, &conf.cfg);
+	if (n < 0 || kov_client_call(t->c, frame, (size_t)n, &a) < 0) {
+		fprintf(stderr, "kov-viewer: %s:%s refused the configuration: %s\n", t->host, t->port,
+			kov_client_error(t->c));
+		return;
+	}
+	kov_answer_free(&a);
+	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0 };
+	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
+	if (kov_client_call(t->c, frame, (size_t)n, &a) == 0)
+		kov_answer_free(&a);
+}
+
+static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
+{
+	struct tree *tr = &v->tree;
+	struct target *t = &v->targets[v->current];
+	if (v->typing_filter) {
+		size_t n = strlen(tr->filter);
+		if (k == SDLK_BACKSPACE && n)
+			tr->filter[n - 1] = 0;
+		else if (k == SDLK_RETURN || k == SDLK_ESCAPE) {
+			v->typing_filter = false;
+			SDL_StopTextInput();
+			if (k == SDLK_ESCAPE)
+				tr->filter[0] = 0;
+		}
+		return;
+	}
+	switch (k) {
+	case SDLK_q: if (mod & KMOD_CTRL) *quit = true; break;
+	case SDLK_UP: if (tr->selected) tr->selected--; break;
+	case SDLK_DOWN: if (tr->selected + 1 < tr->n) tr->selected++; break;
+	case SDLK_PAGEUP: tr->selected = tr->selected > 20 ? tr->selected - 20 : 0; break;
+	case SDLK_PAGEDOWN: tr->selected = tr->selected + 20 < tr->n ? tr->selected + 20 : tr->n - 1; break;
+	case SDLK_RETURN: case SDLK_RIGHT: case SDLK_LEFT:
+		if (t->have_scan && tr->selected < tr->n &&
+		    (k == SDLK_RETURN || (k == SDLK_RIGHT) != tr->rows[tr->selected].expanded))
+			tree_toggle(tr, &t->scan, tr->selected);
+		break;
+	case SDLK_SLASH: v->typing_filter = true; SDL_StartTextInput(); break;
+	case SDLK_ESCAPE: tr->filter[0] = 0; break;
+	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
+	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
+	case SDLK_MINUS: case SDLK_KP_MINUS: if (v->window_s < 600) v->window_s *= 2; break;
+	default: break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int rc = parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	static struct target targets[MAX_TARGETS];
+	bool configured[MAX_TARGETS] = { false };
+	for (size_t i = 0; i < o.n; i++)
+		target_init(&targets[i], o.hosts[i], o.ports[i], o.token);
+	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1 };
+
+	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
+			SDL_GetError());
+		return 1;
+	}
+	SDL_Window *win = SDL_CreateWindow("KOV viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+					   o.w, o.h, SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+	SDL_Renderer *ren = win ? SDL_CreateRenderer(win, -1, 0) : NULL;
+	if (!ren) {
+		fprintf(stderr, "kov-viewer: cannot open a window: %s\n", SDL_GetError());
+		return 1;
+	}
+	SDL_Texture *tex = NULL;
+	cairo_surface_t *surf = NULL;
+	uint64_t start = kov_now_ns();
+	bool quit = false;
+	while (!quit) {
+		uint64_t now = kov_now_ns();
+		for (size_t i = 0; i < o.n; i++) {
+			target_poll(&targets[i], now);
+			if (o.config && o.token)
+				configure(&targets[i], o.config, &configured[i]);
+		}
+		SDL_Event e;
+		while (SDL_PollEvent(&e)) {
+			if (e.type == SDL_QUIT)
+				quit = true;
+			else if (e.type == SDL_KEYDOWN)
+				key(&v, e.key.keysym.sym, SDL_GetModState(), &quit);
+			else if (e.type == SDL_TEXTINPUT && v.typing_filter) {
+				size_t n = strlen(v.tree.filter);
+				if (n + strlen(e.text.text) < sizeof v.tree.filter)
+					strcat(v.tree.filter, e.text.text);
+			} else if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+				size_t r = view_row_at(&v, e.button.x, e.button.y);
+				if (r != (size_t)-1) {
+					if (r == v.tree.selected && targets[v.current].have_scan)
+						tree_toggle(&v.tree, &targets[v.current].scan, r);
+					v.tree.selected = r;
+				}
+			} else if (e.type == SDL_MOUSEWHEEL) {
+				int mx, my;
+				SDL_GetMouseState(&mx, &my);
+				if (mx < 400) {
+					size_t s = v.tree.scroll;
+					v.tree.scroll = e.wheel.y > 0 ? (s > 3 ? s - 3 : 0) : s + 3;
+					v.tree.selected = v.tree.scroll;
+				} else if (e.wheel.y > 0 && v.window_s > 10) {
+					v.window_s /= 2;
+				} else if (e.wheel.y < 0 && v.window_s < 600) {
+					v.window_s *= 2;
+				}
+			}
+		}
+		int pw, ph, ww, wh;
+		SDL_GetRendererOutputSize(ren, &pw, &ph);
+		SDL_GetWindowSize(win, &ww, &wh);
+		if (!surf || pw != v.width || ph != v.height) {
+			if (surf)
+				cairo_surface_destroy(surf);
+			if (tex)
+				SDL_DestroyTexture(tex);
+			surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+			tex = SDL_CreateTexture(ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, pw, ph);
+			v.width = pw;
+			v.height = ph;
+			v.scale = ww > 0 ? (double)pw / ww : 1;
+		}
+		struct target *t = &targets[v.current];
+		tree_build(&v.tree, t->have_scan ? &t->scan : NULL);
+		cairo_t *cr = cairo_create(surf);
+		cairo_scale(cr, v.scale, v.scale);
+		draw_view(cr, &v, now);
+		cairo_destroy(cr);
+		cairo_surface_flush(surf);
+		SDL_UpdateTexture(tex, NULL, cairo_image_surface_get_data(surf),
+				  cairo_image_surface_get_stride(surf));
+		SDL_RenderClear(ren);
+		SDL_RenderCopy(ren, tex, NULL, NULL);
+		SDL_RenderPresent(ren);
+		if (o.screenshot && now - start >= (uint64_t)(o.after * 1e9)) {
+			size_t connected = 0, events = 0;
+			for (size_t i = 0; i < o.n; i++)
+				if (targets[i].state == CONN_UP) {
+					connected++;
+					kov_client_catalogue(targets[i].c, &events);
+				}
+			if (cairo_surface_write_to_png(surf, o.screenshot) != CAIRO_STATUS_SUCCESS) {
+				fprintf(stderr, "kov-viewer: cannot write %s\n", o.screenshot);
+				return 1;
+			}
+			size_t available = 0;
+			for (int p = 0; p < PANES; p++)
+				available += t->pane[p].available;
+			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
+			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
+			       "contributors=%zu width=%d height=%d\n", o.n, connected,
+			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
+			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
+			       (unsigned long long)t->samples_total, t->n_objs, v.width, v.height);
+			fflush(stdout);
+			break;
+		}
+		SDL_Delay(30);
+	}
+	for (size_t i = 0; i < o.n; i++)
+		target_free(&targets[i]);
+	tree_free(&v.tree);
+	if (surf)
+		cairo_surface_destroy(surf);
+	SDL_Quit();
+	return 0;
+}

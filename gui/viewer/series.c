@@ -1,0 +1,62 @@
+/* Metric time series: a ring of (host time, value) points per pane. */
+#include <stdlib.h>
+#include "viewer/viewer.h"
+
+void series_init(struct series *s)
+{
+	s->v = calloc(SERIES_CAP, sizeof *s->v);
+	s->t = calloc(SERIES_CAP, sizeof *s->t);
+	s->head = s->n = 0;
+}
+
+void series_free(struct series *s)
+{
+	free(s->v);
+	free(s->t);
+	s->v = NULL;
+	s->t = NULL;
+}
+
+void series_push(struct series *s, uint64_t t, double v)
+{
+	if (!s->v)
+		return;
+	s->v[s->head] = v;
+	s->t[s->head] = t;
+	s->head = (s->head + 1) % SERIES_CAP;
+	if (s->n < SERIES_CAP)
+		s->n++;
+}
+
+bool series_at(const struct series *s, size_t i, uint64_t *t, double *v)
+{
+	if (i >= s->n)
+		return false;
+	size_t k = (s->head + SERIES_CAP - 1 - i) % SERIES_CAP;
+	*t = s->t[k];
+	*v = s->v[k];
+	return true;
+}
+
+bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *min, double *avg,
+	double *max, size_t *count)
+{
+	double sum = 0;
+	size_t n = 0;
+	uint64_t t;
+	double v;
+	for (size_t i = 0; series_at(s, i, &t, &v) && t >= from; i++) {
+		if (t >= to)
+			continue;
+		if (!n || v < *min)
+			*min = v;
+		if (!n || v > *max)
+			*max = v;
+		sum += v;
+		n++;
+	}
+	*count = n;
+	if (n)
+		*avg = sum / (double)n;
+	return n > 0;
+}

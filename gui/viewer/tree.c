@@ -1,0 +1,125 @@
+/* The Kernel Object Tree as rows: machine -> processes -> each process's objects, those no
+ * other object lists as a child first, then their children along the links (each object once).
+ * With a filter, the objects whose class or process matches, flat under their process.
+ * Processes start open and objects closed; `open` lists the nodes toggled from that. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "viewer/viewer.h"
+
+static bool add(struct tree *tr, struct row r)
+{
+	if (tr->n == tr->cap) {
+		size_t cap = tr->cap ? 2 * tr->cap : 1024;
+		struct row *rows = realloc(tr->rows, cap * sizeof *rows);
+		if (!rows)
+			return false;
+		tr->rows = rows;
+		tr->cap = cap;
+	}
+	tr->rows[tr->n++] = r;
+	return true;
+}
+
+static bool is_open(const struct tree *tr, uint32_t pid, uint64_t coid)
+{
+	for (size_t i = 0; i < tr->n_open; i++)
+		if (tr->open[i].pid == pid && tr->open[i].coid == coid)
+			return true;
+	return false;
+}
+
+static void add_object(struct tree *tr, const struct kov_scan *s, size_t o, int depth, bool *seen)
+{
+	const struct kov_scan_object *ob = &s->objects[o];
+	seen[o] = true;
+	bool kids = false;
+	for (uint32_t c = 0; c < ob->n_children; c++)
+		kids |= ob->child[c] != KOV_NOT_IN_SCAN && !seen[ob->child[c]];
+	bool open = kids && is_open(tr, ob->pid, ob->coid);
+	size_t p = 0;
+	while (p < s->n_procs && s->procs[p].pid != ob->pid)
+		p++;
+	add(tr, (struct row){ ROW_OBJECT, depth, p, o, kids, open });
+	if (!open)
+		return;
+	for (uint32_t c = 0; c < ob->n_children; c++) {
+		size_t k = ob->child[c];
+		if (k != KOV_NOT_IN_SCAN && !seen[k] && depth < 32)
+			add_object(tr, s, k, depth + 1, seen);
+	}
+}
+
+static bool matches(const struct tree *tr, const struct kov_scan *s, size_t o)
+{
+	const struct kov_scan_object *ob = &s->objects[o];
+	if (strcasestr(ob->class_name, tr->filter))
+		return true;
+	for (size_t p = 0; p < s->n_procs; p++)
+		if (s->procs[p].pid == ob->pid && strcasestr(s->procs[p].name, tr->filter))
+			return true;
+	return false;
+}
+
+void tree_build(struct tree *tr, const struct kov_scan *s)
+{
+	tr->n = 0;
+	add(tr, (struct row){ ROW_MACHINE, 0, 0, 0, s && s->n_procs, !tr->machine_closed });
+	if (!s || tr->machine_closed)
+		return;
+	bool *seen = calloc(s->n_objects + 1, sizeof *seen);
+	if (!seen)
+		return;
+	for (size_t p = 0; p < s->n_procs; p++) {
+		const struct kov_scan_process *pr = &s->procs[p];
+		/* Processes start open (their entry in `open` means closed), objects closed. */
+		bool open = tr->filter[0] || !is_open(tr, pr->pid, 0);
+		add(tr, (struct row){ ROW_PROCESS, 1, p, 0, pr->count > 0, open });
+		if (!open)
+			continue;
+		for (size_t o = pr->first; o < pr->first + pr->count; o++) {
+			if (tr->filter[0]) {
+				if (matches(tr, s, o))
+					add(tr, (struct row){ ROW_OBJECT, 2, p, o, false, false });
+			} else if (!s->objects[o].parents && !seen[o]) {
+				add_object(tr, s, o, 2, seen);
+			}
+		}
+		/* Objects only reachable through a cycle of children: still shown. */
+		for (size_t o = pr->first; !tr->filter[0] && o < pr->first + pr->count; o++)
+			if (!seen[o])
+				add_object(tr, s, o, 2, seen);
+	}
+	free(seen);
+	if (tr->selected >= tr->n)
+		tr->selected = tr->n ? tr->n - 1 : 0;
+}
+
+void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row)
+{
+	if (row >= tr->n || !tr->rows[row].has_children)
+		return;
+	const struct row *r = &tr->rows[row];
+	if (r->kind == ROW_MACHINE) {
+		tr->machine_closed = !tr->machine_closed;
+		return;
+	}
+	uint32_t pid = s->procs[r->proc].pid;
+	uint64_t coid = r->kind == ROW_OBJECT ? s->objects[r->obj].coid : 0;
+	for (size_t i = 0; i < tr->n_open; i++)
+		if (tr->open[i].pid == pid && tr->open[i].coid == coid) {
+			tr->open[i] = tr->open[--tr->n_open];
+			return;
+		}
+	if (tr->n_open < sizeof tr->open / sizeof tr->open[0]) {
+		tr->open[tr->n_open].pid = pid;
+		tr->open[tr->n_open++].coid = coid;
+	}
+}
+
+void tree_free(struct tree *tr)
+{
+	free(tr->rows);
+	tr->rows = NULL;
+	tr->n = tr->cap = 0;
+}

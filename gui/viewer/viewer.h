@@ -1,0 +1,131 @@
+/* kov-viewer: the SDL2 + Cairo viewer of KOV targets. Shared types of its files:
+ * target.c (connections and the data they push), series.c (metric time series), tree.c (the
+ * object tree's rows), draw.c and text.c (Cairo and Pango drawing), main.c (window, input,
+ * the frame loop, screenshots). Nothing here waits on the network: every socket is polled
+ * without blocking once per frame. */
+#ifndef KOV_VIEWER_H
+#define KOV_VIEWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cairo.h>
+#include "client/client.h"
+#include "client/scan.h"
+
+#define MAX_TARGETS 4
+#define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
+
+/* ---- series.c -------------------------------------------------------------------------- */
+struct series {
+	double *v;
+	uint64_t *t;                      /* host time of each point, ns */
+	size_t head, n;                   /* ring: the newest point is at head - 1 */
+};
+void series_init(struct series *s);
+void series_free(struct series *s);
+void series_push(struct series *s, uint64_t t, double v);
+/* Points with t in [from, to): min/avg/max and how many; false when none. */
+bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *min, double *avg,
+	double *max, size_t *count);
+/* The i-th newest point (0 = newest); false past the oldest. */
+bool series_at(const struct series *s, size_t i, uint64_t *t, double *v);
+
+/* ---- target.c -------------------------------------------------------------------------- */
+enum pane_kind { PANE_IPC, PANE_SPIN, PANE_MMU, PANE_BRANCH, PANE_LOCKACQ, PANES };
+
+struct pane {
+	const char *title, *unit;
+	bool available;                   /* the target can count what the pane shows */
+	char why[300];                    /* otherwise, why not (or what to configure) */
+	struct series s;
+};
+
+struct obj_stat {                     /* samples per object in the recent window */
+	uint32_t pid, gen;
+	uint64_t coid;
+	uint64_t samples, spin, last_ns;
+};
+
+enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED };
+
+struct spin_range { uint32_t space; uint64_t lo, hi; };
+
+struct target {
+	char host[256], port[8];
+	const char *token;
+	struct kov_client *c;
+	enum conn_state state;
+	char status[300];
+	uint64_t next_try_ns;
+	struct kov_scan scan;
+	bool have_scan;
+	uint32_t scan_req;
+	uint64_t next_scan_ns;
+	uint32_t sym_req, sym_space;      /* an outstanding SYMBOL_TABLE_GET */
+	uint32_t want_space;              /* a program whose table samples asked for, 0 none */
+	uint32_t spaces_known[64];        /* spaces whose spin-lock code is known */
+	size_t n_spaces_known;
+	struct spin_range spin[128];
+	size_t n_spin;
+	struct pane pane[PANES];
+	int ev_inst, ev_cyc, ev_hpt, ev_slb; /* catalogue indices, -1 when absent */
+	/* samples of the current report interval */
+	uint64_t iv_inst, iv_spin;
+	struct obj_stat *objs;
+	size_t n_objs, cap_objs;
+	uint64_t samples_total, frames, intervals;
+	struct proto_status st;
+};
+
+void target_init(struct target *t, const char *host, const char *port, const char *token);
+/* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
+void target_poll(struct target *t, uint64_t now_ns);
+void target_free(struct target *t);
+const char *conn_name(enum conn_state s);
+
+/* ---- tree.c ---------------------------------------------------------------------------- */
+enum row_kind { ROW_MACHINE, ROW_PROCESS, ROW_OBJECT };
+struct row {
+	enum row_kind kind;
+	int depth;
+	size_t proc, obj;                 /* indices into the scan */
+	bool has_children, expanded;
+};
+struct tree {
+	struct row *rows;
+	size_t n, cap;
+	char filter[64];
+	struct { uint32_t pid; uint64_t coid; } open[512];   /* nodes toggled from their default */
+	size_t n_open;
+	bool machine_closed;
+	size_t selected, scroll;
+};
+void tree_build(struct tree *tr, const struct kov_scan *s);
+void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row);
+void tree_free(struct tree *tr);
+
+/* ---- text.c ---------------------------------------------------------------------------- */
+/* Draws text at (x, y) (top-left) with a font like "Sans 10"; returns its width. */
+double text_draw(cairo_t *cr, double x, double y, const char *font, const char *s);
+double text_width(cairo_t *cr, const char *font, const char *s);
+/* Word-wrapped within width; returns the height used. */
+double text_wrap(cairo_t *cr, double x, double y, double width, const char *font, const char *s);
+
+/* ---- draw.c ---------------------------------------------------------------------------- */
+struct view {
+	struct target *targets;
+	size_t n_targets, current;
+	struct tree tree;
+	double window_s;                  /* seconds of history shown in the panes */
+	bool typing_filter;
+	int width, height;                /* drawing size in pixels */
+	double scale;                     /* pixels per point (HiDPI) */
+	/* what the last frame drew, for --screenshot's report */
+	size_t drawn_rows, drawn_series, drawn_points;
+};
+void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);
+/* The tree row under (x, y) in points, or (size_t)-1. */
+size_t view_row_at(const struct view *v, double x, double y);
+
+#endif

@@ -1,0 +1,72 @@
+# kov-viewer under Xvfb against real targets: a screenshot after a few seconds must be a PNG
+# of the window's size that is not blank, and the viewer's report of what it drew must show
+# the connection, the object tree (processes and objects), the catalogue, panes with series
+# where the target counts their events (configured and started by the viewer itself with the
+# controller token) and attributed samples; panes it cannot count say so instead of drawing
+# zeros. A target that is not there: the viewer still draws, says so, and exits cleanly.
+# Usage errors exit 2.
+source "$(dirname "$0")/lib.bash"
+
+VIEWER=build/host/kov-viewer
+[ -x "$VIEWER" ] || fail "$VIEWER is not built"
+OUT=$(mktemp) PNG=$(mktemp --suffix=.png) CONF=$(mktemp)
+trap 'rm -f "$LOG" "$OUT" "$PNG" "$CONF"' EXIT
+
+shot() { # seconds viewer-args...
+	local after=$1; shift
+	xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" "$@" --screenshot "$PNG" --after "$after" >"$OUT" 2>&1
+}
+
+# The PNG is width x height and not blank: its pixels take many values.
+png_ok() { # width height
+	python3 - "$PNG" "$1" "$2" <<'PY' || fail "screenshot check: $(cat "$OUT")"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", data[16:24])
+assert (w, h) == (int(sys.argv[2]), int(sys.argv[3])), (w, h)
+pos, idat = 8, b""
+while pos < len(data):
+    n, = struct.unpack(">I", data[pos:pos + 4])
+    if data[pos + 4:pos + 8] == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+assert len(set(raw[::7])) > 40, "the image is nearly blank"
+PY
+}
+
+field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$OUT"; }
+
+# Usage errors.
+"$VIEWER" >/dev/null 2>&1; [ $? = 2 ] || fail "no --target must be a usage error"
+"$VIEWER" --target nohost >"$OUT" 2>&1; [ $? = 2 ] || fail "a bad --target must be a usage error"
+grep -q 'needs HOST:PORT' "$OUT" || fail "unclear --target error: $(cat "$OUT")"
+"$VIEWER" --target 127.0.0.1:1 --screenshot x.png >/dev/null 2>&1; [ $? = 2 ] ||
+	fail "--screenshot without --after must be a usage error"
+
+# Nothing listening: drawn anyway, not connected.
+shot 2 --target 127.0.0.1:"$(free_port)" || fail "viewer without a target exited $?: $(cat "$OUT")"
+png_ok 1280 800
+[ "$(field connected)" = 0 ] || fail "connected to nothing? $(cat "$OUT")"
+
+PORT=$(free_port)
+boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
+	--workload spinbench:1000000:2:0,cotree:forever
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF"' EXIT
+wait_for '^dcid: listening' 40
+printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
+shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" || fail "viewer exited $?: $(cat "$OUT")"
+cat "$OUT"
+png_ok 1280 800
+[ "$(field connected)" = 1 ] || fail "not connected"
+[ "$(field processes)" -ge 3 ] || fail "the tree lacks processes"
+[ "$(field objects)" -ge 20 ] || fail "the tree lacks objects"
+[ "$(field tree_rows)" -ge 4 ] || fail "the tree drew too few rows"
+[ "$(field events)" -ge 40 ] || fail "no catalogue"
+[ "$(field available_panes)" = 3 ] || fail "QEMU counts IPC, spin-lock and MMU-miss data, nothing else"
+[ "$(field series)" = 3 ] || fail "the three countable panes must draw series"
+[ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
+[ "$(field contributors)" -ge 1 ] || fail "no object got samples"
+grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
+exit 0
