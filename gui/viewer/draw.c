@@ -16,6 +16,12 @@
 #define ROW_H 19.0
 #define PAD 10.0
 
+/* Seconds from t to now; points that arrived during this frame count as now. */
+static double age_s(uint64_t now, uint64_t t)
+{
+	return t >= now ? 0 : (double)(now - t) / 1e9;
+}
+
 static void rgb(cairo_t *cr, unsigned hex)
 {
 	cairo_set_source_rgb(cr, ((hex >> 16) & 255) / 255.0, ((hex >> 8) & 255) / 255.0, (hex & 255) / 255.0);
@@ -33,11 +39,7 @@ static void box(cairo_t *cr, double x, double y, double w, double h, unsigned fi
 
 static const struct obj_stat *stat_of(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen)
 {
-	uint32_t space = coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
-	for (size_t i = 0; i < t->n_objs; i++)
-		if (t->objs[i].pid == space && t->objs[i].coid == coid && t->objs[i].gen == gen)
-			return &t->objs[i];
-	return NULL;
+	return target_object(t, pid, coid, gen);
 }
 
 static uint64_t max_samples(const struct target *t)
@@ -229,7 +231,7 @@ static void draw_pane(cairo_t *cr, struct view *v, const struct pane *p, double 
 	double val;
 	bool first = true;
 	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
-		double px = cx + cw - cw * (double)(now - t) / (v->window_s * 1e9);
+		double px = cx + cw - cw * age_s(now, t) / v->window_s;
 		double py = cy + ch - ch * val / top;
 		if (first)
 			cairo_move_to(cr, px, py);
@@ -280,14 +282,96 @@ static void draw_top(cairo_t *cr, const struct target *t, double x, double y, do
 					proc = t->scan.procs[p].name;
 		}
 		heat(cr, 0.25 + 0.75 * share);
-		cairo_rectangle(cr, x + 8, ry + 2, (w * 0.3) * share, 13);
+		cairo_rectangle(cr, x + 8, ry + 2, (w * 0.25) * share, 13);
 		cairo_fill(cr);
 		char line[256];
-		snprintf(line, sizeof line, "%5.1f%%  %-14s %s  ·  %llu samples, %.0f%% in spin-lock code",
-			 100 * share, cls, proc, (unsigned long long)o->samples,
+		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu, %.0f%% spin", 100 * share, cls,
+			 proc, (unsigned long long)o->samples,
 			 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0);
 		rgb(cr, 0x1F2328);
-		text_draw(cr, x + 12 + w * 0.3, ry, FONT_SMALL, line);
+		text_draw(cr, x + 12 + w * 0.25, ry, FONT_SMALL, line);
+	}
+}
+
+/* The selected object: its share of the samples per report interval (thesis figure 3.6) and
+ * its code hot spots, symbolized by the target. */
+static void draw_selected(cairo_t *cr, struct view *v, double x, double y, double w, double h,
+			  uint64_t now)
+{
+	struct target *t = &v->targets[v->current];
+	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	rgb(cr, 0x1F2328);
+	const struct row *r = v->tree.selected < v->tree.n ? &v->tree.rows[v->tree.selected] : NULL;
+	if (!r || r->kind != ROW_OBJECT || !t->have_scan) {
+		text_draw(cr, x + 8, y + 5, FONT_BOLD, "Selected object");
+		rgb(cr, 0x57606A);
+		text_draw(cr, x + 8, y + 26, FONT_SMALL, "select an object in the tree");
+		return;
+	}
+	const struct kov_scan_object *ob = &t->scan.objects[r->obj];
+	char title[160];
+	snprintf(title, sizeof title, "%s  0x%llx  gen %u", ob->class_name,
+		 (unsigned long long)ob->coid, ob->gen);
+	text_draw(cr, x + 8, y + 5, FONT_BOLD, title);
+	const struct obj_stat *o = stat_of(t, ob->pid, ob->coid, ob->gen);
+	if (!o) {
+		rgb(cr, 0x57606A);
+		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to it yet");
+		return;
+	}
+	/* Contribution over the window: its samples / all samples, per interval. */
+	double cx = x + 8, cy = y + 26, cw = w - 16, ch = 60;
+	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
+	box(cr, cx, cy, cw, ch, 0xFBFBFC, 0xEEF0F2);
+	rgb(cr, 0xD9480F);
+	cairo_set_line_width(cr, 1.5);
+	bool first = true;
+	for (size_t i = 0; i < o->hist_n; i++) {
+		size_t k = (o->hist_head + OBJ_HIST - 1 - i) % OBJ_HIST;
+		uint64_t iv = o->hist[k].iv;
+		if (t->iv_no - iv > IV_HIST)
+			break;
+		uint64_t when = t->iv_time[iv % IV_HIST], total = t->iv_total[iv % IV_HIST];
+		if (when < from)
+			break;
+		double share = total ? (double)o->hist[k].n / (double)total : 0;
+		double px = cx + cw - cw * age_s(now, when) / v->window_s;
+		double py = cy + ch - ch * share;
+		if (first)
+			cairo_move_to(cr, px, py);
+		else
+			cairo_line_to(cr, px, py);
+		first = false;
+	}
+	cairo_stroke(cr);
+	char line[200];
+	snprintf(line, sizeof line, "share of all samples per interval (top: 100%%) · %llu samples, "
+		 "%.0f%% spin", (unsigned long long)o->samples,
+		 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0);
+	rgb(cr, 0x57606A);
+	text_draw(cr, cx, cy + ch + 2, FONT_SMALL, line);
+	/* Hot spots. */
+	target_want_hot_spots(t, o);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, cx, cy + ch + 20, FONT_BOLD, "Code hot spots");
+	size_t order[OBJ_PCS];
+	for (size_t i = 0; i < o->n_pcs; i++)
+		order[i] = i;
+	for (size_t i = 1; i < o->n_pcs; i++)
+		for (size_t j = i; j > 0 && o->pcs[order[j]].n > o->pcs[order[j - 1]].n; j--) {
+			size_t tmp = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	double ly = cy + ch + 38;
+	for (size_t i = 0; i < o->n_pcs && ly < y + h - 16; i++, ly += 15) {
+		const char *name = NULL;
+		for (size_t k = 0; k < t->n_hot; k++)
+			if (t->hot_pcs[k] == o->pcs[order[i]].pc && t->hot_pid == o->pid)
+				name = t->hot_names[k];
+		snprintf(line, sizeof line, "%6llu  0x%llx  %s", (unsigned long long)o->pcs[order[i]].n,
+			 (unsigned long long)o->pcs[order[i]].pc, name ? name : "…");
+		text_draw(cr, cx, ly, FONT_SMALL, line);
 	}
 }
 
@@ -304,8 +388,9 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
 	for (int p = 0; p < PANES; p++)
 		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, now);
-	double ty = py + panes_h + PAD;
-	draw_top(cr, t, px, ty, pw, h - ty - PAD);
+	double ty = py + panes_h + PAD, tw = pw * 0.56;
+	draw_top(cr, t, px, ty, tw - PAD / 2, h - ty - PAD);
+	draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 }
 
 size_t view_row_at(const struct view *v, double x, double y)

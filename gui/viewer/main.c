@@ -11,12 +11,13 @@
 
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
-	"                  [--size WxH] [--screenshot FILE.png --after SECONDS]\n"
+	"                  [--size WxH] [--select CLASS] [--screenshot FILE.png --after SECONDS]\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
 	"the top contributing objects. With --token and --config FILE (kovctl's configuration\n"
-	"format) it configures and starts monitoring on targets where nothing runs yet.\n"
+	"format) it configures and starts monitoring on targets where nothing runs yet. --select\n"
+	"CLASS selects the first object of that class once it is in the tree.\n"
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time, Ctrl-Q quit\n";
 
 struct options {
@@ -24,7 +25,7 @@ struct options {
 	char ports[MAX_TARGETS][8];
 	char host_buf[MAX_TARGETS][256];
 	size_t n;
-	const char *token, *config, *screenshot;
+	const char *token, *config, *screenshot, *select;
 	double after;
 	int w, h;
 };
@@ -66,6 +67,8 @@ static int parse(int argc, char **argv, struct options *o)
 			o->n++;
 		} else if (!strcmp(a, "--token")) {
 			o->token = val;
+		} else if (!strcmp(a, "--select")) {
+			o->select = val;
 		} else if (!strcmp(a, "--config")) {
 			o->config = val;
 		} else if (!strcmp(a, "--screenshot")) {
@@ -243,6 +246,12 @@ int main(int argc, char **argv)
 		}
 		struct target *t = &targets[v.current];
 		tree_build(&v.tree, t->have_scan ? &t->scan : NULL);
+		for (size_t i = 0; o.select && t->have_scan && i < v.tree.n; i++)
+			if (v.tree.rows[i].kind == ROW_OBJECT &&
+			    !strcmp(t->scan.objects[v.tree.rows[i].obj].class_name, o.select)) {
+				v.tree.selected = i;
+				o.select = NULL;
+			}
 		cairo_t *cr = cairo_create(surf);
 		cairo_scale(cr, v.scale, v.scale);
 		draw_view(cr, &v, now);
@@ -264,15 +273,26 @@ int main(int argc, char **argv)
 				fprintf(stderr, "kov-viewer: cannot write %s\n", o.screenshot);
 				return 1;
 			}
-			size_t available = 0;
+			size_t available = 0, hot = 0;
 			for (int p = 0; p < PANES; p++)
 				available += t->pane[p].available;
+			unsigned long long selected = 0;
+			const struct row *r = v.tree.selected < v.tree.n ? &v.tree.rows[v.tree.selected] : NULL;
+			if (r && r->kind == ROW_OBJECT && t->have_scan) {
+				const struct kov_scan_object *ob = &t->scan.objects[r->obj];
+				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
+				selected = os ? os->samples : 0;
+				for (size_t k = 0; os && k < t->n_hot; k++)
+					hot += t->hot_pid == os->pid && t->hot_coid == os->coid &&
+					       t->hot_names[k][0] != '0';
+			}
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
-			       "contributors=%zu width=%d height=%d\n", o.n, connected,
+			       "contributors=%zu selected_samples=%llu hot_spots=%zu width=%d height=%d\n",
+			       o.n, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
-			       (unsigned long long)t->samples_total, t->n_objs, v.width, v.height);
+			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, v.width, v.height);
 			fflush(stdout);
 			break;
 		}

@@ -111,8 +111,41 @@ static struct obj_stat *obj_of(struct target *t, uint32_t pid, uint64_t coid, ui
 		t->objs = o;
 		t->cap_objs = cap;
 	}
-	t->objs[t->n_objs] = (struct obj_stat){ pid, gen, coid, 0, 0, 0 };
+	memset(&t->objs[t->n_objs], 0, sizeof t->objs[0]);
+	t->objs[t->n_objs].pid = pid;
+	t->objs[t->n_objs].gen = gen;
+	t->objs[t->n_objs].coid = coid;
 	return &t->objs[t->n_objs++];
+}
+
+const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen)
+{
+	uint32_t space = coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
+	for (size_t i = 0; i < t->n_objs; i++)
+		if (t->objs[i].pid == space && t->objs[i].coid == coid && t->objs[i].gen == gen)
+			return &t->objs[i];
+	return NULL;
+}
+
+/* The most frequent PCs, approximately (space-saving: a new PC takes the rarest slot). */
+static void count_pc(struct obj_stat *o, uint64_t pc)
+{
+	size_t min = 0;
+	for (size_t i = 0; i < o->n_pcs; i++) {
+		if (o->pcs[i].pc == pc) {
+			o->pcs[i].n++;
+			return;
+		}
+		if (o->pcs[i].n < o->pcs[min].n)
+			min = i;
+	}
+	if (o->n_pcs < OBJ_PCS) {
+		o->pcs[o->n_pcs].pc = pc;
+		o->pcs[o->n_pcs++].n = 1;
+	} else {
+		o->pcs[min].pc = pc;
+		o->pcs[min].n++;
+	}
 }
 
 static void on_samples(struct target *t, const struct proto_frame *f)
@@ -125,6 +158,7 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 		return;
 	while (proto_next_sample(&it, &s)) {
 		t->samples_total++;
+		t->iv_all++;
 		uint32_t space = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
 		bool spin = s.event == t->ev_inst && in_spin_code(t, space, s.pc);
 		if (s.event == t->ev_inst) {
@@ -140,6 +174,8 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 			o->samples++;
 			o->spin += spin;
 			o->last_ns = now;
+			o->iv_count++;
+			count_pc(o, s.pc);
 		}
 	}
 }
@@ -181,6 +217,22 @@ static void on_counts(struct target *t, const struct proto_frame *f)
 	if (t->iv_inst)
 		series_push(&t->pane[PANE_SPIN].s, now, 100.0 * (double)t->iv_spin / (double)t->iv_inst);
 	t->iv_inst = t->iv_spin = 0;
+	/* Each object's share of this interval, for its contribution over time. */
+	t->iv_total[t->iv_no % IV_HIST] = t->iv_all;
+	t->iv_time[t->iv_no % IV_HIST] = now;
+	for (size_t i = 0; i < t->n_objs; i++) {
+		struct obj_stat *o = &t->objs[i];
+		if (!o->iv_count)
+			continue;
+		o->hist[o->hist_head].iv = t->iv_no;
+		o->hist[o->hist_head].n = o->iv_count;
+		o->hist_head = (o->hist_head + 1) % OBJ_HIST;
+		if (o->hist_n < OBJ_HIST)
+			o->hist_n++;
+		o->iv_count = 0;
+	}
+	t->iv_no++;
+	t->iv_all = 0;
 }
 
 static void on_push(void *arg, const struct proto_frame *f)
@@ -201,7 +253,7 @@ static void disconnect(struct target *t, enum conn_state why, uint64_t now)
 	kov_client_free(t->c);
 	t->c = NULL;
 	t->state = why;
-	t->scan_req = t->sym_req = 0;
+	t->scan_req = t->sym_req = t->hot_req = 0;
 	t->next_try_ns = now + RETRY_NS;
 	for (int p = 0; p < PANES; p++)
 		snprintf(t->pane[p].why, sizeof t->pane[p].why, "%s: %.280s", conn_name(why), t->status);
@@ -271,6 +323,53 @@ static void take_symbols(struct target *t, const struct kov_answer *a)
 		t->spaces_known[t->n_spaces_known++] = t->sym_space;
 }
 
+void target_want_hot_spots(struct target *t, const struct obj_stat *o)
+{
+	if (!t->c || t->hot_req || !o->n_pcs)
+		return;
+	bool same = t->hot_pid == o->pid && t->hot_coid == o->coid;
+	size_t known = 0;
+	for (size_t i = 0; same && i < o->n_pcs; i++)
+		for (size_t k = 0; k < t->n_hot; k++)
+			known += t->hot_pcs[k] == o->pcs[i].pc;
+	if (same && known == o->n_pcs)
+		return;
+	uint8_t buf[1024];
+	struct proto_builder b;
+	struct proto_symbol_query q = { o->pid };
+	proto_begin_symbol_lookup(&b, buf, sizeof buf, 0, 0, &q);
+	for (size_t i = 0; i < o->n_pcs; i++)
+		proto_add_address(&b, &o->pcs[i].pc);
+	int n = proto_finish(&b);
+	if (n > 0 && kov_client_send(t->c, buf, (size_t)n, &t->hot_req) == 0) {
+		t->hot_pid = o->pid;
+		t->hot_coid = o->coid;
+	}
+}
+
+static void take_hot_spots(struct target *t, const struct kov_answer *a)
+{
+	t->n_hot = 0;
+	for (size_t k = 0; k < a->count; k++) {
+		struct proto_symbols_head h;
+		struct proto_iter it;
+		struct proto_symbol s;
+		if (proto_decode_symbols(&a->frames[k].f, &h, &it) < 0)
+			continue;
+		while (proto_next_symbol(&it, &s) && t->n_hot < OBJ_PCS) {
+			t->hot_pcs[t->n_hot] = s.addr;
+			if (s.name.len)
+				snprintf(t->hot_names[t->n_hot], sizeof t->hot_names[0], "%.*s+0x%llx",
+					 (int)(s.name.len > 80 ? 80 : s.name.len), s.name.s,
+					 (unsigned long long)(s.addr - s.start));
+			else
+				snprintf(t->hot_names[t->n_hot], sizeof t->hot_names[0], "0x%llx",
+					 (unsigned long long)s.addr);
+			t->n_hot++;
+		}
+	}
+}
+
 void target_poll(struct target *t, uint64_t now)
 {
 	if (!t->c) {
@@ -306,6 +405,19 @@ void target_poll(struct target *t, uint64_t now)
 		} else if (rc < 0) {
 			t->spaces_known[t->n_spaces_known < 64 ? t->n_spaces_known++ : 63] = t->sym_space;
 			t->sym_req = 0;   /* no table for that program: its samples stay unclassified */
+		}
+	}
+	if (t->hot_req) {
+		rc = kov_client_take(t->c, t->hot_req, &a);
+		if (rc == 1) {
+			take_hot_spots(t, &a);
+			kov_answer_free(&a);
+			t->hot_req = 0;
+		} else if (rc < 0 && rc != KOV_E_TARGET) {
+			disconnect(t, CONN_DOWN, now);
+			return;
+		} else if (rc < 0) {
+			t->hot_req = 0;
 		}
 	}
 	if (!t->scan_req && now >= t->next_scan_ns) {

@@ -41,10 +41,19 @@ struct pane {
 	struct series s;
 };
 
-struct obj_stat {                     /* samples per object in the recent window */
-	uint32_t pid, gen;
+#define OBJ_HIST 256                  /* report intervals of history per object */
+#define OBJ_PCS 24                    /* sampled PCs kept per object (the most frequent) */
+#define IV_HIST 1024                  /* report intervals of sample totals kept */
+
+struct obj_stat {                     /* samples per object since connected */
+	uint32_t pid, gen;                /* pid: 0 for kernel objects */
 	uint64_t coid;
 	uint64_t samples, spin, last_ns;
+	uint32_t iv_count;                /* samples in the current report interval */
+	struct { uint64_t iv; uint32_t n; } hist[OBJ_HIST];   /* intervals it had samples in */
+	size_t hist_head, hist_n;
+	struct { uint64_t pc; uint64_t n; } pcs[OBJ_PCS];
+	size_t n_pcs;
 };
 
 enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED };
@@ -71,7 +80,17 @@ struct target {
 	struct pane pane[PANES];
 	int ev_inst, ev_cyc, ev_hpt, ev_slb; /* catalogue indices, -1 when absent */
 	/* samples of the current report interval */
-	uint64_t iv_inst, iv_spin;
+	uint64_t iv_inst, iv_spin, iv_all;
+	uint64_t iv_no;                   /* report intervals seen */
+	uint64_t iv_total[IV_HIST];       /* samples in each of the last intervals, by iv_no */
+	uint64_t iv_time[IV_HIST];        /* host time each ended */
+	/* hot spots of the selected object: one SYMBOL_LOOKUP at a time */
+	uint32_t hot_req;
+	uint32_t hot_pid;
+	uint64_t hot_coid;
+	uint64_t hot_pcs[OBJ_PCS];
+	char hot_names[OBJ_PCS][96];
+	size_t n_hot;
 	struct obj_stat *objs;
 	size_t n_objs, cap_objs;
 	uint64_t samples_total, frames, intervals;
@@ -82,6 +101,9 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
+/* Asks for the symbols of the hottest PCs of object (pid, coid) when they are not known yet. */
+void target_want_hot_spots(struct target *t, const struct obj_stat *o);
+const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);
 const char *conn_name(enum conn_state s);
 
 /* ---- tree.c ---------------------------------------------------------------------------- */

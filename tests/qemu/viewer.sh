@@ -2,8 +2,8 @@
 # of the window's size that is not blank, and the viewer's report of what it drew must show
 # the connection, the object tree (processes and objects), the catalogue, panes with series
 # where the target counts their events (configured and started by the viewer itself with the
-# controller token) and attributed samples; panes it cannot count say so instead of drawing
-# zeros. A target that is not there: the viewer still draws, says so, and exits cleanly.
+# controller token) and attributed samples, the selected object's samples and symbolized hot
+# spots; panes it cannot count say so instead of drawing zeros. A target that is not there: the viewer still draws, says so, and exits cleanly.
 # Usage errors exit 2.
 source "$(dirname "$0")/lib.bash"
 
@@ -56,7 +56,8 @@ boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF"' EXIT
 wait_for '^dcid: listening' 40
 printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
-shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" || fail "viewer exited $?: $(cat "$OUT")"
+shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --select SpinBench ||
+	fail "viewer exited $?: $(cat "$OUT")"
 cat "$OUT"
 png_ok 1280 800
 [ "$(field connected)" = 1 ] || fail "not connected"
@@ -68,5 +69,7 @@ png_ok 1280 800
 [ "$(field series)" = 3 ] || fail "the three countable panes must draw series"
 [ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
 [ "$(field contributors)" -ge 1 ] || fail "no object got samples"
+[ "$(field selected_samples)" -gt 50 ] || fail "the selected SpinBench object shows no samples"
+[ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
 exit 0
