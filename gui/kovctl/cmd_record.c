@@ -1,5 +1,6 @@
-/* kovctl record and replay. A recording is the raw protocol stream: the target's catalogue and
- * a scan (so a replay can name events and objects), then every frame the target pushed, each
+/* kovctl record and replay. A recording is the raw protocol stream: the target's catalogue, a
+ * scan and the kernel's symbol table (so a replay can name events and objects and tell
+ * spin-lock code), then every frame the target pushed, each
  * with the time it arrived. File: the 8 bytes "KOVREC\0\1", then records of
  * { u64 nanoseconds since the start, u32 frame length, the frame }, big-endian. */
 #include <stdio.h>
@@ -40,14 +41,19 @@ static void on_push(void *arg, const struct proto_frame *f)
 	write_frame(arg, f);
 }
 
-static int record_answer(struct kovctl *k, struct recorder *r, void *frame, size_t len)
+/* Records an answer; keeps it in *keep (if given) for the caller, else frees it. */
+static int record_answer(struct kovctl *k, struct recorder *r, void *frame, size_t len,
+			 struct kov_answer *keep)
 {
 	struct kov_answer a;
 	if (kov_client_call(k->c, frame, len, &a) < 0)
 		return kovctl_client_error(k);
 	for (size_t i = 0; i < a.count; i++)
 		write_frame(r, &a.frames[i].f);
-	kov_answer_free(&a);
+	if (keep)
+		*keep = a;
+	else
+		kov_answer_free(&a);
 	return EXIT_OK;
 }
 
@@ -61,11 +67,33 @@ int cmd_record(struct kovctl *k)
 	fwrite(magic, 1, sizeof magic, r.f);
 	uint8_t frame[64];
 	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
-	int rc = record_answer(k, &r, frame, (size_t)n);
+	int rc = record_answer(k, &r, frame, (size_t)n, NULL);
 	struct proto_scan_request sr = { PROTO_PID_ALL, PROTO_SCAN_PROCESSES_BIT | PROTO_SCAN_OBJECTS_BIT };
 	n = proto_encode_scan_request(frame, sizeof frame, 0, 0, &sr);
+	struct kov_answer scan_answer = { 0 };
 	if (!rc)
-		rc = record_answer(k, &r, frame, (size_t)n);
+		rc = record_answer(k, &r, frame, (size_t)n, &scan_answer);
+	/* The kernel's and every program's symbols, so a replay can tell spin-lock code. */
+	struct kov_scan scan;
+	char err[200];
+	bool have = !rc && kov_scan_build(&scan_answer, &scan, err, sizeof err) == 0;
+	for (size_t p = 0; !rc && p <= (have ? scan.n_procs : 0); p++) {
+		struct proto_symbol_query q = { p == 0 ? PROTO_PID_KERNEL : scan.procs[p - 1].pid };
+		if (p && !q.pid)
+			continue;
+		n = proto_encode_symbol_table_get(frame, sizeof frame, 0, 0, &q);
+		struct kov_answer a;
+		if (kov_client_call(k->c, frame, (size_t)n, &a) == 0) {   /* a program may have none */
+			for (size_t i = 0; i < a.count; i++)
+				write_frame(&r, &a.frames[i].f);
+			kov_answer_free(&a);
+		} else if (kov_client_error_code(k->c) == 0) {
+			rc = kovctl_client_error(k);
+		}
+	}
+	if (have)
+		kov_scan_free(&scan);
+	kov_answer_free(&scan_answer);
 	if (!rc) {
 		kov_client_on_push(k->c, on_push, &r);
 		rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 10);

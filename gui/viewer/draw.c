@@ -64,9 +64,11 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 	double x = PAD;
 	for (size_t i = 0; i < v->n_targets; i++) {
 		const struct target *t = &v->targets[i];
-		unsigned dot = t->state == CONN_UP ? 0x2E9E4F : t->state == CONN_REFUSED ? 0xC92A2A : 0xE8A317;
+		unsigned dot = t->state == CONN_UP ? 0x2E9E4F : t->state == CONN_REFUSED ? 0xC92A2A :
+			       t->state == CONN_REPLAY ? 0x2F6FDE : 0xE8A317;
 		char label[300];
-		snprintf(label, sizeof label, "%.200s:%.7s  %.20s", t->host, t->port, conn_name(t->state));
+		snprintf(label, sizeof label, "%.200s%s%.7s  %.20s", t->host, t->port[0] ? ":" : "",
+			 t->port, conn_name(t->state));
 		double tw = text_width(cr, FONT_BOLD, label) + 30;
 		if (i == v->current)
 			box(cr, x - 4, 4, tw + 8, 20, 0xFFFFFF, 0xB8BEC6);
@@ -86,6 +88,9 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 			 d->cpus == 1 ? "" : "s", kov_pvr_name(d->pvr), d->pvr, d->pmu,
 			 kov_role_name(d->role), (unsigned long long)t->samples_total,
 			 (unsigned long long)t->intervals, (unsigned)t->st.config_id);
+	} else if (t->state == CONN_REPLAY) {
+		snprintf(line, sizeof line, "%s · %llu samples · %llu intervals", t->status,
+			 (unsigned long long)t->samples_total, (unsigned long long)t->intervals);
 	} else {
 		snprintf(line, sizeof line, "%s — retrying every 2 s", t->status);
 	}
@@ -98,8 +103,8 @@ static void row_label(const struct target *t, const struct row *r, char *buf, si
 	const struct kov_scan *s = &t->scan;
 	switch (r->kind) {
 	case ROW_MACHINE:
-		snprintf(buf, n, "%.200s:%.7s — %zu processes, %zu objects", t->host, t->port, s->n_procs,
-			 s->n_objects);
+		snprintf(buf, n, "%.200s%s%.7s — %zu processes, %zu objects", t->host,
+			 t->port[0] ? ":" : "", t->port, s->n_procs, s->n_objects);
 		break;
 	case ROW_PROCESS:
 		snprintf(buf, n, "%s  pid %u  %u thread%s  %zu objects", s->procs[r->proc].name,
@@ -130,7 +135,8 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 	text_draw(cr, PAD, BAR_H + 26, FONT_SMALL, f);
 	v->drawn_rows = 0;
 	if (!t->have_scan) {
-		text_draw(cr, PAD, BAR_H + 50, FONT, t->state == CONN_UP ? "scanning…" : "no scan yet");
+		text_draw(cr, PAD, BAR_H + 50, FONT, t->state == CONN_UP ? "scanning…" :
+			  t->state == CONN_REPLAY ? "the recording has no scan" : "no scan yet");
 		return;
 	}
 	double top = BAR_H + 46, bottom = h - 4;

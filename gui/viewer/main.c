@@ -11,13 +11,17 @@
 
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
-	"                  [--size WxH] [--select CLASS] [--screenshot FILE.png --after SECONDS]\n"
+	"                  [--record FILE] [--size WxH] [--select CLASS]\n"
+	"                  [--screenshot FILE.png --after SECONDS]\n"
+	"       kov-viewer --replay FILE [...]\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
 	"the top contributing objects. With --token and --config FILE (kovctl's configuration\n"
 	"format) it configures and starts monitoring on targets where nothing runs yet. --select\n"
-	"CLASS selects the first object of that class once it is in the tree.\n"
+	"CLASS selects the first object of that class once it is in the tree. --record FILE writes\n"
+	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
+	"(kovctl record's or the viewer's) with every view working.\n"
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time, Ctrl-Q quit\n";
 
 struct options {
@@ -25,7 +29,7 @@ struct options {
 	char ports[MAX_TARGETS][8];
 	char host_buf[MAX_TARGETS][256];
 	size_t n;
-	const char *token, *config, *screenshot, *select;
+	const char *token, *config, *screenshot, *select, *record, *replay;
 	double after;
 	int w, h;
 };
@@ -67,6 +71,10 @@ static int parse(int argc, char **argv, struct options *o)
 			o->n++;
 		} else if (!strcmp(a, "--token")) {
 			o->token = val;
+		} else if (!strcmp(a, "--record")) {
+			o->record = val;
+		} else if (!strcmp(a, "--replay")) {
+			o->replay = val;
 		} else if (!strcmp(a, "--select")) {
 			o->select = val;
 		} else if (!strcmp(a, "--config")) {
@@ -86,8 +94,12 @@ static int parse(int argc, char **argv, struct options *o)
 			return usage_error("unknown option (try --help)", a);
 		}
 	}
-	if (!o->n)
-		return usage_error("--target HOST:PORT is needed", NULL);
+	if (!o->n && !o->replay)
+		return usage_error("--target HOST:PORT or --replay FILE is needed", NULL);
+	if (o->replay && (o->n || o->record))
+		return usage_error("--replay shows a recording: no --target or --record with it", NULL);
+	if (o->record && o->n != 1)
+		return usage_error("--record records one target", NULL);
 	if (!!o->screenshot != (o->after > 0))
 		return usage_error("--screenshot and --after go together", NULL);
 	return 0;
@@ -174,6 +186,20 @@ int main(int argc, char **argv)
 	bool configured[MAX_TARGETS] = { false };
 	for (size_t i = 0; i < o.n; i++)
 		target_init(&targets[i], o.hosts[i], o.ports[i], o.token);
+	if (o.record && !target_record(&targets[0], o.record)) {
+		fprintf(stderr, "kov-viewer: cannot write %s\n", o.record);
+		return 1;
+	}
+	if (o.replay) {
+		char why[300];
+		const char *base = strrchr(o.replay, '/');
+		target_init(&targets[0], base ? base + 1 : o.replay, "", NULL);
+		if (!target_open_replay(&targets[0], o.replay, why, sizeof why)) {
+			fprintf(stderr, "kov-viewer: %s\n", why);
+			return 1;
+		}
+		o.n = 1;
+	}
 	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1 };
 
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
@@ -265,9 +291,9 @@ int main(int argc, char **argv)
 		if (o.screenshot && now - start >= (uint64_t)(o.after * 1e9)) {
 			size_t connected = 0, events = 0;
 			for (size_t i = 0; i < o.n; i++)
-				if (targets[i].state == CONN_UP) {
+				if (targets[i].state == CONN_UP || targets[i].state == CONN_REPLAY) {
 					connected++;
-					kov_client_catalogue(targets[i].c, &events);
+					events = targets[i].n_cat;
 				}
 			if (cairo_surface_write_to_png(surf, o.screenshot) != CAIRO_STATUS_SUCCESS) {
 				fprintf(stderr, "kov-viewer: cannot write %s\n", o.screenshot);

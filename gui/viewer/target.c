@@ -15,6 +15,7 @@ const char *conn_name(enum conn_state s)
 	case CONN_UP: return "connected";
 	case CONN_DOWN: return "disconnected";
 	case CONN_REFUSED: return "refused";
+	case CONN_REPLAY: return "replay";
 	default: return "connecting";
 	}
 }
@@ -52,10 +53,10 @@ static int find_event(const struct kov_event *ev, size_t n, const char *name)
 }
 
 /* What each pane can show on this target, from its catalogue: never a fake zero. */
-static void judge_panes(struct target *t)
+void judge_panes(struct target *t)
 {
-	size_t n;
-	const struct kov_event *ev = kov_client_catalogue(t->c, &n);
+	size_t n = t->n_cat;
+	const struct kov_event *ev = t->cat;
 	t->ev_inst = find_event(ev, n, "PM_INST_CMPL");
 	t->ev_cyc = find_event(ev, n, "PM_CYC");
 	t->ev_hpt = find_event(ev, n, "SW_HPT_MISS");
@@ -235,15 +236,44 @@ static void on_counts(struct target *t, const struct proto_frame *f)
 	t->iv_all = 0;
 }
 
-static void on_push(void *arg, const struct proto_frame *f)
+void target_record_frame(struct target *t, const struct proto_frame *f);
+static void take_symbols(struct target *t, const struct kov_answer *a);
+
+void target_take_frame(struct target *t, const struct proto_frame *f)
 {
-	struct target *t = arg;
-	t->frames++;
 	switch (f->type) {
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
 	default: break;
+	}
+}
+
+static void on_push(void *arg, const struct proto_frame *f)
+{
+	struct target *t = arg;
+	t->frames++;
+	target_record_frame(t, f);
+	target_take_frame(t, f);
+}
+
+/* Delivers the recording's frames whose time has come; symbol tables as answers. */
+static void replay_poll(struct target *t, uint64_t now)
+{
+	while (t->rp_next < t->rp_n && t->rp_times[t->rp_next] <= now - t->rp_start) {
+		const struct kov_frame *fr = &t->rp_frames[t->rp_next++];
+		t->frames++;
+		if (fr->f.type == PROTO_SYMBOLS) {
+			struct proto_symbols_head h;
+			struct proto_iter it;
+			if (proto_decode_symbols(&fr->f, &h, &it) == 0) {
+				struct kov_answer a = { (struct kov_frame *)fr, 1, 0 };
+				t->sym_space = h.pid;
+				take_symbols(t, &a);
+			}
+		} else if (fr->f.req == 0) {
+			target_take_frame(t, &fr->f);
+		}
 	}
 }
 
@@ -273,8 +303,19 @@ static void connect_target(struct target *t, uint64_t now)
 	}
 	t->state = CONN_UP;
 	t->n_spaces_known = t->n_spin = 0;
+	if (t->rec) {   /* the catalogue first, as kovctl record writes it */
+		uint8_t buf[64];
+		struct kov_answer a;
+		int n = proto_encode_empty(buf, sizeof buf, PROTO_CATALOGUE_GET, 0, 0);
+		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0) {
+			for (size_t k = 0; k < a.count; k++)
+				target_record_frame(t, &a.frames[k].f);
+			kov_answer_free(&a);
+		}
+	}
 	const struct kov_target *d = kov_client_target(t->c);
 	snprintf(t->status, sizeof t->status, "%s", kov_role_name(d->role));
+	t->cat = kov_client_catalogue(t->c, &t->n_cat);
 	judge_panes(t);
 	kov_client_on_push(t->c, on_push, t);
 	kov_client_status(t->c, &t->st);
@@ -372,6 +413,10 @@ static void take_hot_spots(struct target *t, const struct kov_answer *a)
 
 void target_poll(struct target *t, uint64_t now)
 {
+	if (t->state == CONN_REPLAY) {
+		replay_poll(t, now);
+		return;
+	}
 	if (!t->c) {
 		if (now >= t->next_try_ns)
 			connect_target(t, now);
@@ -396,6 +441,8 @@ void target_poll(struct target *t, uint64_t now)
 	if (t->sym_req) {
 		rc = kov_client_take(t->c, t->sym_req, &a);
 		if (rc == 1) {
+			for (size_t k = 0; k < a.count; k++)
+				target_record_frame(t, &a.frames[k].f);
 			take_symbols(t, &a);
 			kov_answer_free(&a);
 			t->sym_req = 0;
@@ -432,6 +479,9 @@ void target_poll(struct target *t, uint64_t now)
 	if (t->scan_req) {
 		rc = kov_client_take(t->c, t->scan_req, &a);
 		if (rc == 1) {
+			for (size_t k = 0; k < a.count && !t->recorded_scan; k++)
+				target_record_frame(t, &a.frames[k].f);
+			t->recorded_scan = t->rec != NULL;
 			struct kov_scan s;
 			char err[200];
 			if (kov_scan_build(&a, &s, err, sizeof err) == 0) {
@@ -458,4 +508,15 @@ void target_free(struct target *t)
 	for (int p = 0; p < PANES; p++)
 		series_free(&t->pane[p].s);
 	free(t->objs);
+	for (size_t i = 0; i < t->rp_n; i++)
+		free(t->rp_frames[i].bytes);
+	free(t->rp_frames);
+	free(t->rp_times);
+	for (size_t i = 0; t->rp_cat && i < t->n_cat; i++) {
+		free(t->rp_cat[i].description);
+		free(t->rp_cat[i].why_not);
+	}
+	free(t->rp_cat);
+	if (t->rec)
+		fclose(t->rec);
 }

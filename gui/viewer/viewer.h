@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <cairo.h>
 #include "client/client.h"
@@ -56,7 +57,7 @@ struct obj_stat {                     /* samples per object since connected */
 	size_t n_pcs;
 };
 
-enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED };
+enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
 
 struct spin_range { uint32_t space; uint64_t lo, hi; };
 
@@ -95,9 +96,26 @@ struct target {
 	size_t n_objs, cap_objs;
 	uint64_t samples_total, frames, intervals;
 	struct proto_status st;
+	/* The event catalogue: the client's while connected, or the recording's. */
+	const struct kov_event *cat;
+	size_t n_cat;
+	/* Recording (kovctl's format) of everything this target sends, when asked. */
+	FILE *rec;
+	uint64_t rec_start;
+	bool recorded_scan;
+	/* Replay: a recording's frames delivered at their recorded times. */
+	struct kov_frame *rp_frames;
+	uint64_t *rp_times;
+	size_t rp_n, rp_next;
+	uint64_t rp_start;
+	struct kov_event *rp_cat;
 };
 
 void target_init(struct target *t, const char *host, const char *port, const char *token);
+/* A target played back from a recording (kovctl record or --record); false with why. */
+bool target_open_replay(struct target *t, const char *file, char *why, size_t n);
+/* Starts writing everything the target sends to file (kovctl's recording format). */
+bool target_record(struct target *t, const char *file);
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
@@ -105,6 +123,10 @@ void target_free(struct target *t);
 void target_want_hot_spots(struct target *t, const struct obj_stat *o);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);
 const char *conn_name(enum conn_state s);
+/* From the catalogue: which panes this target can show (target.c). */
+void judge_panes(struct target *t);
+/* One pushed frame into the model (live or replayed). */
+void target_take_frame(struct target *t, const struct proto_frame *f);
 
 /* ---- tree.c ---------------------------------------------------------------------------- */
 enum row_kind { ROW_MACHINE, ROW_PROCESS, ROW_OBJECT };

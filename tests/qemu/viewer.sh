@@ -9,8 +9,8 @@ source "$(dirname "$0")/lib.bash"
 
 VIEWER=build/host/kov-viewer
 [ -x "$VIEWER" ] || fail "$VIEWER is not built"
-OUT=$(mktemp) PNG=$(mktemp --suffix=.png) CONF=$(mktemp)
-trap 'rm -f "$LOG" "$OUT" "$PNG" "$CONF"' EXIT
+OUT=$(mktemp) PNG=$(mktemp --suffix=.png) CONF=$(mktemp) REC=$(mktemp)
+trap 'rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
 
 shot() { # seconds viewer-args...
 	local after=$1; shift
@@ -53,10 +53,10 @@ png_ok 1280 800
 PORT=$(free_port)
 boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
 	--workload spinbench:1000000:2:0,cotree:forever
-trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF"' EXIT
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
-shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --select SpinBench ||
+shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --select SpinBench --record "$REC" ||
 	fail "viewer exited $?: $(cat "$OUT")"
 cat "$OUT"
 png_ok 1280 800
@@ -72,4 +72,20 @@ png_ok 1280 800
 [ "$(field selected_samples)" -gt 50 ] || fail "the selected SpinBench object shows no samples"
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
+live=$(field samples)
+
+# The recording replays with every view working, all its samples delivered.
+stop_target() { kill -- -"$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; }
+stop_target
+shot 9 --replay "$REC" --select SpinBench || fail "replay exited $?: $(cat "$OUT")"
+cat "$OUT"
+png_ok 1280 800
+[ "$(field connected)" = 1 ] || fail "the replay is not shown as a target"
+[ "$(field objects)" -ge 20 ] || fail "the replay's tree lacks objects"
+[ "$(field available_panes)" = 3 ] && [ "$(field series)" = 3 ] || fail "the replay's panes"
+[ "$(field samples)" -ge "$live" ] || fail "the replay delivered $(field samples) of $live samples"
+[ "$(field selected_samples)" -gt 50 ] || fail "the replay's selected object has no samples"
+head -c 300 "$REC" >"$CONF"
+"$VIEWER" --replay "$CONF" >"$OUT" 2>&1; [ $? = 1 ] && grep -q 'damaged' "$OUT" ||
+	fail "a damaged recording must be refused: $(cat "$OUT")"
 exit 0

@@ -1,0 +1,116 @@
+/* Recording and replay in kovctl's format (gui/kovctl/cmd_record.c): "KOVREC\0\1", then
+ * { u64 ns since the start, u32 length, frame } records. A replayed target gets its catalogue,
+ * scans, symbol tables and pushed data from the file, at the times they were recorded, so
+ * every view works on it as on a live target. */
+#include <stdlib.h>
+#include <string.h>
+#include "viewer/viewer.h"
+#include "kernel/lib/bytes.h"
+
+static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
+
+bool target_record(struct target *t, const char *file)
+{
+	t->rec = fopen(file, "wb");
+	if (!t->rec || fwrite(magic, 1, sizeof magic, t->rec) != sizeof magic)
+		return false;
+	t->rec_start = kov_now_ns();
+	return true;
+}
+
+void target_record_frame(struct target *t, const struct proto_frame *f)
+{
+	if (!t->rec)
+		return;
+	uint8_t head[12 + PROTO_HEADER_SIZE];
+	uint32_t len = PROTO_HEADER_SIZE + f->size;
+	be64_store(head, kov_now_ns() - t->rec_start);
+	be32_store(head + 8, len);
+	be32_store(head + 12, len - 4);
+	be16_store(head + 16, f->type);
+	be16_store(head + 18, f->flags);
+	be32_store(head + 20, f->req);
+	fwrite(head, 1, sizeof head, t->rec);
+	fwrite(f->payload, 1, f->size, t->rec);
+}
+
+/* The catalogue as the client library would hold it, from EVENT_CATALOGUE frames. */
+static void take_catalogue(struct target *t, const struct proto_frame *f)
+{
+	struct proto_catalogue_head h;
+	struct proto_iter it;
+	struct proto_event e;
+	if (proto_decode_event_catalogue(f, &h, &it) < 0)
+		return;
+	if (!t->rp_cat) {
+		t->rp_cat = calloc(h.total ? h.total : 1, sizeof *t->rp_cat);
+		t->n_cat = h.total;
+		t->cat = t->rp_cat;
+	}
+	for (unsigned i = h.first; t->rp_cat && i < t->n_cat && proto_next_event(&it, &e); i++) {
+		struct kov_event *k = &t->rp_cat[i];
+		k->source = e.source;
+		k->flags = e.flags;
+		k->code = e.code;
+		snprintf(k->name, sizeof k->name, "%.*s", (int)e.name.len, e.name.s);
+		k->description = strndup(e.description.s, e.description.len);
+		k->why_not = strndup(e.why_not.s, e.why_not.len);
+	}
+}
+
+bool target_open_replay(struct target *t, const char *file, char *why, size_t n)
+{
+	FILE *f = fopen(file, "rb");
+	uint8_t head[12];
+	if (!f || fread(head, 1, 8, f) != 8 || memcmp(head, magic, 8) != 0) {
+		snprintf(why, n, "%s is not a KOV recording", file);
+		if (f)
+			fclose(f);
+		return false;
+	}
+	size_t cap = 0;
+	struct kov_answer scan = { 0 };
+	for (;;) {
+		size_t got = fread(head, 1, sizeof head, f);
+		if (got == 0)
+			break;
+		uint32_t len = got == sizeof head ? be32_load(head + 8) : 0;
+		struct kov_frame fr = { .len = len };
+		if (len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME || !(fr.bytes = malloc(len)) ||
+		    fread(fr.bytes, 1, len, f) != len ||
+		    proto_frame_parse(fr.bytes, len, &fr.f) != (int)len || proto_validate(&fr.f) < 0) {
+			snprintf(why, n, "%s: damaged after %zu frames", file, t->rp_n);
+			free(fr.bytes);
+			fclose(f);
+			return false;
+		}
+		if (t->rp_n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			t->rp_frames = realloc(t->rp_frames, cap * sizeof *t->rp_frames);
+			t->rp_times = realloc(t->rp_times, cap * sizeof *t->rp_times);
+		}
+		t->rp_frames[t->rp_n] = fr;
+		t->rp_times[t->rp_n++] = be64_load(head);
+		if (fr.f.type == PROTO_EVENT_CATALOGUE)
+			take_catalogue(t, &fr.f);
+		if (fr.f.type == PROTO_SCAN_PROCESSES || fr.f.type == PROTO_SCAN_OBJECTS) {
+			scan.frames = realloc(scan.frames, (scan.count + 1) * sizeof *scan.frames);
+			scan.frames[scan.count++] = fr;   /* borrowed: the frame stays in rp_frames */
+		}
+	}
+	fclose(f);
+	char err[200];
+	if (scan.count && kov_scan_build(&scan, &t->scan, err, sizeof err) == 0)
+		t->have_scan = true;
+	free(scan.frames);
+	if (!t->cat) {
+		snprintf(why, n, "%s has no event catalogue", file);
+		return false;
+	}
+	t->state = CONN_REPLAY;
+	judge_panes(t);
+	snprintf(t->status, sizeof t->status, "replay of %s: %zu frames over %.1f s", file, t->rp_n,
+		 t->rp_n ? (double)t->rp_times[t->rp_n - 1] / 1e9 : 0.0);
+	t->rp_start = kov_now_ns();
+	return true;
+}
