@@ -185,7 +185,118 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 	}
 }
 
-static void draw_pane(cairo_t *cr, struct view *v, const struct pane *p, double x, double y,
+/* The chart of a pane (markers, band, mean line) in its own coordinates, cw x ch points. */
+static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double cw, double ch,
+		       double mx, uint64_t now, uint64_t from)
+{
+	double cx = 0, cy = 0;
+	double top = mx > 0 ? mx * 1.15 : 1;
+	/* Time markers, labelled from now: at most about eight of them. */
+	static const int steps[] = { 10, 30, 60, 120, 300, 600, 1800 };
+	int step = 10;
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0] && v->window_s / steps[k] > 8; k++)
+		step = k + 1 < sizeof steps / sizeof steps[0] ? steps[k + 1] : steps[k];
+	cairo_set_line_width(cr, 1);
+	for (int s = 0; s <= (int)v->window_s; s += step) {
+		double gx = cx + cw - cw * s / v->window_s;
+		rgb(cr, 0xEEF0F2);
+		cairo_move_to(cr, floor(gx) + 0.5, cy);
+		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
+		cairo_stroke(cr);
+		char lab[16];
+		snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
+		rgb(cr, 0x8C959F);
+		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
+	}
+	char ytop[32];
+	snprintf(ytop, sizeof ytop, "%.3g", top);
+	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
+	/* One column per point of width: the range of the values in it as a light band, their
+	 * mean as the line. Ten minutes of 100 ms points would otherwise be 6000 segments. */
+	enum { COLS = 4096 };
+	static double cmin[COLS], cmax[COLS], csum[COLS];
+	static int cnum[COLS];
+	int ncols = (int)cw < COLS ? (int)cw : COLS;
+	memset(cnum, 0, sizeof cnum[0] * (size_t)ncols);
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
+		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
+		if (col < 0 || col >= ncols)
+			continue;
+		if (!cnum[col] || val < cmin[col])
+			cmin[col] = val;
+		if (!cnum[col] || val > cmax[col])
+			cmax[col] = val;
+		csum[col] = (cnum[col] ? csum[col] : 0) + val;
+		cnum[col]++;
+	}
+	/* The band as pixel-aligned boxes, one per column: Cairo's fast path. */
+	for (int c = 0; c < ncols; c++)
+		if (cnum[c]) {
+			double y0 = floor(cy + ch - ch * cmax[c] / top), y1 = ceil(cy + ch - ch * cmin[c] / top);
+			cairo_rectangle(cr, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1);
+		}
+	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
+	cairo_fill(cr);
+	bool first = true;
+	rgb(cr, 0x2F6FDE);
+	cairo_set_line_width(cr, 1.5);
+	for (int c = 0; c < ncols; c++)
+		if (cnum[c]) {
+			double px = cx + c * cw / ncols, py = cy + ch - ch * (csum[c] / cnum[c]) / top;
+			if (first)
+				cairo_move_to(cr, px, py);
+			else
+				cairo_line_to(cr, px, py);
+			first = false;
+		}
+	cairo_stroke(cr);
+}
+
+/* Charts are redrawn only when something they show changed: a new point, the window, the
+ * size, or time moving the axis by a whole column; otherwise the cached image is painted. */
+static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
+			double cw, double ch, double mx, uint64_t now, uint64_t from)
+{
+	const double margin = 14;   /* room for the edge markers' labels */
+	int pw = (int)ceil((cw + 2 * margin) * v->scale), ph = (int)ceil((ch + 16) * v->scale);
+	uint64_t column_ns = (uint64_t)(v->window_s * 1e9 / (cw > 1 ? cw : 1));
+	uint64_t key[5] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
+			    p->s.n << 32 ^ p->s.head, column_ns ? now / column_ns : now,
+			    (uint64_t)(mx * 1e6) };
+	if (!p->chart || memcmp(key, p->chart_key, sizeof key)) {
+		if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||
+		    cairo_image_surface_get_height(p->chart) != ph) {
+			if (p->chart)
+				cairo_surface_destroy(p->chart);
+			p->chart = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+		}
+		cairo_t *c2 = cairo_create(p->chart);
+		cairo_set_operator(c2, CAIRO_OPERATOR_CLEAR);
+		cairo_paint(c2);
+		cairo_set_operator(c2, CAIRO_OPERATOR_OVER);
+		cairo_scale(c2, v->scale, v->scale);
+		cairo_translate(c2, margin, 0);
+		draw_chart(c2, v, p, cw, ch, mx, now, from);
+		cairo_destroy(c2);
+		memcpy(p->chart_key, key, sizeof key);
+		v->charts_drawn++;
+	}
+	cairo_save(cr);
+	cairo_translate(cr, x - margin, y);
+	cairo_scale(cr, 1 / v->scale, 1 / v->scale);
+	cairo_set_source_surface(cr, p->chart, 0, 0);
+	cairo_paint(cr);
+	cairo_restore(cr);
+	/* What it shows, for the screenshot report. */
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++)
+		v->drawn_points++;
+}
+
+static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
 		      double w, double h, uint64_t now)
 {
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
@@ -213,47 +324,8 @@ static void draw_pane(cairo_t *cr, struct view *v, const struct pane *p, double 
 		 avg, mx);
 	rgb(cr, 0x57606A);
 	text_draw(cr, x + w - 8 - text_width(cr, FONT_SMALL, stats), y + 6, FONT_SMALL, stats);
-	double cx = x + 8, cy = y + 24, cw = w - 16, ch = h - 44;
-	double top = mx > 0 ? mx * 1.15 : 1;
-	/* Time markers every 10 s, labelled from now. */
-	cairo_set_line_width(cr, 1);
-	for (int s = 0; s <= (int)v->window_s; s += 10) {
-		double gx = cx + cw - cw * s / v->window_s;
-		rgb(cr, 0xEEF0F2);
-		cairo_move_to(cr, floor(gx) + 0.5, cy);
-		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
-		cairo_stroke(cr);
-		char lab[16];
-		snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
-		rgb(cr, 0x8C959F);
-		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
-	}
-	char ytop[32];
-	snprintf(ytop, sizeof ytop, "%.3g", top);
-	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
-	rgb(cr, 0x2F6FDE);
-	cairo_set_line_width(cr, 1.5);
-	uint64_t t;
-	double val;
-	bool first = true;
-	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
-		double px = cx + cw - cw * age_s(now, t) / v->window_s;
-		double py = cy + ch - ch * val / top;
-		if (first)
-			cairo_move_to(cr, px, py);
-		else
-			cairo_line_to(cr, px, py);
-		first = false;
-		v->drawn_points++;
-	}
-	cairo_stroke(cr);
+	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
 	v->drawn_series++;
-}
-
-static int by_samples(const void *a, const void *b)
-{
-	const struct obj_stat *x = *(const struct obj_stat *const *)a, *y = *(const struct obj_stat *const *)b;
-	return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
 }
 
 static void draw_top(cairo_t *cr, const struct target *t, double x, double y, double w, double h)
@@ -261,21 +333,31 @@ static void draw_top(cairo_t *cr, const struct target *t, double x, double y, do
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
 	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
-	static const struct obj_stat *order[8192];
-	size_t n = t->n_objs < 8192 ? t->n_objs : 8192;
+	size_t rows = (size_t)((h - 28) / 18);
+	const struct obj_stat *order[64];
+	size_t n = 0;
 	uint64_t total = 0;
-	for (size_t i = 0; i < n; i++) {
-		order[i] = &t->objs[i];
-		total += t->objs[i].samples;
+	/* The top `rows` by samples, by insertion: no sort of every object each frame. */
+	if (rows > 64)
+		rows = 64;
+	for (size_t i = 0; i < t->n_objs; i++) {
+		const struct obj_stat *o = &t->objs[i];
+		total += o->samples;
+		if (n == rows && o->samples <= order[n - 1]->samples)
+			continue;
+		size_t j = n < rows ? n++ : n - 1;
+		while (j > 0 && order[j - 1]->samples < o->samples) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = o;
 	}
 	if (!n) {
 		rgb(cr, 0x57606A);
 		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to objects yet");
 		return;
 	}
-	qsort(order, n, sizeof order[0], by_samples);
-	size_t rows = (size_t)((h - 28) / 18);
-	for (size_t i = 0; i < n && i < rows; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct obj_stat *o = order[i];
 		double ry = y + 26 + (double)i * 18, share = total ? (double)o->samples / (double)total : 0;
 		/* An object no longer in the latest scan (a process that exited) says so. */

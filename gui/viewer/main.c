@@ -14,6 +14,7 @@ static const char usage[] =
 	"                  [--record FILE] [--size WxH] [--select CLASS]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
+	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
@@ -178,6 +179,9 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--bench"))   /* [objects [history seconds]] */
+		return viewer_bench(argc > 2 ? atoi(argv[2]) : 10000, argc > 3 ? atoi(argv[3]) : 600,
+				    200, 1280, 800);
 	struct options o;
 	int rc = parse(argc, argv, &o);
 	if (rc)

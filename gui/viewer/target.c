@@ -505,8 +505,11 @@ void target_free(struct target *t)
 		kov_client_free(t->c);
 	if (t->have_scan)
 		kov_scan_free(&t->scan);
-	for (int p = 0; p < PANES; p++)
+	for (int p = 0; p < PANES; p++) {
 		series_free(&t->pane[p].s);
+		if (t->pane[p].chart)
+			cairo_surface_destroy(t->pane[p].chart);
+	}
 	free(t->objs);
 	for (size_t i = 0; i < t->rp_n; i++)
 		free(t->rp_frames[i].bytes);

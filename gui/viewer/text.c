@@ -1,47 +1,86 @@
-/* Text through Pango on Cairo: one layout per call (the views draw a few hundred strings a
- * frame at most, only what is visible). */
+/* Text through Pango on Cairo. Shaping a string is the expensive part of drawing a frame, and
+ * most strings repeat from frame to frame, so layouts are cached by (font, text, wrap width)
+ * and only re-bound to the frame's Cairo context (pango_cairo_update_layout). */
+#include <stdlib.h>
+#include <string.h>
 #include <pango/pangocairo.h>
 #include "viewer/viewer.h"
 
-static PangoLayout *layout(cairo_t *cr, const char *font, const char *s)
+#define CACHE 2048
+
+struct entry {
+	PangoLayout *layout;
+	const char *font;                 /* the callers' font strings are constants */
+	char *text;
+	int wrap;                         /* wrap width in Pango units, -1 none */
+	uint64_t used;
+};
+
+static struct entry cache[CACHE];
+static uint64_t tick;
+
+static uint32_t hash(const char *font, const char *s, int wrap)
 {
+	uint32_t h = 2166136261u ^ (uint32_t)(uintptr_t)font ^ (uint32_t)wrap;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+static PangoLayout *layout(cairo_t *cr, const char *font, const char *s, int wrap)
+{
+	uint32_t h = hash(font, s, wrap);
+	struct entry *victim = NULL;
+	for (int probe = 0; probe < 8; probe++) {
+		struct entry *e = &cache[(h + (uint32_t)probe) % CACHE];
+		if (e->layout && e->font == font && e->wrap == wrap && !strcmp(e->text, s)) {
+			e->used = ++tick;
+			pango_cairo_update_layout(cr, e->layout);
+			return e->layout;
+		}
+		if (!victim || !e->layout || e->used < victim->used)
+			victim = e;
+	}
+	if (victim->layout) {
+		g_object_unref(victim->layout);
+		free(victim->text);
+	}
 	PangoLayout *l = pango_cairo_create_layout(cr);
 	PangoFontDescription *d = pango_font_description_from_string(font);
 	pango_layout_set_font_description(l, d);
 	pango_font_description_free(d);
 	pango_layout_set_text(l, s, -1);
+	if (wrap >= 0) {
+		pango_layout_set_width(l, wrap);
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	}
+	*victim = (struct entry){ l, font, strdup(s), wrap, ++tick };
 	return l;
 }
 
 double text_draw(cairo_t *cr, double x, double y, const char *font, const char *s)
 {
-	PangoLayout *l = layout(cr, font, s);
+	PangoLayout *l = layout(cr, font, s, -1);
 	int w, h;
 	pango_layout_get_pixel_size(l, &w, &h);
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, l);
-	g_object_unref(l);
 	return w;
 }
 
 double text_width(cairo_t *cr, const char *font, const char *s)
 {
-	PangoLayout *l = layout(cr, font, s);
 	int w, h;
-	pango_layout_get_pixel_size(l, &w, &h);
-	g_object_unref(l);
+	pango_layout_get_pixel_size(layout(cr, font, s, -1), &w, &h);
 	return w;
 }
 
 double text_wrap(cairo_t *cr, double x, double y, double width, const char *font, const char *s)
 {
-	PangoLayout *l = layout(cr, font, s);
-	pango_layout_set_width(l, (int)(width * PANGO_SCALE));
-	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	PangoLayout *l = layout(cr, font, s, (int)(width * PANGO_SCALE));
 	int w, h;
 	pango_layout_get_pixel_size(l, &w, &h);
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, l);
-	g_object_unref(l);
 	return h;
 }

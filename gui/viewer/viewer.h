@@ -40,6 +40,8 @@ struct pane {
 	bool available;                   /* the target can count what the pane shows */
 	char why[300];                    /* otherwise, why not (or what to configure) */
 	struct series s;
+	cairo_surface_t *chart;           /* the chart as last drawn (draw.c) */
+	uint64_t chart_key[5];            /* what it showed */
 };
 
 #define OBJ_HIST 256                  /* report intervals of history per object */
@@ -167,9 +169,15 @@ struct view {
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */
 	size_t drawn_rows, drawn_series, drawn_points;
+	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 };
 void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
+
+/* ---- bench.c --------------------------------------------------------------------------- */
+/* Draws `frames` frames of a model with `objects` objects and history_s seconds of points in
+ * every pane, offscreen; prints the frame times. */
+int viewer_bench(int objects, int history_s, int frames, int w, int h);
 
 #endif
