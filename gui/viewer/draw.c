@@ -391,7 +391,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	rgb(cr, 0x1F2328);
 	const struct row *r = v->tree.selected < v->tree.n ? &v->tree.rows[v->tree.selected] : NULL;
 	if (!r || r->kind != ROW_OBJECT || !t->have_scan) {
-		text_draw(cr, x + 8, y + 5, FONT_BOLD, "Selected object");
+		text_draw(cr, x + 8, y + 5, FONT_BOLD, "Selected object (L: locks)");
 		rgb(cr, 0x57606A);
 		text_draw(cr, x + 8, y + 26, FONT_SMALL, "select an object in the tree");
 		return;
@@ -463,6 +463,61 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	}
 }
 
+/* Per monitored lock: lockstat figures since connected and its waiters over time. */
+static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w, double h,
+		       uint64_t now)
+{
+	struct target *t = &v->targets[v->current];
+	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Locks (L: selected object)");
+	if (!t->n_locks) {
+		rgb(cr, 0x57606A);
+		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: programs monitor "
+			  "their mutexes with mutex_monitor(), and the lock stream must run");
+		return;
+	}
+	double hz = t->c ? (double)kov_client_target(t->c)->timebase_hz : 512e6;
+	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
+	double ly = y + 26;
+	for (size_t i = 0; i < t->n_locks && ly < y + h - 34; i++) {
+		const struct lock_view *lv = &t->locks[i];
+		const struct proto_lock *l = &lv->sum;
+		const char *cls = "lock";
+		size_t k = t->have_scan && l->coid ? kov_scan_find_any(&t->scan, l->pid, l->coid, l->gen) :
+						     KOV_NOT_IN_SCAN;
+		if (k != KOV_NOT_IN_SCAN)
+			cls = t->scan.objects[k].class_name;
+		char line[256];
+		snprintf(line, sizeof line, "%s 0x%llx (pid %u): %llu acquired, %llu contended, wait %.1f ms "
+			 "(max %.2f), hold %.1f ms (max %.2f), waiters avg %.2f max %u", cls,
+			 (unsigned long long)l->lock, l->pid, (unsigned long long)l->acquisitions,
+			 (unsigned long long)l->contentions, 1e3 * (double)l->wait_total / hz,
+			 1e3 * (double)l->wait_max / hz, 1e3 * (double)l->hold_total / hz,
+			 1e3 * (double)l->hold_max / hz,
+			 l->qlen_samples ? (double)l->qlen_sum / (double)l->qlen_samples : 0, l->qlen_max);
+		rgb(cr, 0x1F2328);
+		double th = text_wrap(cr, x + 8, ly, w - 16, FONT_SMALL, line);
+		/* waiters over the window, scaled to the largest seen */
+		double top = l->qlen_max ? l->qlen_max : 1, cx = x + 8, cw = w - 16, cy = ly + th + 2;
+		ly = cy + 16;
+		rgb(cr, 0x8A4B08);
+		cairo_set_line_width(cr, 1);
+		uint64_t t0;
+		double val;
+		bool first = true;
+		for (size_t j = 0; series_at(&lv->waiters, j, &t0, &val) && t0 >= from; j++) {
+			double px = cx + cw - cw * age_s(now, t0) / v->window_s, py = cy + 8 - 8 * val / top;
+			if (first)
+				cairo_move_to(cr, px, py);
+			else
+				cairo_line_to(cr, px, py);
+			first = false;
+		}
+		cairo_stroke(cr);
+	}
+}
+
 void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 {
 	double w = v->width / v->scale, h = v->height / v->scale;
@@ -478,7 +533,10 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
 	draw_top(cr, t, px, ty, tw - PAD / 2, h - ty - PAD);
-	draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
+	if (v->show_locks)
+		draw_locks(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
+	else
+		draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 }
 
 size_t view_row_at(const struct view *v, double x, double y)

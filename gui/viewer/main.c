@@ -11,7 +11,7 @@
 
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
-	"                  [--record FILE] [--size WxH] [--select CLASS]\n"
+	"                  [--record FILE] [--size WxH] [--select CLASS] [--view locks|object]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
@@ -23,7 +23,8 @@ static const char usage[] =
 	"CLASS selects the first object of that class once it is in the tree. --record FILE writes\n"
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
 	"(kovctl record's or the viewer's) with every view working.\n"
-	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time, Ctrl-Q quit\n";
+	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
+	"      L locks or selected object, Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -31,6 +32,7 @@ struct options {
 	char host_buf[MAX_TARGETS][256];
 	size_t n;
 	const char *token, *config, *screenshot, *select, *record, *replay;
+	bool locks;
 	double after;
 	int w, h;
 };
@@ -76,6 +78,10 @@ static int parse(int argc, char **argv, struct options *o)
 			o->record = val;
 		} else if (!strcmp(a, "--replay")) {
 			o->replay = val;
+		} else if (!strcmp(a, "--view")) {
+			if (strcmp(val, "locks") && strcmp(val, "object"))
+				return usage_error("--view: locks or object", val);
+			o->locks = !strcmp(val, "locks");
 		} else if (!strcmp(a, "--select")) {
 			o->select = val;
 		} else if (!strcmp(a, "--config")) {
@@ -135,7 +141,7 @@ static void configure(struct target *t, const char *file, bool *done)
 		return;
 	}
 	kov_answer_free(&a);
-	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0 };
+	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS, 0 };
 	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
 	if (kov_client_call(t->c, frame, (size_t)n, &a) == 0)
 		kov_answer_free(&a);
@@ -170,6 +176,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		break;
 	case SDLK_SLASH: v->typing_filter = true; SDL_StartTextInput(); break;
 	case SDLK_ESCAPE: tr->filter[0] = 0; break;
+	case SDLK_l: v->show_locks = !v->show_locks; break;
 	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
 	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
 	case SDLK_MINUS: case SDLK_KP_MINUS: if (v->window_s < 600) v->window_s *= 2; break;
@@ -204,7 +211,8 @@ int main(int argc, char **argv)
 		}
 		o.n = 1;
 	}
-	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1 };
+	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1,
+			  .show_locks = o.locks };
 
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
@@ -318,11 +326,12 @@ int main(int argc, char **argv)
 			}
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
-			       "contributors=%zu selected_samples=%llu hot_spots=%zu width=%d height=%d\n",
+			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu width=%d height=%d\n",
 			       o.n, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
-			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, v.width, v.height);
+			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
+			       v.width, v.height);
 			fflush(stdout);
 			break;
 		}

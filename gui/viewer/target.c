@@ -239,12 +239,54 @@ static void on_counts(struct target *t, const struct proto_frame *f)
 void target_record_frame(struct target *t, const struct proto_frame *f);
 static void take_symbols(struct target *t, const struct kov_answer *a);
 
+static void on_locks(struct target *t, const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_lock l;
+	uint64_t now = kov_now_ns();
+	if (proto_decode_lock_stats(f, &h, &it) < 0)
+		return;
+	while (proto_next_lock(&it, &l)) {
+		size_t i = 0;
+		while (i < t->n_locks && (t->locks[i].sum.pid != l.pid || t->locks[i].sum.lock != l.lock))
+			i++;
+		if (i == t->n_locks) {
+			if (t->n_locks == MAX_LOCKS)
+				continue;
+			struct lock_view *n = &t->locks[t->n_locks++];
+			memset(&n->sum, 0, sizeof n->sum);
+			n->sum.lock = l.lock;
+			n->sum.pid = l.pid;
+			n->sum.kind = l.kind;
+			n->reports = 0;
+			series_init(&n->waiters);
+		}
+		struct lock_view *v = &t->locks[i];
+		struct proto_lock *a = &v->sum;
+		a->coid = l.coid;
+		a->gen = l.gen;
+		a->acquisitions += l.acquisitions;
+		a->contentions += l.contentions;
+		a->wait_total += l.wait_total;
+		a->hold_total += l.hold_total;
+		a->qlen_samples += l.qlen_samples;
+		a->qlen_sum += l.qlen_sum;
+		a->wait_max = l.wait_max > a->wait_max ? l.wait_max : a->wait_max;
+		a->hold_max = l.hold_max > a->hold_max ? l.hold_max : a->hold_max;
+		a->qlen_max = l.qlen_max > a->qlen_max ? l.qlen_max : a->qlen_max;
+		v->reports++;
+		series_push(&v->waiters, now, l.qlen_samples ? (double)l.qlen_sum / (double)l.qlen_samples : 0);
+	}
+}
+
 void target_take_frame(struct target *t, const struct proto_frame *f)
 {
 	switch (f->type) {
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
+	case PROTO_LOCK_STATS: on_locks(t, f); break;
 	default: break;
 	}
 }
@@ -511,6 +553,8 @@ void target_free(struct target *t)
 			cairo_surface_destroy(t->pane[p].chart);
 	}
 	free(t->objs);
+	for (size_t i = 0; i < t->n_locks; i++)
+		series_free(&t->locks[i].waiters);
 	for (size_t i = 0; i < t->rp_n; i++)
 		free(t->rp_frames[i].bytes);
 	free(t->rp_frames);

@@ -61,6 +61,13 @@ struct obj_stat {                     /* samples per object since connected */
 
 enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
 
+#define MAX_LOCKS 32
+struct lock_view {                    /* LOCK_STATS of one lock, summed since connected */
+	struct proto_lock sum;
+	uint64_t reports;
+	struct series waiters;            /* average waiters seen per report interval */
+};
+
 struct spin_range { uint32_t space; uint64_t lo, hi; };
 
 struct target {
@@ -96,6 +103,8 @@ struct target {
 	size_t n_hot;
 	struct obj_stat *objs;
 	size_t n_objs, cap_objs;
+	struct lock_view locks[MAX_LOCKS];
+	size_t n_locks;
 	uint64_t samples_total, frames, intervals;
 	struct proto_status st;
 	/* The event catalogue: the client's while connected, or the recording's. */
@@ -165,6 +174,7 @@ struct view {
 	struct tree tree;
 	double window_s;                  /* seconds of history shown in the panes */
 	bool typing_filter;
+	bool show_locks;                  /* the bottom-right panel: locks instead of the selection */
 	int width, height;                /* drawing size in pixels */
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */

@@ -52,7 +52,7 @@ png_ok 1280 800
 
 PORT=$(free_port)
 boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
-	--workload spinbench:1000000:2:0,cotree:forever
+	--workload spinbench:1000000:2:0,cotree:forever,sleepbench:3:1000:0
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
@@ -73,6 +73,12 @@ png_ok 1280 800
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
 live=$(field samples)
+
+# The lock view: sleepbench's monitored mutex with its lockstat figures.
+shot 5 --target 127.0.0.1:"$PORT" --view locks || fail "lock view exited $?: $(cat "$OUT")"
+cat "$OUT"
+png_ok 1280 800
+[ "$(field locks)" -ge 1 ] || fail "the lock view shows no lock"
 
 # The recording replays with every view working, all its samples delivered.
 stop_target() { kill -- -"$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; }
