@@ -533,7 +533,9 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
 	draw_top(cr, t, px, ty, tw - PAD / 2, h - ty - PAD);
-	if (v->show_locks)
+	if (v->config.open)   /* over the panes: the tree stays visible beside it */
+		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);
+	else if (v->show_locks)
 		draw_locks(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 	else
 		draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);

@@ -12,6 +12,7 @@
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
 	"                  [--record FILE] [--size WxH] [--select CLASS] [--view locks|object]\n"
+	"                  [--config-keys KEYS]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
@@ -24,7 +25,7 @@ static const char usage[] =
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
 	"(kovctl record's or the viewer's) with every view working.\n"
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
-	"      L locks or selected object, Ctrl-Q quit\n";
+	"      L locks or selected object, C the PMU configuration utility, Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -32,6 +33,7 @@ struct options {
 	char host_buf[MAX_TARGETS][256];
 	size_t n;
 	const char *token, *config, *screenshot, *select, *record, *replay;
+	const char *config_keys;          /* opens the utility and types these once connected */
 	bool locks;
 	double after;
 	int w, h;
@@ -78,6 +80,8 @@ static int parse(int argc, char **argv, struct options *o)
 			o->record = val;
 		} else if (!strcmp(a, "--replay")) {
 			o->replay = val;
+		} else if (!strcmp(a, "--config-keys")) {
+			o->config_keys = val;
 		} else if (!strcmp(a, "--view")) {
 			if (strcmp(val, "locks") && strcmp(val, "object"))
 				return usage_error("--view: locks or object", val);
@@ -151,6 +155,14 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 {
 	struct tree *tr = &v->tree;
 	struct target *t = &v->targets[v->current];
+	if (v->config.open) {
+		int c = k == SDLK_UP ? 'u' : k == SDLK_DOWN ? 'd' : k == SDLK_LEFT ? 'l' :
+			k == SDLK_RIGHT ? 'r' : k == SDLK_RETURN ? '\r' : k == SDLK_ESCAPE ? 27 :
+			k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' : 0;
+		if (c)
+			config_key(&v->config, t, c);
+		return;
+	}
 	if (v->typing_filter) {
 		size_t n = strlen(tr->filter);
 		if (k == SDLK_BACKSPACE && n)
@@ -177,6 +189,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_SLASH: v->typing_filter = true; SDL_StartTextInput(); break;
 	case SDLK_ESCAPE: tr->filter[0] = 0; break;
 	case SDLK_l: v->show_locks = !v->show_locks; break;
+	case SDLK_c: if (t->cat) config_open(&v->config, t); break;
 	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
 	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
 	case SDLK_MINUS: case SDLK_KP_MINUS: if (v->window_s < 600) v->window_s *= 2; break;
@@ -283,6 +296,12 @@ int main(int argc, char **argv)
 			v.scale = ww > 0 ? (double)pw / ww : 1;
 		}
 		struct target *t = &targets[v.current];
+		if (o.config_keys && t->cat && t->state == CONN_UP) {
+			config_open(&v.config, t);
+			for (const char *k = o.config_keys; *k; k++)
+				config_key(&v.config, t, *k == 'E' ? '\r' : *k == 'X' ? 27 : *k);
+			o.config_keys = NULL;
+		}
 		tree_build(&v.tree, t->have_scan ? &t->scan : NULL);
 		for (size_t i = 0; o.select && t->have_scan && i < v.tree.n; i++)
 			if (v.tree.rows[i].kind == ROW_OBJECT &&
@@ -326,12 +345,16 @@ int main(int argc, char **argv)
 			}
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
-			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu width=%d height=%d\n",
+			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu config_open=%d "
+			       "config_sent=%d config_groups=%u width=%d height=%d\n",
 			       o.n, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
 			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
+			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.width, v.height);
+			if (v.config.open)
+				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);
 			break;
 		}

@@ -13,6 +13,7 @@
 #include <cairo.h>
 #include "client/client.h"
 #include "client/scan.h"
+#include "client/pmuconf.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -167,6 +168,22 @@ double text_width(cairo_t *cr, const char *font, const char *s);
 /* Word-wrapped within width; returns the height used. */
 double text_wrap(cairo_t *cr, double x, double y, double width, const char *font, const char *s);
 
+/* ---- config_ui.c ----------------------------------------------------------------------- */
+struct config_ui {
+	bool open, sent;
+	struct kov_pmuconf conf;          /* the configuration being built */
+	size_t used;                      /* name slots of conf in use */
+	unsigned group;                   /* the group being edited */
+	size_t cursor;                    /* catalogue entry under the cursor */
+	char msg[300];                    /* the last reason, refusal or hint */
+};
+void config_open(struct config_ui *ui, const struct target *t);
+/* Keys: 'u'/'d' move, ' ' toggles the event, 't' its threshold, 'g' adds a group, 'l'/'r'
+ * switch groups, 's' saves, '\r' sends, 27 closes. True when the key was the dialog's. */
+bool config_key(struct config_ui *ui, struct target *t, int key);
+void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t, double x,
+		 double y, double w, double h);
+
 /* ---- draw.c ---------------------------------------------------------------------------- */
 struct view {
 	struct target *targets;
@@ -175,6 +192,7 @@ struct view {
 	double window_s;                  /* seconds of history shown in the panes */
 	bool typing_filter;
 	bool show_locks;                  /* the bottom-right panel: locks instead of the selection */
+	struct config_ui config;          /* the PMU configuration utility, when open */
 	int width, height;                /* drawing size in pixels */
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */

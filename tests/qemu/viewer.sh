@@ -80,6 +80,18 @@ cat "$OUT"
 png_ok 1280 800
 [ "$(field locks)" -ge 1 ] || fail "the lock view shows no lock"
 
+# The configuration utility: the KM's planner refuses an event QEMU cannot count, with the
+# reason; a two-group configuration (instructions sampled, cycles) is sent and started.
+shot 3 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "ddddddddddd " ||
+	fail "configuration utility exited $?: $(cat "$OUT")"
+grep -q '^viewer: config: group g1: PM_LARX_LSU0 does not count on this machine' "$OUT" ||
+	fail "the utility did not refuse PM_LARX_LSU0: $(cat "$OUT")"
+shot 4 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "d tgu E" ||
+	fail "configuration utility exited $?: $(cat "$OUT")"
+cat "$OUT"
+[ "$(field config_sent)" = 1 ] && [ "$(field config_groups)" = 2 ] || fail "the configuration was not sent"
+grep -a -q 'dcid: configuration [0-9]* applied (2 groups)' "$LOG" || fail "the target did not apply it"
+
 # The recording replays with every view working, all its samples delivered.
 stop_target() { kill -- -"$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; }
 stop_target
