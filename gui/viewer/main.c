@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <SDL.h>
 #include "viewer/viewer.h"
 #include "client/pmuconf.h"
@@ -12,7 +13,7 @@
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
 	"                  [--record FILE] [--size WxH] [--select CLASS] [--view locks|object]\n"
-	"                  [--config-keys KEYS]\n"
+	"                  [--config-keys KEYS] [--csv FILE]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
@@ -25,7 +26,8 @@ static const char usage[] =
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
 	"(kovctl record's or the viewer's) with every view working.\n"
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
-	"      L locks or selected object, C the PMU configuration utility, Ctrl-Q quit\n";
+	"      L locks or selected object, C the PMU configuration utility, E export the window\n"
+	"      (PNG) and the panes' data (CSV), Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -34,6 +36,7 @@ struct options {
 	size_t n;
 	const char *token, *config, *screenshot, *select, *record, *replay;
 	const char *config_keys;          /* opens the utility and types these once connected */
+	const char *csv;                  /* with --screenshot: the series as CSV too */
 	bool locks;
 	double after;
 	int w, h;
@@ -80,6 +83,8 @@ static int parse(int argc, char **argv, struct options *o)
 			o->record = val;
 		} else if (!strcmp(a, "--replay")) {
 			o->replay = val;
+		} else if (!strcmp(a, "--csv")) {
+			o->csv = val;
 		} else if (!strcmp(a, "--config-keys")) {
 			o->config_keys = val;
 		} else if (!strcmp(a, "--view")) {
@@ -151,6 +156,38 @@ static void configure(struct target *t, const char *file, bool *done)
 		kov_answer_free(&a);
 }
 
+/* The current target's pane series as CSV: pane, seconds before now, value. */
+static bool write_csv(const struct view *v, const char *file, uint64_t now)
+{
+	FILE *f = fopen(file, "w");
+	if (!f)
+		return false;
+	const struct target *t = &v->targets[v->current];
+	fprintf(f, "pane,seconds_ago,value\n");
+	for (int p = 0; p < PANES; p++) {
+		uint64_t at;
+		double val;
+		for (size_t i = 0; t->pane[p].available && series_at(&t->pane[p].s, i, &at, &val); i++)
+			fprintf(f, "\"%s\",%.3f,%.6g\n", t->pane[p].title,
+				at >= now ? 0.0 : (double)(now - at) / 1e9, val);
+	}
+	return fclose(f) == 0;
+}
+
+static cairo_surface_t *frame_surface;
+
+/* E: the window as PNG and the series as CSV, named by the time. */
+static void export_view(const struct view *v, uint64_t now)
+{
+	char png[64], csv[64];
+	long stamp = (long)time(NULL);
+	snprintf(png, sizeof png, "kov-viewer-%ld.png", stamp);
+	snprintf(csv, sizeof csv, "kov-viewer-%ld.csv", stamp);
+	bool ok = frame_surface && cairo_surface_write_to_png(frame_surface, png) == CAIRO_STATUS_SUCCESS;
+	ok &= write_csv(v, csv, now);
+	fprintf(stderr, "kov-viewer: %s %s and %s\n", ok ? "exported" : "could not export", png, csv);
+}
+
 static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 {
 	struct tree *tr = &v->tree;
@@ -189,6 +226,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_SLASH: v->typing_filter = true; SDL_StartTextInput(); break;
 	case SDLK_ESCAPE: tr->filter[0] = 0; break;
 	case SDLK_l: v->show_locks = !v->show_locks; break;
+	case SDLK_e: export_view(v, kov_now_ns()); break;
 	case SDLK_c: if (t->cat) config_open(&v->config, t); break;
 	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
 	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
@@ -290,6 +328,7 @@ int main(int argc, char **argv)
 			if (tex)
 				SDL_DestroyTexture(tex);
 			surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+			frame_surface = surf;
 			tex = SDL_CreateTexture(ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, pw, ph);
 			v.width = pw;
 			v.height = ph;
@@ -326,8 +365,9 @@ int main(int argc, char **argv)
 					connected++;
 					events = targets[i].n_cat;
 				}
-			if (cairo_surface_write_to_png(surf, o.screenshot) != CAIRO_STATUS_SUCCESS) {
-				fprintf(stderr, "kov-viewer: cannot write %s\n", o.screenshot);
+			if (cairo_surface_write_to_png(surf, o.screenshot) != CAIRO_STATUS_SUCCESS ||
+			    (o.csv && !write_csv(&v, o.csv, now))) {
+				fprintf(stderr, "kov-viewer: cannot write %s\n", o.csv ? o.csv : o.screenshot);
 				return 1;
 			}
 			size_t available = 0, hot = 0;

@@ -56,7 +56,8 @@ boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
-shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --select SpinBench --record "$REC" ||
+shot 6 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --select SpinBench --record "$REC" \
+	--csv "$REC.csv" ||
 	fail "viewer exited $?: $(cat "$OUT")"
 cat "$OUT"
 png_ok 1280 800
@@ -73,6 +74,13 @@ png_ok 1280 800
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
 live=$(field samples)
+# The exported data: a header and points of the three panes that count here.
+head -n1 "$REC.csv" | grep -q '^pane,seconds_ago,value$' || fail "CSV header"
+for pane in "Instructions per cycle" "Spin-lock contention" "MMU misses"; do
+	[ "$(grep -c "^\"$pane\"," "$REC.csv")" -ge 10 ] || fail "CSV lacks points of $pane"
+done
+grep -q '^"Branch mispredictions"' "$REC.csv" && fail "CSV has data of a pane that cannot count"
+rm -f "$REC.csv"
 
 # The lock view: sleepbench's monitored mutex with its lockstat figures.
 shot 5 --target 127.0.0.1:"$PORT" --view locks || fail "lock view exited $?: $(cat "$OUT")"
