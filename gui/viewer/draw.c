@@ -326,6 +326,36 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	text_draw(cr, x + w - 8 - text_width(cr, FONT_SMALL, stats), y + 6, FONT_SMALL, stats);
 	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
 	v->drawn_series++;
+	/* Hover: the value nearest the pointer's time. */
+	double cx = x + 8, cw = w - 16, cy = y + 24, ch = h - 44;
+	if (v->mouse_x < cx || v->mouse_x > cx + cw || v->mouse_y < cy || v->mouse_y > cy + ch)
+		return;
+	double ago = (cx + cw - v->mouse_x) / cw * v->window_s;
+	uint64_t t, best_t = 0;
+	double val, best_v = 0, best_d = 1e18;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
+		double d = fabs(age_s(now, t) - ago);
+		if (d < best_d) {
+			best_d = d;
+			best_t = t;
+			best_v = val;
+		}
+	}
+	if (!best_t)
+		return;
+	double px = cx + cw - cw * age_s(now, best_t) / v->window_s;
+	cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.5);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, floor(px) + 0.5, cy);
+	cairo_line_to(cr, floor(px) + 0.5, cy + ch);
+	cairo_stroke(cr);
+	char tip[64];
+	snprintf(tip, sizeof tip, "%.4g%s  %.1f s ago", best_v, p->unit, age_s(now, best_t));
+	double tw = text_width(cr, FONT_SMALL, tip) + 10, tx = px + 6 + tw > cx + cw ? px - tw - 6 : px + 6;
+	box(cr, tx, cy + 2, tw, 17, 0xFFFDE7, 0xB8BEC6);
+	rgb(cr, 0x1F2328);
+	text_draw(cr, tx + 5, cy + 3, FONT_SMALL, tip);
+	v->hover_shown = true;
 }
 
 static void draw_top(cairo_t *cr, const struct target *t, double x, double y, double w, double h)

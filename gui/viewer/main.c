@@ -37,6 +37,7 @@ struct options {
 	const char *token, *config, *screenshot, *select, *record, *replay;
 	const char *config_keys;          /* opens the utility and types these once connected */
 	const char *csv;                  /* with --screenshot: the series as CSV too */
+	double hover_x, hover_y;
 	bool locks;
 	double after;
 	int w, h;
@@ -83,6 +84,9 @@ static int parse(int argc, char **argv, struct options *o)
 			o->record = val;
 		} else if (!strcmp(a, "--replay")) {
 			o->replay = val;
+		} else if (!strcmp(a, "--hover")) {   /* a pointer position, for tests */
+			if (sscanf(val, "%lf,%lf", &o->hover_x, &o->hover_y) != 2)
+				return usage_error("--hover needs X,Y", val);
 		} else if (!strcmp(a, "--csv")) {
 			o->csv = val;
 		} else if (!strcmp(a, "--config-keys")) {
@@ -263,7 +267,7 @@ int main(int argc, char **argv)
 		o.n = 1;
 	}
 	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1,
-			  .show_locks = o.locks };
+			  .show_locks = o.locks, .mouse_x = -1, .mouse_y = -1 };
 
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
@@ -305,6 +309,11 @@ int main(int argc, char **argv)
 						tree_toggle(&v.tree, &targets[v.current].scan, r);
 					v.tree.selected = r;
 				}
+			} else if (e.type == SDL_MOUSEMOTION) {
+				v.mouse_x = e.motion.x;
+				v.mouse_y = e.motion.y;
+			} else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_LEAVE) {
+				v.mouse_x = v.mouse_y = -1;
 			} else if (e.type == SDL_MOUSEWHEEL) {
 				int mx, my;
 				SDL_GetMouseState(&mx, &my);
@@ -348,6 +357,11 @@ int main(int argc, char **argv)
 				v.tree.selected = i;
 				o.select = NULL;
 			}
+		if (o.hover_x > 0) {
+			v.mouse_x = o.hover_x;
+			v.mouse_y = o.hover_y;
+		}
+		v.hover_shown = false;
 		cairo_t *cr = cairo_create(surf);
 		cairo_scale(cr, v.scale, v.scale);
 		draw_view(cr, &v, now);
@@ -386,13 +400,13 @@ int main(int argc, char **argv)
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
 			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu config_open=%d "
-			       "config_sent=%d config_groups=%u width=%d height=%d\n",
+			       "config_sent=%d config_groups=%u hover=%d width=%d height=%d\n",
 			       o.n, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
 			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
-			       v.width, v.height);
+			       v.hover_shown, v.width, v.height);
 			if (v.config.open)
 				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);

@@ -193,6 +193,8 @@ struct view {
 	bool typing_filter;
 	bool show_locks;                  /* the bottom-right panel: locks instead of the selection */
 	struct config_ui config;          /* the PMU configuration utility, when open */
+	double mouse_x, mouse_y;          /* points; negative when outside the window */
+	bool hover_shown;                 /* the last frame drew a hover value */
 	int width, height;                /* drawing size in pixels */
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */

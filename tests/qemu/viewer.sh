@@ -83,10 +83,11 @@ grep -q '^"Branch mispredictions"' "$REC.csv" && fail "CSV has data of a pane th
 rm -f "$REC.csv"
 
 # The lock view: sleepbench's monitored mutex with its lockstat figures.
-shot 5 --target 127.0.0.1:"$PORT" --view locks || fail "lock view exited $?: $(cat "$OUT")"
+shot 5 --target 127.0.0.1:"$PORT" --view locks --hover 1230,200 || fail "lock view exited $?: $(cat "$OUT")"
 cat "$OUT"
 png_ok 1280 800
 [ "$(field locks)" -ge 1 ] || fail "the lock view shows no lock"
+[ "$(field hover)" = 1 ] || fail "no value shown under the pointer over a chart"
 
 # The configuration utility: the KM's planner refuses an event QEMU cannot count, with the
 # reason; a two-group configuration (instructions sampled, cycles) is sent and started.
