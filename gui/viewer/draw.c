@@ -434,7 +434,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	const struct obj_stat *o = stat_of(t, ob->pid, ob->coid, ob->gen);
 	if (!o) {
 		rgb(cr, 0x57606A);
-		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to it yet");
+		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to it yet (I counts its calls)");
 		return;
 	}
 	/* Contribution over the window: its samples / all samples, per interval. */
@@ -463,9 +463,12 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	}
 	cairo_stroke(cr);
 	char line[200];
+	char calls[48] = "";
+	if (o->calls)
+		snprintf(calls, sizeof calls, " · %llu calls", (unsigned long long)o->calls);
 	snprintf(line, sizeof line, "share of all samples per interval (top: 100%%) · %llu samples, "
-		 "%.0f%% spin", (unsigned long long)o->samples,
-		 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0);
+		 "%.0f%% spin%s", (unsigned long long)o->samples,
+		 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0, calls);
 	rgb(cr, 0x57606A);
 	text_draw(cr, cx, cy + ch + 2, FONT_SMALL, line);
 	/* Hot spots. */

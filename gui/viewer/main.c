@@ -13,7 +13,7 @@
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
 	"                  [--record FILE] [--size WxH] [--select CLASS] [--view locks|object]\n"
-	"                  [--config-keys KEYS] [--csv FILE]\n"
+	"                  [--config-keys KEYS] [--keys KEYS] [--csv FILE] [--hover X,Y]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
@@ -27,7 +27,8 @@ static const char usage[] =
 	"(kovctl record's or the viewer's) with every view working.\n"
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
 	"      L locks or selected object, C the PMU configuration utility, E export the window\n"
-	"      (PNG) and the panes' data (CSV), Ctrl-Q quit\n";
+	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
+	"      method calls, Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -38,6 +39,7 @@ struct options {
 	const char *config_keys;          /* opens the utility and types these once connected */
 	const char *csv;                  /* with --screenshot: the series as CSV too */
 	double hover_x, hover_y;
+	const char *keys;                 /* typed into the main view once an object is selected */
 	bool locks;
 	double after;
 	int w, h;
@@ -84,6 +86,8 @@ static int parse(int argc, char **argv, struct options *o)
 			o->record = val;
 		} else if (!strcmp(a, "--replay")) {
 			o->replay = val;
+		} else if (!strcmp(a, "--keys")) {
+			o->keys = val;
 		} else if (!strcmp(a, "--hover")) {   /* a pointer position, for tests */
 			if (sscanf(val, "%lf,%lf", &o->hover_x, &o->hover_y) != 2)
 				return usage_error("--hover needs X,Y", val);
@@ -231,6 +235,14 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_ESCAPE: tr->filter[0] = 0; break;
 	case SDLK_l: v->show_locks = !v->show_locks; break;
 	case SDLK_e: export_view(v, kov_now_ns()); break;
+	case SDLK_i:   /* invocation counting for the selected object, or process */
+		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
+			const struct row *r = &tr->rows[tr->selected];
+			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			uint32_t pid = ob ? (ob->coid >= KOV_KERNEL_COID_BASE ? 0 : ob->pid) : t->scan.procs[r->proc].pid;
+			target_instrument(t, pid, ob ? ob->coid : 0, true);
+		}
+		break;
 	case SDLK_c: if (t->cat) config_open(&v->config, t); break;
 	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
 	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
@@ -344,6 +356,11 @@ int main(int argc, char **argv)
 			v.scale = ww > 0 ? (double)pw / ww : 1;
 		}
 		struct target *t = &targets[v.current];
+		if (o.keys && !o.select && t->have_scan && t->state == CONN_UP) {
+			for (const char *k = o.keys; *k; k++)
+				key(&v, (SDL_Keycode)*k, 0, &quit);
+			o.keys = NULL;
+		}
 		if (o.config_keys && t->cat && t->state == CONN_UP) {
 			config_open(&v.config, t);
 			for (const char *k = o.config_keys; *k; k++)
@@ -400,13 +417,13 @@ int main(int argc, char **argv)
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
 			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu config_open=%d "
-			       "config_sent=%d config_groups=%u hover=%d width=%d height=%d\n",
+			       "config_sent=%d config_groups=%u hover=%d calls=%llu width=%d height=%d\n",
 			       o.n, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
 			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
-			       v.hover_shown, v.width, v.height);
+			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			if (v.config.open)
 				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);

@@ -280,6 +280,21 @@ static void on_locks(struct target *t, const struct proto_frame *f)
 	}
 }
 
+static void on_invocations(struct target *t, const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_invocation r;
+	if (proto_decode_invocations(f, &h, &it) < 0)
+		return;
+	while (proto_next_invocation(&it, &r)) {
+		struct obj_stat *o = obj_of(t, r.pid, r.coid, r.gen);
+		t->calls_total += r.count;
+		if (o)
+			o->calls += r.count;
+	}
+}
+
 void target_take_frame(struct target *t, const struct proto_frame *f)
 {
 	switch (f->type) {
@@ -287,6 +302,7 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
 	case PROTO_LOCK_STATS: on_locks(t, f); break;
+	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	default: break;
 	}
 }
@@ -539,6 +555,37 @@ void target_poll(struct target *t, uint64_t now)
 			disconnect(t, CONN_DOWN, now);
 		}
 	}
+}
+
+bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on)
+{
+	if (t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER) {
+		snprintf(t->status, sizeof t->status, "invocation counting needs the controller role (--token)");
+		return false;
+	}
+	uint8_t buf[64];
+	struct kov_answer a;
+	struct proto_instrument m = { pid, coid, PROTO_INSTR_INVOCATIONS, on };
+	int n = proto_encode_instrument(buf, sizeof buf, 0, 0, &m);
+	if (n < 0 || kov_client_call(t->c, buf, (size_t)n, &a) < 0) {
+		snprintf(t->status, sizeof t->status, "invocation counting refused: %s", kov_client_error(t->c));
+		return false;
+	}
+	kov_answer_free(&a);
+	if (on && t->n_counted < 64) {
+		t->counted[t->n_counted].pid = pid;
+		t->counted[t->n_counted++].coid = coid;
+	}
+	kov_client_status(t->c, &t->st);
+	if (!(t->st.streams & PROTO_STREAM_INVOCATIONS)) {
+		struct proto_start s = { t->st.streams | PROTO_STREAM_INVOCATIONS, 0 };
+		n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
+		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0)
+			kov_answer_free(&a);
+	}
+	snprintf(t->status, sizeof t->status, "invocation counting %s for pid %u %s", on ? "on" : "off",
+		 pid, coid ? "(one object)" : "(all objects)");
+	return true;
 }
 
 void target_free(struct target *t)

@@ -54,6 +54,7 @@ struct obj_stat {                     /* samples per object since connected */
 	uint64_t coid;
 	uint64_t samples, spin, last_ns;
 	uint32_t iv_count;                /* samples in the current report interval */
+	uint64_t calls;                   /* method calls counted (INVOCATIONS), since connected */
 	struct { uint64_t iv; uint32_t n; } hist[OBJ_HIST];   /* intervals it had samples in */
 	size_t hist_head, hist_n;
 	struct { uint64_t pc; uint64_t n; } pcs[OBJ_PCS];
@@ -104,6 +105,9 @@ struct target {
 	size_t n_hot;
 	struct obj_stat *objs;
 	size_t n_objs, cap_objs;
+	uint64_t calls_total;             /* INVOCATIONS counted since connected */
+	struct { uint32_t pid; uint64_t coid; } counted[64];   /* what the viewer turned on */
+	size_t n_counted;
 	struct lock_view locks[MAX_LOCKS];
 	size_t n_locks;
 	uint64_t samples_total, frames, intervals;
@@ -131,6 +135,9 @@ bool target_record(struct target *t, const char *file);
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
+/* Turns invocation counting on or off for one object (coid) or a process (coid 0) and makes
+ * sure INVOCATIONS stream: false with the reason in t->status when the target refused. */
+bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on);
 /* Asks for the symbols of the hottest PCs of object (pid, coid) when they are not known yet. */
 void target_want_hot_spots(struct target *t, const struct obj_stat *o);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);

@@ -52,7 +52,7 @@ png_ok 1280 800
 
 PORT=$(free_port)
 boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
-	--workload spinbench:1000000:2:0,cotree:forever,sleepbench:3:1000:0
+	--workload spinbench:1000000:2:0,cotree:touch,sleepbench:3:1000:0
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
 printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n  SW_HPT_MISS\n  SW_SLB_MISS\n' >"$CONF"
@@ -88,6 +88,12 @@ cat "$OUT"
 png_ok 1280 800
 [ "$(field locks)" -ge 1 ] || fail "the lock view shows no lock"
 [ "$(field hover)" = 1 ] || fail "no value shown under the pointer over a chart"
+
+# I on a selected object turns its invocation counting on: calls arrive.
+shot 4 --target 127.0.0.1:"$PORT" --token s3cret --select TreeNode --keys i ||
+	fail "instrumenting exited $?: $(cat "$OUT")"
+[ "$(field calls)" -gt 0 ] || fail "no invocation counts after I: $(cat "$OUT")"
+grep -a -q 'dcid: invocation counting on for pid [0-9]* (one object)' "$LOG" || fail "INSTRUMENT not sent"
 
 # The configuration utility: the KM's planner refuses an event QEMU cannot count, with the
 # reason; a two-group configuration (instructions sampled, cycles) is sent and started.
