@@ -125,7 +125,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 			for (int p = 0; p < PANES; p++)
 				series_push(&t.pane[p].s, kov_now_ns(), (double)((f * (p + 3)) % 97));
 		uint64_t t0 = kov_now_ns();
-		tree_build(&v.tree, &t.scan);
+		tree_build(&v.tree, &t.scan, NULL);
 		cairo_t *cr = cairo_create(surf);
 		draw_view(cr, &v, kov_now_ns());
 		cairo_destroy(cr);

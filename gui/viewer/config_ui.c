@@ -61,7 +61,7 @@ void config_open(struct config_ui *ui, const struct target *t)
 	ui->used = 1;
 	host_catalogue(t);
 	snprintf(ui->msg, sizeof ui->msg, "Space adds or removes the event, T its threshold; G new group, "
-		 "←/→ group, S save, Enter send, Esc close");
+		 "←/→ group, +/- its share, S save, Enter send, Esc close");
 }
 
 /* Checks the configuration with the planner: 0, or -1 with the reason in ui->msg. */
@@ -156,6 +156,22 @@ static void add_group(struct config_ui *ui)
 	snprintf(ui->msg, sizeof ui->msg, "group %s: shares now %u%% each", slot, 100 / c->n_groups);
 }
 
+/* +/-: 5 points of share moved between the current group and the next one (shares stay 1-99
+ * and add up to 100). */
+static void share(struct config_ui *ui, int delta)
+{
+	struct proto_pmu_config *c = &ui->conf.cfg;
+	if (c->n_groups < 2) {
+		snprintf(ui->msg, sizeof ui->msg, "one group has all the time: add a group (G) first");
+		return;
+	}
+	struct proto_group *g = &c->groups[ui->group], *o = &c->groups[(ui->group + 1) % c->n_groups];
+	int d = delta > 0 ? (o->share - 1 < delta ? o->share - 1 : delta) : -(g->share - 1 < -delta ? g->share - 1 : -delta);
+	g->share = (uint16_t)(g->share + d);
+	o->share = (uint16_t)(o->share - d);
+	snprintf(ui->msg, sizeof ui->msg, "%s %u%%, %s %u%%", g->name.s, g->share, o->name.s, o->share);
+}
+
 static void save(struct config_ui *ui)
 {
 	char text[8192];
@@ -213,6 +229,8 @@ bool config_key(struct config_ui *ui, struct target *t, int key)
 	case 'l': if (ui->group) ui->group--; return true;
 	case 'r': if (ui->group + 1 < ui->conf.cfg.n_groups) ui->group++; return true;
 	case 's': save(ui); return true;
+	case '+': share(ui, 5); return true;
+	case '-': share(ui, -5); return true;
 	case '\r': send(ui, t); return true;
 	default: return false;
 	}

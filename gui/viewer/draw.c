@@ -72,12 +72,24 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 		double tw = text_width(cr, FONT_BOLD, label) + 30;
 		if (i == v->current)
 			box(cr, x - 4, 4, tw + 8, 20, 0xFFFFFF, 0xB8BEC6);
+		v->tab_x[i] = x - 4;
+		v->tab_w[i] = tw + 8;
 		rgb(cr, dot);
 		cairo_arc(cr, x + 6, 14, 4.5, 0, 2 * M_PI);
 		cairo_fill(cr);
 		rgb(cr, 0x1F2328);
 		text_draw(cr, x + 16, 6, FONT_BOLD, label);
 		x += tw + 14;
+	}
+	if (v->typing_target) {
+		char prompt[360];
+		snprintf(prompt, sizeof prompt, "connect to HOST:PORT: %s▏  (Enter connects, Esc cancels)",
+			 v->new_target);
+		rgb(cr, 0x0B3D91);
+		text_draw(cr, x + 10, 6, FONT_BOLD, prompt);
+	} else if (v->n_targets < MAX_TARGETS) {
+		rgb(cr, 0x8C959F);
+		text_draw(cr, x + 10, 8, FONT_SMALL, "N: connect another target");
 	}
 	const struct target *t = &v->targets[v->current];
 	char line[512];
@@ -204,7 +216,10 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
 		cairo_stroke(cr);
 		char lab[16];
-		snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
+		if (v->pan_s > 0)
+			snprintf(lab, sizeof lab, "-%ds", s + (int)v->pan_s);
+		else
+			snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
 		rgb(cr, 0x8C959F);
 		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
 	}
@@ -551,6 +566,35 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 	}
 }
 
+/* A target's description when the pointer is on its tab. */
+static void draw_tab_tip(cairo_t *cr, struct view *v)
+{
+	for (size_t i = 0; i < v->n_targets; i++) {
+		const struct target *t = &v->targets[i];
+		if (v->mouse_y < 4 || v->mouse_y > 24 || v->mouse_x < v->tab_x[i] ||
+		    v->mouse_x > v->tab_x[i] + v->tab_w[i])
+			continue;
+		char tip[2400];
+		if (t->state == CONN_UP) {
+			const struct kov_target *d = kov_client_target(t->c);
+			snprintf(tip, sizeof tip, "%s:%s\nprofile %s · %s\n%u CPU%s · %s (pvr 0x%08x) · %llu MiB\n"
+				 "PMU %s · %zu events · protocol %u.%u\nkernel %s · %s\nrole %s%s%s",
+				 t->host, t->port, d->profile, d->model, d->cpus, d->cpus == 1 ? "" : "s",
+				 kov_pvr_name(d->pvr), d->pvr, (unsigned long long)(d->memory >> 20), d->pmu,
+				 t->n_cat, d->major, d->minor, d->build_id, d->server, kov_role_name(d->role),
+				 d->reason[0] ? ": " : "", d->reason);   /* sized for the longest fields */
+		} else {
+			snprintf(tip, sizeof tip, "%s%s%s\n%s: %s", t->host, t->port[0] ? ":" : "", t->port,
+				 conn_name(t->state), t->status);
+		}
+		double w = 420, h = text_wrap(cr, -10000, 0, w - 16, FONT_SMALL, tip) + 12;
+		box(cr, v->tab_x[i], 28, w, h, 0xFFFDE7, 0xB8BEC6);
+		rgb(cr, 0x1F2328);
+		text_wrap(cr, v->tab_x[i] + 8, 34, w - 16, FONT_SMALL, tip);
+		v->hover_shown = true;
+	}
+}
+
 void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 {
 	double w = v->width / v->scale, h = v->height / v->scale;
@@ -562,10 +606,13 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	struct target *t = &v->targets[v->current];
 	double px = TREE_W + PAD, pw = w - px - PAD, py = BAR_H + PAD;
 	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
+	/* Panned back: the panes end pan_s before now (the axis labels count from there). */
+	uint64_t pane_now = now - (uint64_t)(v->pan_s * 1e9);
 	for (int p = 0; p < PANES; p++)
-		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, now);
+		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
 	draw_top(cr, t, px, ty, tw - PAD / 2, h - ty - PAD);
+	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);
 	else if (v->show_locks)

@@ -28,7 +28,8 @@ static const char usage[] =
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
 	"      L locks or selected object, C the PMU configuration utility, E export the window\n"
 	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
-	"      method calls, Ctrl-Q quit\n";
+	"      method calls, M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
+	"      N connect another target, Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -40,6 +41,7 @@ struct options {
 	const char *csv;                  /* with --screenshot: the series as CSV too */
 	double hover_x, hover_y;
 	const char *keys;                 /* typed into the main view once an object is selected */
+	bool sort_metric;
 	bool locks;
 	double after;
 	int w, h;
@@ -88,6 +90,10 @@ static int parse(int argc, char **argv, struct options *o)
 			o->replay = val;
 		} else if (!strcmp(a, "--keys")) {
 			o->keys = val;
+		} else if (!strcmp(a, "--sort")) {
+			if (strcmp(val, "metric") && strcmp(val, "name"))
+				return usage_error("--sort: metric or name", val);
+			o->sort_metric = !strcmp(val, "metric");
 		} else if (!strcmp(a, "--hover")) {   /* a pointer position, for tests */
 			if (sscanf(val, "%lf,%lf", &o->hover_x, &o->hover_y) != 2)
 				return usage_error("--hover needs X,Y", val);
@@ -203,9 +209,33 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	if (v->config.open) {
 		int c = k == SDLK_UP ? 'u' : k == SDLK_DOWN ? 'd' : k == SDLK_LEFT ? 'l' :
 			k == SDLK_RIGHT ? 'r' : k == SDLK_RETURN ? '\r' : k == SDLK_ESCAPE ? 27 :
-			k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' : 0;
+			k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' :
+			k == SDLK_PLUS || k == SDLK_EQUALS || k == SDLK_KP_PLUS ? '+' :
+			k == SDLK_MINUS || k == SDLK_KP_MINUS ? '-' : 0;
 		if (c)
 			config_key(&v->config, t, c);
+		return;
+	}
+	if (v->typing_target) {
+		size_t n = strlen(v->new_target);
+		if (k == SDLK_BACKSPACE && n)
+			v->new_target[n - 1] = 0;
+		else if (k == SDLK_ESCAPE || k == SDLK_RETURN) {
+			v->typing_target = false;
+			SDL_StopTextInput();
+			const char *colon = strrchr(v->new_target, ':');
+			long port = colon ? strtol(colon + 1, NULL, 10) : 0;
+			if (k == SDLK_RETURN && colon && colon != v->new_target && port > 0 && port < 65536 &&
+			    v->n_targets < MAX_TARGETS) {
+				char host[256], p[8];
+				snprintf(host, sizeof host, "%.*s", (int)(colon - v->new_target), v->new_target);
+				snprintf(p, sizeof p, "%ld", port);
+				target_init(&v->targets[v->n_targets], host, p, v->targets[0].token);
+				v->current = v->n_targets++;
+				tr->selected = tr->scroll = 0;
+			}
+			v->new_target[0] = 0;
+		}
 		return;
 	}
 	if (v->typing_filter) {
@@ -235,6 +265,16 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_ESCAPE: tr->filter[0] = 0; break;
 	case SDLK_l: v->show_locks = !v->show_locks; break;
 	case SDLK_e: export_view(v, kov_now_ns()); break;
+	case SDLK_m: v->sort_by_metric = !v->sort_by_metric; break;
+	case SDLK_n:
+		if (v->n_targets < MAX_TARGETS) {
+			v->typing_target = true;
+			SDL_StartTextInput();
+		}
+		break;
+	case SDLK_LEFTBRACKET: v->pan_s += v->window_s / 4; break;                  /* back in time */
+	case SDLK_RIGHTBRACKET: v->pan_s = v->pan_s > v->window_s / 4 ? v->pan_s - v->window_s / 4 : 0; break;
+	case SDLK_END: v->pan_s = 0; break;
 	case SDLK_i:   /* invocation counting for the selected object, or process */
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
@@ -279,7 +319,7 @@ int main(int argc, char **argv)
 		o.n = 1;
 	}
 	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1,
-			  .show_locks = o.locks, .mouse_x = -1, .mouse_y = -1 };
+			  .show_locks = o.locks, .mouse_x = -1, .mouse_y = -1, .sort_by_metric = o.sort_metric };
 
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
@@ -299,7 +339,7 @@ int main(int argc, char **argv)
 	bool quit = false;
 	while (!quit) {
 		uint64_t now = kov_now_ns();
-		for (size_t i = 0; i < o.n; i++) {
+		for (size_t i = 0; i < v.n_targets; i++) {
 			target_poll(&targets[i], now);
 			if (o.config && o.token)
 				configure(&targets[i], o.config, &configured[i]);
@@ -367,7 +407,22 @@ int main(int argc, char **argv)
 				config_key(&v.config, t, *k == 'E' ? '\r' : *k == 'X' ? 27 : *k);
 			o.config_keys = NULL;
 		}
-		tree_build(&v.tree, t->have_scan ? &t->scan : NULL);
+		static uint64_t *weight;
+		static size_t weight_n;
+		if (v.sort_by_metric && t->have_scan) {
+			if (weight_n < t->scan.n_objects) {
+				free(weight);
+				weight = calloc(t->scan.n_objects, sizeof *weight);
+				weight_n = weight ? t->scan.n_objects : 0;
+			}
+			for (size_t i = 0; weight && i < t->scan.n_objects; i++) {
+				const struct kov_scan_object *ob = &t->scan.objects[i];
+				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
+				weight[i] = os ? os->samples : 0;
+			}
+		}
+		tree_build(&v.tree, t->have_scan ? &t->scan : NULL,
+			   v.sort_by_metric && weight_n >= (t->have_scan ? t->scan.n_objects : 0) ? weight : NULL);
 		for (size_t i = 0; o.select && t->have_scan && i < v.tree.n; i++)
 			if (v.tree.rows[i].kind == ROW_OBJECT &&
 			    !strcmp(t->scan.objects[v.tree.rows[i].obj].class_name, o.select)) {
@@ -391,7 +446,7 @@ int main(int argc, char **argv)
 		SDL_RenderPresent(ren);
 		if (o.screenshot && now - start >= (uint64_t)(o.after * 1e9)) {
 			size_t connected = 0, events = 0;
-			for (size_t i = 0; i < o.n; i++)
+			for (size_t i = 0; i < v.n_targets; i++)
 				if (targets[i].state == CONN_UP || targets[i].state == CONN_REPLAY) {
 					connected++;
 					events = targets[i].n_cat;
@@ -418,7 +473,7 @@ int main(int argc, char **argv)
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
 			       "contributors=%zu selected_samples=%llu hot_spots=%zu locks=%zu config_open=%d "
 			       "config_sent=%d config_groups=%u hover=%d calls=%llu width=%d height=%d\n",
-			       o.n, connected,
+			       v.n_targets, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
 			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
@@ -431,7 +486,7 @@ int main(int argc, char **argv)
 		}
 		SDL_Delay(30);
 	}
-	for (size_t i = 0; i < o.n; i++)
+	for (size_t i = 0; i < v.n_targets; i++)
 		target_free(&targets[i]);
 	tree_free(&v.tree);
 	if (surf)

@@ -355,8 +355,20 @@ static void connect_target(struct target *t, uint64_t now)
 	if (!t->c)
 		return;
 	int rc = kov_client_connect(t->c, t->host, t->port);
+	if (rc == KOV_E_REFUSED && t->token && t->token[0]) {
+		/* A token this target does not take (it may have none): watch it instead. */
+		char why[300];
+		snprintf(why, sizeof why, "%s", kov_client_error(t->c));
+		kov_client_free(t->c);
+		o.token = NULL;
+		t->c = kov_client_new(&o);
+		rc = t->c ? kov_client_connect(t->c, t->host, t->port) : KOV_E_USAGE;
+		if (rc == 0)
+			fprintf(stderr, "kov-viewer: %s:%s: observing (%s)\n", t->host, t->port, why);
+	}
 	if (rc < 0) {
-		disconnect(t, rc == KOV_E_REFUSED ? CONN_REFUSED : CONN_DOWN, now);
+		if (t->c)
+			disconnect(t, rc == KOV_E_REFUSED ? CONN_REFUSED : CONN_DOWN, now);
 		return;
 	}
 	t->state = CONN_UP;

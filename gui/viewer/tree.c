@@ -61,7 +61,15 @@ static bool matches(const struct tree *tr, const struct kov_scan *s, size_t o)
 	return false;
 }
 
-void tree_build(struct tree *tr, const struct kov_scan *s)
+static const uint64_t *sort_weight;
+
+static int heavier(const void *a, const void *b)
+{
+	uint64_t x = sort_weight[*(const size_t *)a], y = sort_weight[*(const size_t *)b];
+	return x < y ? 1 : x > y ? -1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weight)
 {
 	tr->n = 0;
 	add(tr, (struct row){ ROW_MACHINE, 0, 0, 0, s && s->n_procs, !tr->machine_closed });
@@ -77,7 +85,18 @@ void tree_build(struct tree *tr, const struct kov_scan *s)
 		add(tr, (struct row){ ROW_PROCESS, 1, p, 0, pr->count > 0, open });
 		if (!open)
 			continue;
-		for (size_t o = pr->first; o < pr->first + pr->count; o++) {
+		/* In scan order (by COID), or heaviest first by the selected metric. */
+		size_t *order = malloc((pr->count ? pr->count : 1) * sizeof *order);
+		if (!order)
+			break;
+		for (size_t k = 0; k < pr->count; k++)
+			order[k] = pr->first + k;
+		if (weight) {
+			sort_weight = weight;
+			qsort(order, pr->count, sizeof *order, heavier);
+		}
+		for (size_t k = 0; k < pr->count; k++) {
+			size_t o = order[k];
 			if (tr->filter[0]) {
 				if (matches(tr, s, o))
 					add(tr, (struct row){ ROW_OBJECT, 2, p, o, false, false });
@@ -85,6 +104,7 @@ void tree_build(struct tree *tr, const struct kov_scan *s)
 				add_object(tr, s, o, 2, seen);
 			}
 		}
+		free(order);
 		/* Objects only reachable through a cycle of children: still shown. */
 		for (size_t o = pr->first; !tr->filter[0] && o < pr->first + pr->count; o++)
 			if (!seen[o])

@@ -164,7 +164,9 @@ struct tree {
 	bool machine_closed;
 	size_t selected, scroll;
 };
-void tree_build(struct tree *tr, const struct kov_scan *s);
+/* weight: per scan object, what to sort a process's objects by (heaviest first); NULL keeps
+ * the scan's order. */
+void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weight);
 void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row);
 void tree_free(struct tree *tr);
 
@@ -186,7 +188,8 @@ struct config_ui {
 };
 void config_open(struct config_ui *ui, const struct target *t);
 /* Keys: 'u'/'d' move, ' ' toggles the event, 't' its threshold, 'g' adds a group, 'l'/'r'
- * switch groups, 's' saves, '\r' sends, 27 closes. True when the key was the dialog's. */
+ * switch groups, '+'/'-' move share to or from the next group, 's' saves, '\r' sends,
+ * 27 closes. True when the key was the dialog's. */
 bool config_key(struct config_ui *ui, struct target *t, int key);
 void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t, double x,
 		 double y, double w, double h);
@@ -199,8 +202,13 @@ struct view {
 	double window_s;                  /* seconds of history shown in the panes */
 	bool typing_filter;
 	bool show_locks;                  /* the bottom-right panel: locks instead of the selection */
+	bool sort_by_metric;              /* tree: objects by samples, heaviest first (M) */
+	double pan_s;                     /* panes: how far back from now their right edge is */
 	struct config_ui config;          /* the PMU configuration utility, when open */
 	double mouse_x, mouse_y;          /* points; negative when outside the window */
+	double tab_x[MAX_TARGETS], tab_w[MAX_TARGETS];   /* where the bar drew each target */
+	bool typing_target;               /* the connect line (N) is open */
+	char new_target[300];
 	bool hover_shown;                 /* the last frame drew a hover value */
 	int width, height;                /* drawing size in pixels */
 	double scale;                     /* pixels per point (HiDPI) */

@@ -89,6 +89,19 @@ png_ok 1280 800
 [ "$(field locks)" -ge 1 ] || fail "the lock view shows no lock"
 [ "$(field hover)" = 1 ] || fail "no value shown under the pointer over a chart"
 
+# Two targets at once: a g5 target without a controller token is watched as an observer.
+LOG2=$(mktemp) PORT2=$(free_port)
+setsid sim/run --profile g5 --port "$PORT2" --timeout 90 --workload cotree:forever </dev/null >"$LOG2" 2>&1 &
+SIM2=$!
+trap 'kill -- -$SIM_PID -$SIM2 2>/dev/null; rm -f "$LOG" "$LOG2" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
+for i in $(seq 400); do grep -a -q '^dcid: listening' "$LOG2" && break; sleep 0.1; done
+grep -a -q '^dcid: listening' "$LOG2" || fail "the g5 target did not come up"
+shot 4 --target 127.0.0.1:"$PORT" --target 127.0.0.1:"$PORT2" --token s3cret --sort metric ||
+	fail "two targets exited $?: $(cat "$OUT")"
+[ "$(field targets)" = 2 ] && [ "$(field connected)" = 2 ] || fail "not both targets connected: $(cat "$OUT")"
+grep -q 'observing (target refused: wrong controller token' "$OUT" || fail "the g5 target: not observed"
+kill -- -"$SIM2" 2>/dev/null
+
 # I on a selected object turns its invocation counting on: calls arrive.
 shot 4 --target 127.0.0.1:"$PORT" --token s3cret --select TreeNode --keys i ||
 	fail "instrumenting exited $?: $(cat "$OUT")"
