@@ -251,10 +251,11 @@ struct proto_pmu_config {            /* PMU_CONFIG */
 #define PROTO_STREAM_INVOCATIONS 0x0008u
 #define PROTO_STREAM_ALL 0x000Fu
 #define PROTO_INSTR_INVOCATIONS 1
+#define PROTO_INSTR_SLEEPLOCKS 2            /* lockstat figures of a process's monitored mutexes */
 struct proto_instrument {            /* INSTRUMENT (1.1) */
 	uint32_t pid;                /* PROTO_PID_KERNEL or a process */
 	uint64_t coid;               /* one object of pid's space, 0 = all of them (and new ones) */
-	uint16_t what;               /* PROTO_INSTR_* */
+	uint16_t what;               /* PROTO_INSTR_*; SLEEPLOCKS only for a process */
 	uint16_t on;                 /* 1 on, 0 off */
 };
 

@@ -152,7 +152,8 @@ struct km_lock_stats {
 	uint64_t wait_total, wait_max;
 	uint64_t hold_total, hold_max;
 	uint64_t qlen_samples, qlen_sum;   /* waiters seen by each thread that had to wait */
-	uint32_t qlen_max, pad;
+	uint32_t qlen_max;
+	uint32_t paused;            /* 1: figures not kept (INSTRUMENT sleep locks off) */
 	uint64_t acquired_at;       /* timebase when the holder got it (for the hold time) */
 };
 struct km_lock_area {

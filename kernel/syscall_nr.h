@@ -57,10 +57,10 @@
 #define SYS_KM_LOCK_AREA  46  /* (struct km_lock_area *) -> 0: where this process keeps its
                                  monitored locks' statistics (any process) */
 #define SYS_KM_LOCKS      47  /* (struct km_lock_record *, max) -> records (privileged) */
-#define SYS_KM_INSTRUMENT 48  /* (pid, index or ~0 for all, on) -> 0: invocation counting
-                                 (privileged) */
-#define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending counting command for this process's
-                                 runtime: (on << 32 | index) | 1 << 62, or 0 for none */
+#define SYS_KM_INSTRUMENT 48  /* (pid, index or ~0 for all, on, what: 1 calls, 2 sleep
+                                 locks) -> 0 (privileged) */
+#define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending command for this process's runtime:
+                                 1 << 62 | locks << 61 | on << 32 | index, or 0 for none */
 #define SYS_COUNT     50
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has

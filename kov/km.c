@@ -353,14 +353,16 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	return rc ? rc : (long)r.n;
 }
 
-/* Invocation counting (the DREF hook) on one object of the kernel or a process (index) or on
- * all its live objects (~0). A process's own runtime does it: the command waits for its
- * scanner thread, as a scan would. */
-static long instrument(uint64_t pid, uint64_t index, uint64_t on)
+/* Invocation counting (the DREF hook, what 1) or lockstat figures of monitored mutexes (what 2)
+ * on one object of the kernel or a process (index) or on all its live objects (~0). A
+ * process's own runtime does it: the command waits for its scanner thread, as a scan would. */
+static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 {
-	if (on > 1 || index > 0xFFFFFFFFull)
+	if (on > 1 || index > 0xFFFFFFFFull || what < 1 || what > 2)
 		return -KOV_EINVAL;
-	bool all = index == 0xFFFFFFFFull;
+	bool all = index == 0xFFFFFFFFull, locks = what == 2;
+	if (pid == 0 && locks)
+		return -KOV_ENOSYS;   /* kernel sleep locks keep only their own two counters */
 	if (pid == 0) {
 		bool found = all;
 		for (uint32_t i = 1; i < co_index_limit(); i++) {
@@ -380,7 +382,8 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on)
 		return -KOV_ESRCH;
 	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
 		return -KOV_ENODEV;   /* no clustered-object runtime in that process */
-	__atomic_store_n(&p->count_cmd, 1ull << 62 | on << 32 | index, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->count_cmd, 1ull << 62 | (uint64_t)locks << 61 | on << 32 | index,
+			 __ATOMIC_RELEASE);
 	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
 	thread_wake_all((const void *)&p->scan_requested);
 	uint64_t deadline = clock_ns() + SCAN_USER_TIMEOUT_US * 1000ull;
@@ -407,7 +410,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_COUNTS: rc = read_counts(a[0], a[1], a[2]); break;
 	case SYS_KM_LOST: rc = read_lost(a[0], a[1]); break;
 	case SYS_KM_STATE: rc = state(a[0]); break;
-	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2]); break;
+	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2], a[3] ? a[3] : 1); break;
 	default: rc = -KOV_ENOSYS;
 	}
 	sleep_unlock(&km_lock);

@@ -68,6 +68,15 @@ static void count_command(void)
 	if (cmd <= 0)
 		return;
 	uint32_t index = (uint32_t)cmd, on = (uint32_t)(cmd >> 32) & 1;
+	if (cmd & (1l << 61)) {   /* sleep locks: the monitored mutexes owned by the object(s) */
+		const void *owner = 0;
+		if (index != 0xFFFFFFFFu && index < co_index_limit() && co_gtt(index)->state == CO_LIVE)
+			for (unsigned c = 0; c < MAX_CPUS && !owner; c++)
+				owner = co_gtt(index)->root->reps[c];
+		if (index == 0xFFFFFFFFu || owner)
+			mutex_monitor_pause(owner, !on);
+		return;
+	}
 	for (uint32_t i = 1; i < co_index_limit(); i++) {
 		if ((index != 0xFFFFFFFFu && i != index) || co_gtt(i)->state != CO_LIVE)
 			continue;

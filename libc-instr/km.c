@@ -43,7 +43,7 @@ long km_locks(struct km_lock_record *buf, unsigned int max)
 	return __syscall(SYS_KM_LOCKS, (long)buf, max, 0, 0, 0);
 }
 
-long km_instrument(unsigned int pid, unsigned int index, int on)
+long km_instrument(unsigned int pid, unsigned int index, int on, int what)
 {
-	return __syscall(SYS_KM_INSTRUMENT, pid, index, on, 0, 0);
+	return __syscall(SYS_KM_INSTRUMENT, pid, index, on, what, 0);
 }

@@ -232,6 +232,15 @@ int mutex_monitor(struct mutex *m, const void *owner)
 	return rc;
 }
 
+void mutex_monitor_pause(const void *owner, int paused)
+{
+	spin_lock(&lock_area_lock);
+	for (uint32_t i = 0; lock_area && i < lock_area->count; i++)
+		if (!owner || lock_area->locks[i].owner == (uint64_t)owner)
+			__atomic_store_n(&lock_area->locks[i].paused, (uint32_t)!!paused, __ATOMIC_RELEASE);
+	spin_unlock(&lock_area_lock);
+}
+
 /* Lockstat figures, updated by the new holder. */
 static void acquired(struct km_lock_stats *s, uint64_t wait_from, uint32_t waiters_seen)
 {
@@ -253,14 +262,15 @@ static void acquired(struct km_lock_stats *s, uint64_t wait_from, uint32_t waite
 
 void mutex_lock(struct mutex *m)
 {
+	struct km_lock_stats *st = m->stats && !m->stats->paused ? m->stats : 0;
 	if (spin_trylock_as((struct spinlock *)&m->locked, 1)) {
-		if (m->stats)
-			acquired(m->stats, 0, 0);
+		if (st)
+			acquired(st, 0, 0);
 		return;
 	}
 	/* Contended: only here does the logging hook look at anything. */
 	log_lock_event(m, LOCK_EVENT_ENQUEUE);
-	uint64_t from = m->stats ? timebase() : 0;
+	uint64_t from = st ? timebase() : 0;
 	uint32_t seen = 0;
 	do {
 		uint32_t w = __atomic_add_fetch(&m->waiters, 1, __ATOMIC_SEQ_CST);
@@ -271,19 +281,20 @@ void mutex_lock(struct mutex *m)
 			futex_wait(&m->locked, v);
 		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
 	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1));
-	if (m->stats)
-		acquired(m->stats, from ? from : 1, seen);
+	if (st)
+		acquired(st, from ? from : 1, seen);
 	log_lock_event(m, LOCK_EVENT_DEQUEUE);
 }
 
 void mutex_unlock(struct mutex *m)
 {
 	struct km_lock_stats *s = m->stats;
-	if (s) {
+	if (s && !s->paused && s->acquired_at) {
 		uint64_t h = timebase() - s->acquired_at;
 		s->hold_total += h;
 		if (h > s->hold_max)
 			s->hold_max = h;
+		s->acquired_at = 0;   /* a hold measured once, and never from a paused acquisition */
 	}
 	__atomic_store_n(&m->locked, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&m->waiters, __ATOMIC_SEQ_CST))

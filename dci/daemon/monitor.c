@@ -491,20 +491,22 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 		return;
 	}
 	uint32_t index = m.coid ? (uint32_t)((m.coid - base) / 16) : 0xFFFFFFFFu;
-	long rc = km_instrument(m.pid, index, m.on);
+	long rc = km_instrument(m.pid, index, m.on, m.what);
 	if (rc < 0) {
 		char why[160];
 		snprintf(why, sizeof why, "%s", rc == -KOV_ESRCH ? "no such process" :
 			 rc == -KOV_ENOENT ? "no such live object" :
 			 rc == -KOV_ENODEV ? "that process has no clustered-object runtime" :
 			 rc == -KOV_ETIMEDOUT ? "that process's runtime did not answer in time" :
+			 rc == -KOV_ENOSYS ? "the kernel's sleep locks are not monitored per lock" :
 			 "the KM refused it");
 		client_error(c, f->req, f->type,
 			     rc == -KOV_ESRCH || rc == -KOV_ENOENT ? PROTO_E_NOT_FOUND : PROTO_E_UNAVAILABLE, why);
 		return;
 	}
-	printf("dcid: invocation counting %s for pid %u %s by client %u\n", m.on ? "on" : "off",
-	       (unsigned)m.pid, m.coid ? "(one object)" : "(all objects)", c->id);
+	printf("dcid: %s %s for pid %u %s by client %u\n",
+	       m.what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" : "invocation counting",
+	       m.on ? "on" : "off", (unsigned)m.pid, m.coid ? "(one object)" : "(all objects)", c->id);
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);
 }

@@ -44,6 +44,7 @@ struct kovctl_opts {
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
 	uint64_t coid;               /* instrument: one object (0: all of the process's) */
 	bool on, has_on;             /* instrument */
+	bool what_locks;             /* instrument --what locks (default: calls) */
 	size_t n_addrs;              /* symbols */
 	uint64_t addrs[KOVCTL_MAX_ADDRS];
 };

@@ -40,9 +40,11 @@ const char kovctl_usage[] =
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
 	"  lockstat [--seconds N]       per monitored lock: acquisitions, contentions, wait and\n"
 	"                               hold times, waiters seen (default 2 s)\n"
-	"  instrument --pid N [--coid C] on|off\n"
-	"                               invocation counting for every object of process N\n"
-	"                               (0: the kernel) or one object; see top --metric invocations\n"
+	"  instrument --pid N [--coid C] [--what calls|locks] on|off\n"
+	"                               invocation counting (calls, the default) for every object\n"
+	"                               of process N (0: the kernel) or one object (top --metric\n"
+	"                               invocations), or the lockstat figures of its monitored\n"
+	"                               mutexes (locks; processes only)\n"
 	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
@@ -76,7 +78,7 @@ static const struct cmd_def cmds[] = {
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
 	{ "lockstat", CMD_LOCKSTAT, "--seconds" },
-	{ "instrument", CMD_INSTRUMENT, "--pid --coid" },
+	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -209,6 +211,10 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!parse_uint(val, 1, 1000000, &u))
 			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
 		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--what")) {
+		if (strcmp(val, "calls") && strcmp(val, "locks"))
+			return usage_error(err, n, "--what: calls or locks, not '%s'", val, "");
+		o->what_locks = !strcmp(val, "locks");
 	} else if (!strcmp(name, "--coid")) {
 		if (!parse_addr(val, &o->coid) || !o->coid)
 			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");

@@ -29,7 +29,8 @@ static const char usage[] =
 	"      L locks or selected object, C the PMU configuration utility, E export the window\n"
 	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
 	"      method calls, M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
-	"      N connect another target, Ctrl-Q quit\n";
+	"      N connect another target, K sleep-lock figures of the selected process off/on,\n"
+	"      Ctrl-Q quit\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -280,7 +281,17 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
 			uint32_t pid = ob ? (ob->coid >= KOV_KERNEL_COID_BASE ? 0 : ob->pid) : t->scan.procs[r->proc].pid;
-			target_instrument(t, pid, ob ? ob->coid : 0, true);
+			target_instrument(t, pid, ob ? ob->coid : 0, true, PROTO_INSTR_INVOCATIONS);
+		}
+		break;
+	case SDLK_k:   /* sleep-lock figures of the selected process (or object's locks), off/on */
+		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
+			const struct row *r = &tr->rows[tr->selected];
+			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			uint32_t pid = ob ? ob->pid : t->scan.procs[r->proc].pid;
+			if (target_instrument(t, pid, ob && ob->coid < KOV_KERNEL_COID_BASE ? ob->coid : 0,
+					      v->locks_paused, PROTO_INSTR_SLEEPLOCKS))
+				v->locks_paused = !v->locks_paused;
 		}
 		break;
 	case SDLK_c: if (t->cat) config_open(&v->config, t); break;

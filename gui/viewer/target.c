@@ -569,7 +569,7 @@ void target_poll(struct target *t, uint64_t now)
 	}
 }
 
-bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on)
+bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what)
 {
 	if (t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER) {
 		snprintf(t->status, sizeof t->status, "invocation counting needs the controller role (--token)");
@@ -577,26 +577,28 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on)
 	}
 	uint8_t buf[64];
 	struct kov_answer a;
-	struct proto_instrument m = { pid, coid, PROTO_INSTR_INVOCATIONS, on };
+	struct proto_instrument m = { pid, coid, what, on };
 	int n = proto_encode_instrument(buf, sizeof buf, 0, 0, &m);
 	if (n < 0 || kov_client_call(t->c, buf, (size_t)n, &a) < 0) {
 		snprintf(t->status, sizeof t->status, "invocation counting refused: %s", kov_client_error(t->c));
 		return false;
 	}
 	kov_answer_free(&a);
-	if (on && t->n_counted < 64) {
+	if (on && what == PROTO_INSTR_INVOCATIONS && t->n_counted < 64) {
 		t->counted[t->n_counted].pid = pid;
 		t->counted[t->n_counted++].coid = coid;
 	}
 	kov_client_status(t->c, &t->st);
-	if (!(t->st.streams & PROTO_STREAM_INVOCATIONS)) {
-		struct proto_start s = { t->st.streams | PROTO_STREAM_INVOCATIONS, 0 };
+	uint32_t stream = what == PROTO_INSTR_INVOCATIONS ? PROTO_STREAM_INVOCATIONS : PROTO_STREAM_LOCKS;
+	if (!(t->st.streams & stream)) {
+		struct proto_start s = { t->st.streams | stream, 0 };
 		n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
 		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0)
 			kov_answer_free(&a);
 	}
-	snprintf(t->status, sizeof t->status, "invocation counting %s for pid %u %s", on ? "on" : "off",
-		 pid, coid ? "(one object)" : "(all objects)");
+	snprintf(t->status, sizeof t->status, "%s %s for pid %u %s",
+		 what == PROTO_INSTR_INVOCATIONS ? "invocation counting" : "sleep-lock figures",
+		 on ? "on" : "off", pid, coid ? "(one object)" : "(all objects)");
 	return true;
 }
 

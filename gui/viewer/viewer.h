@@ -135,9 +135,10 @@ bool target_record(struct target *t, const char *file);
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
-/* Turns invocation counting on or off for one object (coid) or a process (coid 0) and makes
- * sure INVOCATIONS stream: false with the reason in t->status when the target refused. */
-bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on);
+/* Turns invocation counting (PROTO_INSTR_INVOCATIONS) or a process's sleep-lock figures
+ * (PROTO_INSTR_SLEEPLOCKS) on or off for one object (coid) or a process (coid 0), and makes
+ * sure their stream runs: false with the reason in t->status when the target refused. */
+bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what);
 /* Asks for the symbols of the hottest PCs of object (pid, coid) when they are not known yet. */
 void target_want_hot_spots(struct target *t, const struct obj_stat *o);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);
@@ -208,6 +209,7 @@ struct view {
 	double mouse_x, mouse_y;          /* points; negative when outside the window */
 	double tab_x[MAX_TARGETS], tab_w[MAX_TARGETS];   /* where the bar drew each target */
 	bool typing_target;               /* the connect line (N) is open */
+	bool locks_paused;                /* K last turned sleep-lock figures off */
 	char new_target[300];
 	bool hover_shown;                 /* the last frame drew a hover value */
 	int width, height;                /* drawing size in pixels */

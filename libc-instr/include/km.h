@@ -15,9 +15,9 @@ long km_samples(struct km_sample *buf, unsigned int max);
 long km_counts(struct km_counts_head *head, struct km_count *buf, unsigned int max);
 long km_lost(struct km_lost *buf, unsigned int max);
 long km_state(struct km_state *out);
-/* Invocation counting on object `index` of pid's space (pid 0: the kernel; index ~0u: all
- * its live objects), on or off. */
-long km_instrument(unsigned int pid, unsigned int index, int on);
+/* Invocation counting (what 1) or monitored sleep locks' figures (what 2) on object `index`
+ * of pid's space (pid 0: the kernel, calls only; index ~0u: all its live objects). */
+long km_instrument(unsigned int pid, unsigned int index, int on, int what);
 /* Every process's monitored locks (mutex_monitor): records written. */
 long km_locks(struct km_lock_record *buf, unsigned int max);
 

@@ -44,6 +44,9 @@ void mutex_unlock(struct mutex *m);
  * `owner` (0: none). Costs a load and a branch per lock and unlock while not monitored.
  * Returns 0, or -1 when the process's table of monitored locks is full. */
 int mutex_monitor(struct mutex *m, const void *owner);
+/* Stops (paused 1) or resumes keeping the figures of the monitored mutexes owned by `owner`
+ * (0: all of them); the KM asks for it through the runtime (INSTRUMENT sleep locks). */
+void mutex_monitor_pause(const void *owner, int paused);
 
 /* Condition variables for mutexes: wait releases the mutex and sleeps until a signal or
  * broadcast after it started waiting (or spuriously: callers re-check their condition). */

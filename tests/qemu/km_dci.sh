@@ -107,6 +107,18 @@ assert c > 1000 and abs(a - 3 * c) <= 6 and abs(b - 2 * c) <= 6, (a, b, c)
 ' "$OUT" || { cat "$OUT"; fail "top --metric invocations"; }
 ok --token s3cret instrument --pid "$cotree" off
 
+# Sleep-lock figures off for sleepbench: its lock stops reporting; on again: it reports.
+sleep_pid=$(grep -a 'workload sleepbench started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
+ok --token s3cret instrument --pid "$sleep_pid" --what locks off
+out_has '^sleep-lock figures off for every object of pid'
+k --token s3cret lockstat --seconds 1
+grep -q 'SleepBench' "$OUT" && { cat "$OUT"; fail "lock figures still reported while off"; }
+ok --token s3cret instrument --pid "$sleep_pid" --what locks on
+ok --token s3cret lockstat --seconds 1
+out_has 'SleepBench'
+exits 1 --token s3cret instrument --pid 0 --what locks on
+out_has "kernel's sleep locks are not monitored"
+
 ok --token s3cret stop
 ok status
 out_has 'streams=0x0|streams +0x0'

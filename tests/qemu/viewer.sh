@@ -108,6 +108,11 @@ shot 4 --target 127.0.0.1:"$PORT" --token s3cret --select TreeNode --keys i ||
 [ "$(field calls)" -gt 0 ] || fail "no invocation counts after I: $(cat "$OUT")"
 grep -a -q 'dcid: invocation counting on for pid [0-9]* (one object)' "$LOG" || fail "INSTRUMENT not sent"
 
+# K on a selected object turns its monitored mutexes' figures off.
+shot 3 --target 127.0.0.1:"$PORT" --token s3cret --select SleepBench --keys k ||
+	fail "K exited $?: $(cat "$OUT")"
+grep -a -q 'dcid: sleep-lock figures off for pid [0-9]* (one object)' "$LOG" || fail "K: INSTRUMENT not sent"
+
 # The configuration utility: the KM's planner refuses an event QEMU cannot count, with the
 # reason; a two-group configuration (instructions sampled, cycles) is sent and started.
 shot 3 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "ddddddddddd " ||

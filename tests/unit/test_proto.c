@@ -693,10 +693,12 @@ static void check_instrument(const struct proto_frame *f)
 	assert_int_equal(m.on, instrument.on);
 	uint8_t again[BUF];
 	assert_same_frame(f, again, proto_encode_instrument(again, BUF, f->req, f->flags, &m));
-	/* Only invocation counting, on or off, for the kernel or one process. */
+	/* Invocation counting or sleep-lock figures, on or off, for the kernel or one process. */
 	struct proto_instrument bad = instrument;
-	bad.what = 2;
+	bad.what = 3;
 	assert_int_equal(proto_encode_instrument(again, BUF, 1, 0, &bad), -PROTO_E_INCONSISTENT);
+	bad.what = PROTO_INSTR_SLEEPLOCKS;
+	assert_true(proto_encode_instrument(again, BUF, 1, 0, &bad) > 0);
 	bad = instrument;
 	bad.on = 2;
 	assert_int_equal(proto_encode_instrument(again, BUF, 1, 0, &bad), -PROTO_E_INCONSISTENT);
