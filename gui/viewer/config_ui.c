@@ -61,7 +61,7 @@ void config_open(struct config_ui *ui, const struct target *t)
 	ui->used = 1;
 	host_catalogue(t);
 	snprintf(ui->msg, sizeof ui->msg, "Space adds or removes the event, T its threshold; G new group, "
-		 "←/→ group, +/- its share, S save, Enter send, Esc close");
+		 "←/→ group, +/- its share, ,/. slice length, S save, Enter send, Esc close");
 }
 
 /* Checks the configuration with the planner: 0, or -1 with the reason in ui->msg. */
@@ -230,6 +230,13 @@ bool config_key(struct config_ui *ui, struct target *t, int key)
 	case 'r': if (ui->group + 1 < ui->conf.cfg.n_groups) ui->group++; return true;
 	case 's': save(ui); return true;
 	case '+': share(ui, 5); return true;
+	case '<': case '>': {   /* the slice length: halved or doubled, 1 ms to 1 s */
+		struct proto_pmu_config *c = &ui->conf.cfg;
+		uint64_t s2 = key == '<' ? c->slice / 2 : c->slice * 2;
+		c->slice = s2 < 1000 ? 1000 : s2 > 1000000 ? 1000000 : s2;
+		snprintf(ui->msg, sizeof ui->msg, "slice %llu us", (unsigned long long)c->slice);
+		return true;
+	}
 	case '-': share(ui, -5); return true;
 	case '\r': send(ui, t); return true;
 	default: return false;
@@ -249,6 +256,9 @@ void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t
 	cairo_clip(cr);   /* long reasons end at the border */
 	cairo_set_source_rgb(cr, 0.12, 0.14, 0.16);
 	text_draw(cr, x + 10, y + 8, "Sans Bold 11", "PMU configuration");
+	char slice[48];
+	snprintf(slice, sizeof slice, "slice %llu us", (unsigned long long)ui->conf.cfg.slice);
+	text_draw(cr, x + w - 10 - text_width(cr, "Sans 9", slice), y + 10, "Sans 9", slice);
 	/* Groups, the current one marked. */
 	const struct proto_pmu_config *c = &ui->conf.cfg;
 	double gx = x + 180;

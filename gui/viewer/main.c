@@ -28,7 +28,7 @@ static const char usage[] =
 	"keys: arrows move and open, / filter, Esc clear, Tab next target, + - zoom time,\n"
 	"      L locks or selected object, C the PMU configuration utility, E export the window\n"
 	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
-	"      method calls, M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
+	"      method calls (again: stop), M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
 	"      N connect another target, K sleep-lock figures of the selected process off/on,\n"
 	"      Ctrl-Q quit\n";
 
@@ -212,7 +212,8 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 			k == SDLK_RIGHT ? 'r' : k == SDLK_RETURN ? '\r' : k == SDLK_ESCAPE ? 27 :
 			k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' :
 			k == SDLK_PLUS || k == SDLK_EQUALS || k == SDLK_KP_PLUS ? '+' :
-			k == SDLK_MINUS || k == SDLK_KP_MINUS ? '-' : 0;
+			k == SDLK_MINUS || k == SDLK_KP_MINUS ? '-' : k == SDLK_COMMA ? '<' :
+			k == SDLK_PERIOD ? '>' : 0;
 		if (c)
 			config_key(&v->config, t, c);
 		return;
@@ -281,7 +282,15 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
 			uint32_t pid = ob ? (ob->coid >= KOV_KERNEL_COID_BASE ? 0 : ob->pid) : t->scan.procs[r->proc].pid;
-			target_instrument(t, pid, ob ? ob->coid : 0, true, PROTO_INSTR_INVOCATIONS);
+			uint64_t coid = ob ? ob->coid : 0;
+			bool on = true;   /* I again on something counted turns it off */
+			for (size_t c = 0; c < t->n_counted; c++)
+				if (t->counted[c].pid == pid && t->counted[c].coid == coid) {
+					on = false;
+					t->counted[c] = t->counted[--t->n_counted];
+					break;
+				}
+			target_instrument(t, pid, coid, on, PROTO_INSTR_INVOCATIONS);
 		}
 		break;
 	case SDLK_k:   /* sleep-lock figures of the selected process (or object's locks), off/on */

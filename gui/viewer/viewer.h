@@ -189,8 +189,8 @@ struct config_ui {
 };
 void config_open(struct config_ui *ui, const struct target *t);
 /* Keys: 'u'/'d' move, ' ' toggles the event, 't' its threshold, 'g' adds a group, 'l'/'r'
- * switch groups, '+'/'-' move share to or from the next group, 's' saves, '\r' sends,
- * 27 closes. True when the key was the dialog's. */
+ * switch groups, '+'/'-' move share to or from the next group, '<'/'>' halve or double the
+ * slice, 's' saves, '\r' sends, 27 closes. True when the key was the dialog's. */
 bool config_key(struct config_ui *ui, struct target *t, int key);
 void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t, double x,
 		 double y, double w, double h);
