@@ -141,26 +141,34 @@ void km_pmu_interrupt(struct trap_frame *tf)
 	}
 	const struct km_plan_group *g = &km.plan.group[c->group];
 	c->in_handler = true;
-	for (int pmc = 1; pmc <= 8; pmc++) {
-		uint32_t v = read_pmc(pmc);
-		if (!p970_pmc_overflowed(v))
-			continue;
-		int i = g->ev_of_pmc[pmc - 1];
-		uint32_t next = 0;
-		if (i >= 0) {
-			const struct km_plan_event *e = &g->ev[i];
-			c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
-			if (e->threshold) {
-				uint64_t over = v - 0x80000000u;
-				km_record(c, pmc - 1, e->event, tf);
-				c->lost[pmc - 1][e->event] += over / e->threshold;
-				next = p970_overflow_preload((uint32_t)e->threshold) +
-				       (uint32_t)(over % e->threshold);
-				c->handler_samples++;
+	/* The sampled counters first: almost always the reason for the interrupt. Only when none
+	 * of them overflowed are the others looked at (a counting-only counter reaching bit 31). */
+	bool handled = false;
+	for (int pass = 0; pass < 2 && !handled; pass++) {
+		for (int pmc = 1; pmc <= 8; pmc++) {
+			if (pass == 0 && !(g->sample_pmcs & PMCS(pmc)))
+				continue;
+			uint32_t v = read_pmc(pmc);
+			if (!p970_pmc_overflowed(v))
+				continue;
+			handled = true;
+			int i = g->ev_of_pmc[pmc - 1];
+			uint32_t next = 0;
+			if (i >= 0) {
+				const struct km_plan_event *e = &g->ev[i];
+				c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
+				if (e->threshold) {
+					uint64_t over = v - 0x80000000u;
+					km_record(c, pmc - 1, e->event, tf);
+					c->lost[pmc - 1][e->event] += over / e->threshold;
+					next = p970_overflow_preload((uint32_t)e->threshold) +
+					       (uint32_t)(over % e->threshold);
+					c->handler_samples++;
+				}
 			}
+			write_pmc(pmc, next);
+			c->base[pmc - 1] = next;
 		}
-		write_pmc(pmc, next);
-		c->base[pmc - 1] = next;
 	}
 	c->in_handler = false;
 	c->handler_ticks += mftb() - t0;
