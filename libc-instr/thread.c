@@ -281,8 +281,10 @@ void mutex_lock(struct mutex *m)
 			futex_wait(&m->locked, v);
 		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
 	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1));
-	if (st)
-		acquired(st, from ? from : 1, seen);
+	/* Figures paused while this thread waited are not kept for this acquisition either. */
+	st = m->stats && !m->stats->paused ? m->stats : 0;
+	if (st)   /* resumed while it waited (from 0): the acquisition counts, its wait is unknown */
+		acquired(st, from, seen);
 	log_lock_event(m, LOCK_EVENT_DEQUEUE);
 }
 

@@ -111,6 +111,7 @@ ok --token s3cret instrument --pid "$cotree" off
 sleep_pid=$(grep -a 'workload sleepbench started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
 ok --token s3cret instrument --pid "$sleep_pid" --what locks off
 out_has '^sleep-lock figures off for every object of pid'
+sleep 0.5   # reports of intervals that began before the pause have gone out
 k --token s3cret lockstat --seconds 1
 grep -q 'SleepBench' "$OUT" && { cat "$OUT"; fail "lock figures still reported while off"; }
 ok --token s3cret instrument --pid "$sleep_pid" --what locks on
