@@ -6,6 +6,7 @@
 #include <string.h>
 #include "kovctl/kovctl.h"
 #include "client/scan.h"
+#include "client/lockstat.h"
 
 #define MAX_LOCKS 1024
 
@@ -34,27 +35,12 @@ static void on_locks(void *arg, const struct proto_frame *f)
 		if (i == s->n) {
 			if (s->n == MAX_LOCKS)
 				continue;
-			s->rows[s->n++] = (struct lock_row){ l, 0 };
-			s->rows[i].l.acquisitions = s->rows[i].l.contentions = 0;
-			s->rows[i].l.wait_total = s->rows[i].l.hold_total = 0;
-			s->rows[i].l.qlen_samples = s->rows[i].l.qlen_sum = 0;
+			s->n++;
+			kov_lock_start(&s->rows[i].l, &l);
+			s->rows[i].reports = 0;
 		}
-		struct proto_lock *a = &s->rows[i].l;
 		s->rows[i].reports++;
-		a->coid = l.coid;
-		a->gen = l.gen;
-		a->acquisitions += l.acquisitions;
-		a->contentions += l.contentions;
-		a->wait_total += l.wait_total;
-		a->hold_total += l.hold_total;
-		a->qlen_samples += l.qlen_samples;
-		a->qlen_sum += l.qlen_sum;
-		if (l.wait_max > a->wait_max)
-			a->wait_max = l.wait_max;
-		if (l.hold_max > a->hold_max)
-			a->hold_max = l.hold_max;
-		if (l.qlen_max > a->qlen_max)
-			a->qlen_max = l.qlen_max;
+		kov_lock_add(&s->rows[i].l, &l);
 	}
 }
 

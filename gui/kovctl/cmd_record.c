@@ -1,16 +1,13 @@
-/* kovctl record and replay. A recording is the raw protocol stream: the target's catalogue, a
- * scan and the kernel's symbol table (so a replay can name events and objects and tell
- * spin-lock code), then every frame the target pushed, each
- * with the time it arrived. File: the 8 bytes "KOVREC\0\1", then records of
- * { u64 nanoseconds since the start, u32 frame length, the frame }, big-endian. */
+/* kovctl record and replay. A recording (gui/client/recording.h) is the raw protocol stream:
+ * the target's catalogue, a scan and every program's symbol table (so a replay can name events
+ * and objects and tell spin-lock code), then every frame the target pushed, each with the
+ * time it arrived. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
 #include "client/scan.h"
-#include "kernel/lib/bytes.h"
-
-static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
+#include "client/recording.h"
 
 struct recorder {
 	FILE *f;
@@ -21,19 +18,10 @@ struct recorder {
 
 static void write_frame(struct recorder *r, const struct proto_frame *f)
 {
-	uint8_t head[12 + PROTO_HEADER_SIZE];
-	uint32_t len = PROTO_HEADER_SIZE + f->size;
-	be64_store(head, kov_now_ns() - r->start);
-	be32_store(head + 8, len);
-	be32_store(head + 12, len - 4);
-	be16_store(head + 16, f->type);
-	be16_store(head + 18, f->flags);
-	be32_store(head + 20, f->req);
-	if (fwrite(head, 1, sizeof head, r->f) != sizeof head ||
-	    fwrite(f->payload, 1, f->size, r->f) != f->size)
+	if (!kov_rec_write(r->f, kov_now_ns() - r->start, f))
 		r->failed = true;
 	r->frames++;
-	r->bytes += len;
+	r->bytes += PROTO_HEADER_SIZE + f->size;
 }
 
 static void on_push(void *arg, const struct proto_frame *f)
@@ -64,7 +52,7 @@ int cmd_record(struct kovctl *k)
 		fprintf(stderr, "kovctl: cannot create %s\n", k->o->out);
 		return EXIT_USAGE;
 	}
-	fwrite(magic, 1, sizeof magic, r.f);
+	kov_rec_begin(r.f);
 	uint8_t frame[64];
 	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
 	int rc = record_answer(k, &r, frame, (size_t)n, NULL);
@@ -191,38 +179,25 @@ int cmd_replay(struct kovctl *k)
 	}
 	static struct replay rp;
 	memset(&rp, 0, sizeof rp);
-	uint8_t head[12];
 	int rc = EXIT_OK;
-	if (fread(head, 1, 8, f) != 8 || memcmp(head, magic, 8) != 0) {
+	if (!kov_rec_open(f)) {
 		fprintf(stderr, "kovctl: %s is not a KOV recording\n", k->o->file);
 		fclose(f);
 		return EXIT_USAGE;
 	}
-	for (uint64_t at = 8;; ) {
-		size_t got = fread(head, 1, sizeof head, f);
-		if (got == 0)
-			break;
-		uint32_t len = got == sizeof head ? be32_load(head + 8) : 0;
-		if (got != sizeof head || len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME) {
-			fprintf(stderr, "kovctl: %s: damaged record at byte %llu\n", k->o->file,
-				(unsigned long long)at);
-			rc = EXIT_USAGE;
-			break;
-		}
-		struct kov_frame fr = { .bytes = malloc(len), .len = len };
-		if (!fr.bytes || fread(fr.bytes, 1, len, f) != len ||
-		    proto_frame_parse(fr.bytes, len, &fr.f) != (int)len || proto_validate(&fr.f) < 0) {
-			fprintf(stderr, "kovctl: %s: damaged frame at byte %llu\n", k->o->file,
-				(unsigned long long)at);
-			free(fr.bytes);
-			rc = EXIT_USAGE;
-			break;
-		}
-		rp.duration_ns = be64_load(head);
+	struct kov_frame fr;
+	uint64_t ns;
+	int got;
+	while ((got = kov_rec_next(f, &fr, &ns)) == 1) {
+		rp.duration_ns = ns;
 		rp.frames++;
 		replay_frame(&rp, &fr);
-		free(fr.bytes);
-		at += sizeof head + len;
+		kov_frame_free(&fr);
+	}
+	if (got < 0) {
+		fprintf(stderr, "kovctl: %s: damaged record after %llu frames\n", k->o->file,
+			(unsigned long long)rp.frames);
+		rc = EXIT_USAGE;
 	}
 	fclose(f);
 

@@ -1,18 +1,15 @@
-/* Recording and replay in kovctl's format (gui/kovctl/cmd_record.c): "KOVREC\0\1", then
- * { u64 ns since the start, u32 length, frame } records. A replayed target gets its catalogue,
- * scans, symbol tables and pushed data from the file, at the times they were recorded, so
- * every view works on it as on a live target. */
+/* Recording and replay in kovctl's format (gui/client/recording.h). A replayed target gets its
+ * catalogue, scans, symbol tables and pushed data from the file, at the times they were
+ * recorded, so every view works on it as on a live target. */
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "kernel/lib/bytes.h"
-
-static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
+#include "client/recording.h"
 
 bool target_record(struct target *t, const char *file)
 {
 	t->rec = fopen(file, "wb");
-	if (!t->rec || fwrite(magic, 1, sizeof magic, t->rec) != sizeof magic)
+	if (!t->rec || !kov_rec_begin(t->rec))
 		return false;
 	t->rec_start = kov_now_ns();
 	return true;
@@ -20,18 +17,8 @@ bool target_record(struct target *t, const char *file)
 
 void target_record_frame(struct target *t, const struct proto_frame *f)
 {
-	if (!t->rec)
-		return;
-	uint8_t head[12 + PROTO_HEADER_SIZE];
-	uint32_t len = PROTO_HEADER_SIZE + f->size;
-	be64_store(head, kov_now_ns() - t->rec_start);
-	be32_store(head + 8, len);
-	be32_store(head + 12, len - 4);
-	be16_store(head + 16, f->type);
-	be16_store(head + 18, f->flags);
-	be32_store(head + 20, f->req);
-	fwrite(head, 1, sizeof head, t->rec);
-	fwrite(f->payload, 1, f->size, t->rec);
+	if (t->rec)
+		kov_rec_write(t->rec, kov_now_ns() - t->rec_start, f);
 }
 
 /* The catalogue as the client library would hold it, from EVENT_CATALOGUE frames. */
@@ -61,8 +48,7 @@ static void take_catalogue(struct target *t, const struct proto_frame *f)
 bool target_open_replay(struct target *t, const char *file, char *why, size_t n)
 {
 	FILE *f = fopen(file, "rb");
-	uint8_t head[12];
-	if (!f || fread(head, 1, 8, f) != 8 || memcmp(head, magic, 8) != 0) {
+	if (!f || !kov_rec_open(f)) {
 		snprintf(why, n, "%s is not a KOV recording", file);
 		if (f)
 			fclose(f);
@@ -70,33 +56,29 @@ bool target_open_replay(struct target *t, const char *file, char *why, size_t n)
 	}
 	size_t cap = 0;
 	struct kov_answer scan = { 0 };
-	for (;;) {
-		size_t got = fread(head, 1, sizeof head, f);
-		if (got == 0)
-			break;
-		uint32_t len = got == sizeof head ? be32_load(head + 8) : 0;
-		struct kov_frame fr = { .len = len };
-		if (len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME || !(fr.bytes = malloc(len)) ||
-		    fread(fr.bytes, 1, len, f) != len ||
-		    proto_frame_parse(fr.bytes, len, &fr.f) != (int)len || proto_validate(&fr.f) < 0) {
-			snprintf(why, n, "%s: damaged after %zu frames", file, t->rp_n);
-			free(fr.bytes);
-			fclose(f);
-			return false;
-		}
+	struct kov_frame fr;
+	uint64_t ns;
+	int got;
+	while ((got = kov_rec_next(f, &fr, &ns)) == 1) {
 		if (t->rp_n == cap) {
 			cap = cap ? 2 * cap : 1024;
 			t->rp_frames = realloc(t->rp_frames, cap * sizeof *t->rp_frames);
 			t->rp_times = realloc(t->rp_times, cap * sizeof *t->rp_times);
 		}
 		t->rp_frames[t->rp_n] = fr;
-		t->rp_times[t->rp_n++] = be64_load(head);
+		t->rp_times[t->rp_n++] = ns;
 		if (fr.f.type == PROTO_EVENT_CATALOGUE)
 			take_catalogue(t, &fr.f);
 		if (fr.f.type == PROTO_SCAN_PROCESSES || fr.f.type == PROTO_SCAN_OBJECTS) {
 			scan.frames = realloc(scan.frames, (scan.count + 1) * sizeof *scan.frames);
 			scan.frames[scan.count++] = fr;   /* borrowed: the frame stays in rp_frames */
 		}
+	}
+	if (got < 0) {
+		snprintf(why, n, "%s: damaged after %zu frames", file, t->rp_n);
+		free(scan.frames);
+		fclose(f);
+		return false;
 	}
 	fclose(f);
 	char err[200];

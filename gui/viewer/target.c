@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
+#include "client/lockstat.h"
 
 #define RETRY_NS 2000000000ull
 #define RESCAN_NS 5000000000ull
@@ -255,26 +256,12 @@ static void on_locks(struct target *t, const struct proto_frame *f)
 			if (t->n_locks == MAX_LOCKS)
 				continue;
 			struct lock_view *n = &t->locks[t->n_locks++];
-			memset(&n->sum, 0, sizeof n->sum);
-			n->sum.lock = l.lock;
-			n->sum.pid = l.pid;
-			n->sum.kind = l.kind;
+			kov_lock_start(&n->sum, &l);
 			n->reports = 0;
 			series_init(&n->waiters);
 		}
 		struct lock_view *v = &t->locks[i];
-		struct proto_lock *a = &v->sum;
-		a->coid = l.coid;
-		a->gen = l.gen;
-		a->acquisitions += l.acquisitions;
-		a->contentions += l.contentions;
-		a->wait_total += l.wait_total;
-		a->hold_total += l.hold_total;
-		a->qlen_samples += l.qlen_samples;
-		a->qlen_sum += l.qlen_sum;
-		a->wait_max = l.wait_max > a->wait_max ? l.wait_max : a->wait_max;
-		a->hold_max = l.hold_max > a->hold_max ? l.hold_max : a->hold_max;
-		a->qlen_max = l.qlen_max > a->qlen_max ? l.qlen_max : a->qlen_max;
+		kov_lock_add(&v->sum, &l);
 		v->reports++;
 		series_push(&v->waiters, now, l.qlen_samples ? (double)l.qlen_sum / (double)l.qlen_samples : 0);
 	}

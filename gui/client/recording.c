@@ -1,0 +1,51 @@
+/* Recordings of a protocol stream (gui/client/recording.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "client/recording.h"
+#include "kernel/lib/bytes.h"
+
+static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
+
+bool kov_rec_begin(FILE *f)
+{
+	return fwrite(magic, 1, sizeof magic, f) == sizeof magic;
+}
+
+bool kov_rec_write(FILE *f, uint64_t ns, const struct proto_frame *fr)
+{
+	uint8_t head[12 + PROTO_HEADER_SIZE];
+	uint32_t len = PROTO_HEADER_SIZE + fr->size;
+	be64_store(head, ns);
+	be32_store(head + 8, len);
+	be32_store(head + 12, len - 4);
+	be16_store(head + 16, fr->type);
+	be16_store(head + 18, fr->flags);
+	be32_store(head + 20, fr->req);
+	return fwrite(head, 1, sizeof head, f) == sizeof head &&
+	       fwrite(fr->payload, 1, fr->size, f) == fr->size;
+}
+
+bool kov_rec_open(FILE *f)
+{
+	uint8_t m[8];
+	return fread(m, 1, sizeof m, f) == sizeof m && !memcmp(m, magic, sizeof m);
+}
+
+int kov_rec_next(FILE *f, struct kov_frame *fr, uint64_t *ns)
+{
+	uint8_t head[12];
+	size_t got = fread(head, 1, sizeof head, f);
+	if (got == 0)
+		return 0;
+	uint32_t len = got == sizeof head ? be32_load(head + 8) : 0;
+	if (len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME)
+		return -1;
+	*fr = (struct kov_frame){ .bytes = malloc(len), .len = len };
+	if (!fr->bytes || fread(fr->bytes, 1, len, f) != len ||
+	    proto_frame_parse(fr->bytes, len, &fr->f) != (int)len || proto_validate(&fr->f) < 0) {
+		kov_frame_free(fr);
+		return -1;
+	}
+	*ns = be64_load(head);
+	return 1;
+}
