@@ -119,11 +119,7 @@ void exception_dispatch(struct trap_frame *tf)
 		if (!user)
 			panic_trap(tf, "system call from the kernel");
 		km_sw(SW_SYSCALL, tf);
-		/* System calls run with interrupts on, like kernel threads: the timer can preempt
-		 * them and the monitor's samples see where in the kernel they spend their time. */
-		irq_enable();
 		syscall_dispatch(tf);
-		irq_disable();
 		break;
 	case 0x700:
 		if (!user)
