@@ -189,25 +189,19 @@ test: setup
 	@$(MAKE) --no-print-directory all
 	@tests/run
 
-# The default target with its DCI daemon forwarded to the host (KOV_PORT, KOV_METRICS_PORT).
+# The default target with its DCI daemon forwarded to the host, the viewer on it (sim/demo).
+# KOV_RUN_SECONDS=N stops it by itself N seconds after it is ready (exit 0 only if it was).
 KOV_PORT ?= 7242
 KOV_METRICS_PORT ?= 9242
 # What the demo target runs: page-fault contention and a contended, monitored sleep lock.
 KOV_WORKLOAD ?= pagestorm:4:32,sleepbench:3:1000:0
+KOV_CPUS ?= 4
 # The controller token of the local demo target (the viewer configures and starts it).
 KOV_TOKEN ?= kov
+export KOV_PORT KOV_METRICS_PORT KOV_WORKLOAD KOV_CPUS KOV_TOKEN KOV_RUN_SECONDS
 run: setup
 	@$(MAKE) --no-print-directory all
-	@echo "KOV: connect with  build/host/kovctl --target 127.0.0.1:$(KOV_PORT) --token $(KOV_TOKEN) info   (Ctrl-A X quits QEMU)"
-	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
-		$(B)/host/kov-viewer --target 127.0.0.1:$(KOV_PORT) --token $(KOV_TOKEN) --config sim/demo.pmu & \
-		viewer=$$!; \
-	else \
-		echo "KOV: no display for the viewer; from a desktop: build/host/kov-viewer --target 127.0.0.1:$(KOV_PORT) --token $(KOV_TOKEN) --config sim/demo.pmu"; \
-	fi; \
-	sim/run --port $(KOV_PORT) --metrics-port $(KOV_METRICS_PORT) --append dci.token=$(KOV_TOKEN) \
-		--workload $(KOV_WORKLOAD); \
-	[ -z "$${viewer:-}" ] || kill $$viewer 2>/dev/null; true
+	@sim/demo
 
 bench: setup
 	@$(MAKE) --no-print-directory all
