@@ -37,7 +37,7 @@ KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)/target/build_id.o
 
 # Monitor code that touches the hardware or kernel internals: target only.
-KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c \
+KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c kov/km_locks.c \
                    kov/km_sampler.c kov/km_program.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
@@ -46,8 +46,8 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
-LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/malloc.c libc-instr/cobj.c \
-            libc-instr/socket.c libc-instr/km.c \
+LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
+            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c kernel/lib/lockstat.c \
             libc-instr/syscall.S kernel/cobj_tramp.S kernel/cobj_core.c kernel/co_count.c \
             kernel/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c

@@ -5,6 +5,7 @@
 #define SAMPLE_MIN 44
 #define COUNT_SIZE 30
 #define LOCK_SIZE 94
+#define LOCK_CONTENTION_SIZE (LOCK_SIZE + 2 + 5 * 8 + PROTO_LOCK_SITES * 16)
 #define INVOCATION_SIZE 24
 #define LOST_SIZE 14
 #define PMC_MAX 8
@@ -209,6 +210,24 @@ static int check_lock(const struct proto_lock *l)
 	return 0;
 }
 
+/* What LOCK_CONTENTION adds must agree with itself and with the common part. */
+static int check_lock_contention(const struct proto_lock *l)
+{
+	int err = check_lock(l);
+	if (err)
+		return err;
+	if (l->wait_min > l->wait_max || l->bounces > l->contentions ||
+	    (l->holds == 0 && l->hold_total != 0) || (l->flags & ~(PROTO_LOCK_FULL | PROTO_LOCK_OWNER_SET)))
+		return PROTO_E_INCONSISTENT;
+	uint64_t sites = l->other_sites;
+	for (int i = 0; i < PROTO_LOCK_SITES; i++) {
+		if (!l->site[i].pc && l->site[i].count)
+			return PROTO_E_INCONSISTENT;
+		sites += l->site[i].count;
+	}
+	return sites > l->contentions ? PROTO_E_INCONSISTENT : 0;
+}
+
 static int put_lock(struct wr *w, const void *msg)
 {
 	const struct proto_lock *l = msg;
@@ -235,6 +254,7 @@ static int put_lock(struct wr *w, const void *msg)
 static void get_lock(struct rd *r, void *msg)
 {
 	struct proto_lock *l = msg;
+	*l = (struct proto_lock){ 0 };   /* what LOCK_STATS does not carry reads as none */
 	l->lock = get_u64(r);
 	l->coid = get_u64(r);
 	l->gen = get_u32(r);
@@ -251,6 +271,68 @@ static void get_lock(struct rd *r, void *msg)
 	l->qlen_max = get_u32(r);
 	if (!r->err)
 		r->err = check_lock(l);
+}
+
+static int put_lock_contention(struct wr *w, const void *msg)
+{
+	const struct proto_lock *l = msg;
+	int err = check_lock_contention(l);
+	if (err)
+		return err;
+	put_lock(w, l);
+	put_u16(w, l->flags);
+	put_u64(w, l->wait_min);
+	put_u64(w, l->holds);
+	put_u64(w, l->bounces);
+	put_u64(w, l->trylock_failures);
+	put_u64(w, l->other_sites);
+	for (int i = 0; i < PROTO_LOCK_SITES; i++) {
+		put_u64(w, l->site[i].pc);
+		put_u64(w, l->site[i].count);
+	}
+	return 0;
+}
+
+static void get_lock_contention(struct rd *r, void *msg)
+{
+	struct proto_lock *l = msg;
+	get_lock(r, l);
+	l->flags = get_u16(r);
+	l->wait_min = get_u64(r);
+	l->holds = get_u64(r);
+	l->bounces = get_u64(r);
+	l->trylock_failures = get_u64(r);
+	l->other_sites = get_u64(r);
+	for (int i = 0; i < PROTO_LOCK_SITES; i++) {
+		l->site[i].pc = get_u64(r);
+		l->site[i].count = get_u64(r);
+	}
+	if (!r->err)
+		r->err = check_lock_contention(l);
+}
+
+int proto_begin_lock_contention(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
+                                uint16_t flags, const struct proto_interval *h)
+{
+	return proto_list_begin(b, buf, cap, PROTO_LOCK_CONTENTION, req, flags, put_interval, h);
+}
+
+int proto_add_lock_contention(struct proto_builder *b, const struct proto_lock *r)
+{
+	return proto_list_add(b, PROTO_LOCK_CONTENTION, put_lock_contention, r);
+}
+
+int proto_decode_lock_contention(const struct proto_frame *f, struct proto_interval *h,
+                                 struct proto_iter *it)
+{
+	struct proto_lock scratch;
+	return proto_list_decode(f, PROTO_LOCK_CONTENTION, get_interval, h, get_lock_contention,
+	                         &scratch, LOCK_CONTENTION_SIZE, it);
+}
+
+bool proto_next_lock_contention(struct proto_iter *it, struct proto_lock *r)
+{
+	return proto_list_next(it, PROTO_LOCK_CONTENTION, get_lock_contention, r);
 }
 
 int proto_begin_lock_stats(struct proto_builder *b, void *buf, size_t cap, uint32_t req,

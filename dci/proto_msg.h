@@ -306,19 +306,35 @@ struct proto_count {
 };
 
 enum proto_lock_kind { PROTO_LOCK_SPIN = 1, PROTO_LOCK_SLEEP = 2 };
-struct proto_lock {                  /* times in timebase ticks */
+#define PROTO_LOCK_FULL 0x1u         /* every acquisition and hold counted, not only contended */
+#define PROTO_LOCK_OWNER_SET 0x2u    /* owner named by the program, not found by a stack walk */
+#define PROTO_LOCK_SITES 4
+struct proto_lock_site {
+	uint64_t pc;                 /* return address of the lock call; 0: unused slot */
+	uint64_t count;              /* contentions from it */
+};
+/* LOCK_STATS carries the fields up to qlen_max; LOCK_CONTENTION (1.2) all of them. Times in
+ * timebase ticks; figures of one report interval. */
+struct proto_lock {
 	uint64_t lock;               /* address of the lock word */
-	uint64_t coid;               /* the object it belongs to */
+	uint64_t coid;               /* the object it belongs to (0: none) */
 	uint32_t gen;
-	uint32_t pid;
+	uint32_t pid;                /* 0: the kernel */
 	uint16_t kind;               /* proto_lock_kind */
-	uint64_t acquisitions;
+	uint64_t acquisitions;       /* all of them with PROTO_LOCK_FULL, else the contended ones */
 	uint64_t contentions;        /* <= acquisitions */
 	uint64_t wait_total, wait_max;
 	uint64_t hold_total, hold_max;
-	uint64_t qlen_samples;       /* queue-length observations */
+	uint64_t qlen_samples;       /* waiters-seen observations (one per contention) */
 	uint64_t qlen_sum;
-	uint32_t qlen_max;
+	uint32_t qlen_max;           /* the largest number of waiters seen */
+	uint16_t flags;              /* PROTO_LOCK_* */
+	uint64_t wait_min;           /* <= wait_max; 0 without contentions */
+	uint64_t holds;              /* holds measured, their total hold_total */
+	uint64_t bounces;            /* <= contentions: acquirer on another CPU than the last */
+	uint64_t trylock_failures;
+	uint64_t other_sites;        /* contentions from call sites beyond site[] */
+	struct proto_lock_site site[PROTO_LOCK_SITES];
 };
 
 struct proto_invocation {
@@ -493,6 +509,14 @@ int proto_add_lock(struct proto_builder *b, const struct proto_lock *r);
 int proto_decode_lock_stats(const struct proto_frame *f, struct proto_interval *h,
                             struct proto_iter *it);
 bool proto_next_lock(struct proto_iter *it, struct proto_lock *r);
+
+/* LOCK_CONTENTION (since 1.2): LOCK_STATS with every field of struct proto_lock */
+int proto_begin_lock_contention(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
+                                uint16_t flags, const struct proto_interval *h);
+int proto_add_lock_contention(struct proto_builder *b, const struct proto_lock *r);
+int proto_decode_lock_contention(const struct proto_frame *f, struct proto_interval *h,
+                                 struct proto_iter *it);
+bool proto_next_lock_contention(struct proto_iter *it, struct proto_lock *r);
 
 /* INVOCATIONS */
 int proto_begin_invocations(struct proto_builder *b, void *buf, size_t cap, uint32_t req,

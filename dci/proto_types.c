@@ -35,6 +35,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_INTERVAL_COUNTS, "INTERVAL_COUNTS", S, DROP, 0 },
 	{ PROTO_LOCK_STATS, "LOCK_STATS", S, DROP, 0 },
 	{ PROTO_INVOCATIONS, "INVOCATIONS", S, DROP, 0 },
+	{ PROTO_LOCK_CONTENTION, "LOCK_CONTENTION", S, DROP, 2 },
 	/* A report of loss is itself never dropped. */
 	{ PROTO_LOST_SAMPLES, "LOST_SAMPLES", S, 0, 0 },
 };

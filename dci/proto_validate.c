@@ -99,6 +99,9 @@ int proto_validate(const struct proto_frame *f)
 	case PROTO_LOCK_STATS:
 		WALK(proto_decode_lock_stats, proto_next_lock, struct proto_interval,
 		     struct proto_lock);
+	case PROTO_LOCK_CONTENTION:
+		WALK(proto_decode_lock_contention, proto_next_lock_contention, struct proto_interval,
+		     struct proto_lock);
 	case PROTO_INVOCATIONS:
 		WALK(proto_decode_invocations, proto_next_invocation, struct proto_interval,
 		     struct proto_invocation);

@@ -142,26 +142,54 @@ struct km_lost {
 	uint64_t lost;
 };
 
-/* Sleep-lock statistics of a monitored user mutex (libc-instr mutex_monitor), kept by the
- * process itself in an area it registers (SYS_KM_LOCK_AREA); times in timebase ticks,
- * cumulative. Updated only by the thread holding the lock. */
-struct km_lock_stats {
-	uint64_t lock;              /* address of the mutex */
-	uint64_t owner;             /* rep of the object the lock belongs to, 0 for none */
-	uint64_t acquisitions, contentions;
-	uint64_t wait_total, wait_max;
-	uint64_t hold_total, hold_max;
-	uint64_t qlen_samples, qlen_sum;   /* waiters seen by each thread that had to wait */
-	uint32_t qlen_max;
-	uint32_t paused;            /* 1: figures not kept (INSTRUMENT sleep locks off) */
-	uint64_t acquired_at;       /* timebase when the holder got it (for the hold time) */
+/* Lock statistics (lock_stat style) of spin and sleep locks, kernel and user. A record is made
+ * the first time a lock is contended (or when a program monitors it) and then updated only by
+ * the thread that holds the lock, so the lock itself serializes the figures. The uncontended
+ * acquisition never looks at it, unless the lock is monitored (KM_LOCK_FULL): then every
+ * acquisition and hold is counted. Times in timebase ticks, cumulative. */
+#define KM_LOCK_SPIN 1u             /* kind: the protocol's PROTO_LOCK_* */
+#define KM_LOCK_SLEEP 2u
+#define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
+#define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
+#define KM_LOCK_SITES 4             /* contending call sites kept per lock */
+struct km_lock_site {
+	uint64_t pc;                /* return address of the lock call; 0: slot free */
+	uint64_t count;             /* contentions from there */
 };
+struct km_lock_stats {
+	uint64_t lock;              /* address of the lock; 0: a free slot of the table */
+	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
+	uint16_t kind;              /* KM_LOCK_SPIN / KM_LOCK_SLEEP (0 while being made) */
+	uint16_t flags;             /* KM_LOCK_* */
+	uint32_t paused;            /* 1: full counting paused (INSTRUMENT sleep locks off) */
+	uint64_t acquisitions;      /* with KM_LOCK_FULL all of them, else only contended ones */
+	uint64_t contentions;       /* acquisitions that did not get the lock on the first try */
+	uint64_t wait_total, wait_max, wait_min;   /* of contended acquisitions */
+	uint64_t holds;             /* holds measured: contended ones (all with KM_LOCK_FULL) */
+	uint64_t hold_total, hold_max;
+	uint64_t bounces;           /* contended acquisitions on another CPU than the previous holder */
+	uint64_t trylock_failures;  /* spin_trylock calls that found it taken */
+	uint64_t qlen_samples, qlen_sum;   /* waiters seen by each thread that had to wait */
+	uint32_t qlen_max;          /* the largest number of waiters seen */
+	volatile uint32_t waiters;  /* threads waiting now */
+	uint32_t last_cpu;          /* CPU of the last contended acquirer, + 1 (0: none yet) */
+	uint32_t pad;
+	uint64_t acquired_at;       /* timebase when a measured hold began, 0 when none is open */
+	uint64_t other_sites;       /* contentions from call sites that did not fit site[] */
+	struct km_lock_site site[KM_LOCK_SITES];
+};
+/* The table a process keeps its records in (registered with SYS_KM_LOCK_AREA; the kernel has
+ * one of its own): open addressing on the lock address, records never removed. */
+#define KM_LOCK_AREA_MAGIC 0x4c4b5354u   /* "LKST" */
 struct km_lock_area {
-	volatile uint32_t count;    /* records in use */
-	uint32_t capacity;
+	uint32_t magic;
+	uint32_t capacity;          /* records, a power of two */
+	volatile uint32_t used;     /* records made */
+	uint32_t pad;
+	volatile uint64_t dropped;  /* contentions not recorded because the table was full */
 	struct km_lock_stats locks[];
 };
-/* SYS_KM_LOCKS out: one per monitored lock of every process. */
+/* SYS_KM_LOCKS out: one per lock record of the kernel (pid 0) and of every process. */
 struct km_lock_record {
 	uint32_t pid, pad;
 	struct km_lock_stats s;

@@ -173,7 +173,9 @@ static int region_of(const struct process *p, uint64_t ea)
 	return -1;
 }
 
-long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+/* Copies user memory of p page by page; a page the process has not touched is an error
+ * (read) or reads as zeros without being allocated (peek). */
+static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint64_t len, bool peek)
 {
 	uint8_t *out = dst;
 	while (len) {
@@ -182,15 +184,31 @@ long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 			n = len;
 		int i = region_of(p, uaddr);
 		struct region *r = i >= 0 ? co_rep(p->regions[i]) : 0;
-		uint64_t pa = r ? CO_CALL(struct fcm, r->fcm, get_page, page - r->start) : 0;
-		if (!pa)
+		if (!r)
 			return -KOV_EFAULT;
-		memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
+		uint64_t pa = peek ? CO_CALL(struct fcm, r->fcm, peek_page, page - r->start)
+				   : CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
+		if (pa)
+			memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
+		else if (peek)
+			memset(out, 0, n);
+		else
+			return -KOV_EFAULT;
 		out += n;
 		uaddr += n;
 		len -= n;
 	}
 	return 0;
+}
+
+long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return copy_from_process(p, uaddr, dst, len, false);
+}
+
+long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return copy_from_process(p, uaddr, dst, len, true);
 }
 
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)

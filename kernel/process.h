@@ -96,6 +96,8 @@ long process_co_scan_wait(void);
 long process_co_scan_done(uint64_t count);
 /* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
+/* The same without allocating anything in p: pages it never touched read as zeros. */
+long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 /* Calls fn for every live process, with the process table locked (fn must not block). */
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */

@@ -2,6 +2,8 @@
 #include "spinlock.h"
 #include "thread.h"
 #include "cpu.h"
+#include "percpu.h"
+#include "lib/lockstat.h"
 #include "../kov/km.h"
 
 static bool still_locked(const void *key)
@@ -9,26 +11,47 @@ static bool still_locked(const void *key)
 	return ((const struct sleeplock *)key)->locked != 0;
 }
 
-void sleep_lock(struct sleeplock *l)
+/* The first try failed (entered by a tail call, so the return address is the lock call's
+ * site): sleep until an unlock, then record the contention as the new holder
+ * (the word carries SPIN_CONTENDED so that the release measures the hold). */
+static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, uint32_t me)
 {
-	uint32_t me = current_thread()->tid + 1;
-	bool contended = false;
-	/* lwarx/stwcx. acquisition, as for spin locks; on failure sleep until an unlock. */
-	while (!spin_trylock_as((struct spinlock *)&l->locked, me)) {
-		contended = true;
+	uint64_t from = mftb(), site = (uint64_t)__builtin_return_address(0);
+	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SLEEP);
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
+	do {
 		km_sw(SW_SLEEPLOCK_BLOCK, 0);
 		__atomic_fetch_add(&l->waiters, 1, __ATOMIC_SEQ_CST);
 		thread_block_on(l, still_locked);
 		__atomic_fetch_sub(&l->waiters, 1, __ATOMIC_SEQ_CST);
-	}
+	} while (!spin_trylock_as((struct spinlock *)&l->locked, s ? me | SPIN_CONTENDED : me));
 	l->owner_tid = me - 1;
 	l->acquisitions++;
-	if (contended)
-		l->contentions++;
+	l->contentions++;
+	if (!s)
+		return;
+	lockstat_wait_end(s);
+	lockstat_contended(s, from, mftb(), site, this_cpu()->index, ~0u, seen);
+}
+
+void sleep_lock(struct sleeplock *l)
+{
+	uint32_t me = current_thread()->tid + 1;
+	if (__builtin_expect(spin_trylock_as((struct spinlock *)&l->locked, me), 1)) {
+		l->owner_tid = me - 1;
+		l->acquisitions++;
+		return;
+	}
+	sleep_lock_contended(l, me);
 }
 
 void sleep_unlock(struct sleeplock *l)
 {
+	if (__builtin_expect(l->locked & SPIN_CONTENDED, 0)) {
+		struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SLEEP);
+		if (s)
+			lockstat_released(s, mftb());
+	}
 	l->owner_tid = 0;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_SEQ_CST);
 	/* The full barrier above pairs with the waiter's increment: either it sees the lock free

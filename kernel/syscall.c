@@ -233,6 +233,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_LOCK_AREA:
 		rc = km_syscall(tf->gpr[0], a);
 		break;
+	case SYS_KM_LOCK_OWNER:
+		rc = km_lock_owner_syscall(tf);
+		break;
 	case SYS_SOCKET:
 	case SYS_BIND:
 	case SYS_LISTEN:

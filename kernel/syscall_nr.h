@@ -55,13 +55,15 @@
 #define SYS_KM_LOST       44  /* (struct km_lost *, max) -> records */
 #define SYS_KM_STATE      45  /* (struct km_state *) -> 0 */
 #define SYS_KM_LOCK_AREA  46  /* (struct km_lock_area *) -> 0: where this process keeps its
-                                 monitored locks' statistics (any process) */
+                                 locks' statistics (any process; libc-instr does it at start) */
 #define SYS_KM_LOCKS      47  /* (struct km_lock_record *, max) -> records (privileged) */
 #define SYS_KM_INSTRUMENT 48  /* (pid, index or ~0 for all, on, what: 1 calls, 2 sleep
                                  locks) -> 0 (privileged) */
 #define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending command for this process's runtime:
                                  1 << 62 | locks << 61 | on << 32 | index, or 0 for none */
-#define SYS_COUNT     50
+#define SYS_KM_LOCK_OWNER 50  /* () -> rep of the object whose method called (the innermost
+                                 CO_METHOD frame on the caller's stack), 0 for none */
+#define SYS_COUNT     51
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

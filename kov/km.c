@@ -306,53 +306,6 @@ static long state(uint64_t ustate)
 	return copy_to_user(ustate, &s, sizeof s);
 }
 
-static long lock_area(uint64_t area)
-{
-	struct km_lock_area head;
-	if (copy_from_user(&head, area, sizeof head))
-		return -KOV_EFAULT;
-	if (!head.capacity || head.capacity > 4096 ||
-	    !user_range_ok(area, sizeof head + head.capacity * sizeof(struct km_lock_stats)))
-		return -KOV_EINVAL;
-	current_process()->lock_area = area;
-	return 0;
-}
-
-#define LOCKS_MAX 1024
-
-struct lock_read { struct km_lock_record *out; uint64_t max, n; };
-
-/* With the process table locked: copies a process's lock records into the kernel buffer. */
-static void read_locks_of(struct process *p, void *arg)
-{
-	struct lock_read *r = arg;
-	struct km_lock_area head;
-	if (!p->lock_area || p->exiting || process_read(p, p->lock_area, &head, sizeof head))
-		return;
-	uint32_t n = head.count < head.capacity ? head.count : head.capacity;
-	for (uint32_t i = 0; i < n && r->n < r->max; i++) {
-		struct km_lock_record *rec = &r->out[r->n];
-		rec->pid = p->pid;
-		rec->pad = 0;
-		if (process_read(p, p->lock_area + sizeof head + i * sizeof rec->s, &rec->s, sizeof rec->s))
-			return;
-		r->n++;
-	}
-}
-
-static long read_locks(uint64_t ubuf, uint64_t max)
-{
-	if (max > LOCKS_MAX)
-		max = LOCKS_MAX;
-	struct lock_read r = { kmalloc((max ? max : 1) * sizeof *r.out), max, 0 };
-	if (!r.out)
-		return -KOV_ENOMEM;
-	process_for_each(read_locks_of, &r);
-	long rc = copy_to_user(ubuf, r.out, r.n * sizeof *r.out);
-	kfree(r.out);
-	return rc ? rc : (long)r.n;
-}
-
 /* Invocation counting (the DREF hook, what 1) or lockstat figures of monitored mutexes (what 2)
  * on one object of the kernel or a process (index) or on all its live objects (~0). A
  * process's own runtime does it: the command waits for its scanner thread, as a scan would. */
@@ -394,10 +347,8 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 
 long km_syscall(uint64_t nr, const uint64_t *a)
 {
-	if (nr == SYS_KM_LOCK_AREA)
-		return lock_area(a[0]);
-	if (nr == SYS_KM_LOCKS)
-		return read_locks(a[0], a[1]);
+	if (nr == SYS_KM_LOCK_AREA || nr == SYS_KM_LOCKS)
+		return km_locks_syscall(nr, a);
 	if (!ready)
 		return -KOV_ENODEV;
 	sleep_lock(&km_lock);

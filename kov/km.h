@@ -34,6 +34,15 @@ static inline void km_sw(enum sw_event e, const struct trap_frame *tf)
  * loads its program (thread context), cached by program name. */
 void km_program_attach(struct process *p, const char *file, const uint8_t *image, uint64_t size);
 
+/* Lock statistics: the kernel table's record of a kernel lock (made at its first contention
+ * and attributed to the object whose method was waiting; 0 when the table is full). */
+struct km_lock_stats;
+struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind);
+/* SYS_KM_LOCK_OWNER: the object whose method made the system call (user stack walk). */
+long km_lock_owner_syscall(const struct trap_frame *tf);
+/* SYS_KM_LOCK_AREA (any process) and SYS_KM_LOCKS (privileged). */
+long km_locks_syscall(uint64_t nr, const uint64_t *a);
+
 /* SYS_KM_CONFIGURE .. SYS_KM_STATE (privileged callers only). */
 long km_syscall(uint64_t nr, const uint64_t *a);
 

@@ -68,6 +68,10 @@ void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the int
  * interrupted state; 0 for the caller's kernel stack. */
 void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf);
 
+/* kov/km_sampler.c: the object whose method is running, from the interrupted state tf, or
+ * with tf 0 from the caller's own kernel stack (no allocation, no lock, never a fault). */
+struct attrib_result km_attribute(const struct trap_frame *tf);
+
 /* kov/km_program.c: what attribution needs of a program (the kernel's or a process's). */
 struct km_program {
 	char name[32];

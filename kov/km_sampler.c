@@ -63,7 +63,7 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
-void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf)
+struct attrib_result km_attribute(const struct trap_frame *tf)
 {
 	__label__ here;
 	uint64_t pc, sp, lr;
@@ -80,37 +80,42 @@ here:
 		lr = 0;
 		user = false;
 	}
+	struct thread *t = current_thread();
+	struct process *p = t ? t->proc : 0;
+	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
+	if (!w.prog)
+		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0 };
+	struct attrib_env env = {
+		.read_words = user ? user_read_words : kernel_read_words,
+		.read_text = user ? user_read_text : kernel_read_text,
+		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
+		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
+		.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
+	};
+	struct percpu *cpu = this_cpu();
+	uint32_t nofault = cpu->uaccess_nofault;
+	if (!user)
+		w.stack = kernel_stack_of(sp);
+	cpu->uaccess_nofault = 1;
+	struct attrib_result r = attrib_find(&env, pc, sp, lr);
+	cpu->uaccess_nofault = nofault;
+	return r;
+}
+
+void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf)
+{
+	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
 		return;
 	struct thread *t = current_thread();
 	struct process *p = t ? t->proc : 0;
+	struct attrib_result r = km_attribute(tf);
 	struct sample s = {
-		.timebase = mftb(), .pc = pc, .config_id = km.applied.id,
-		.pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
+		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
+		.config_id = km.applied.id, .pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
-		.flags = user ? KM_SMP_USER : KM_SMP_KERNEL,
+		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
 	};
-	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
-	if (w.prog) {
-		struct attrib_env env = {
-			.read_words = user ? user_read_words : kernel_read_words,
-			.read_text = user ? user_read_text : kernel_read_text,
-			.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
-			.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
-			.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
-		};
-		struct percpu *cpu = this_cpu();
-		uint32_t nofault = cpu->uaccess_nofault;
-		if (!user)
-			w.stack = kernel_stack_of(sp);
-		cpu->uaccess_nofault = 1;
-		struct attrib_result r = attrib_find(&env, pc, sp, lr);
-		cpu->uaccess_nofault = nofault;
-		s.object = r.object;
-		s.flags |= r.flags;
-	} else {
-		s.flags |= KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN;
-	}
 	if (sample_ring_push(&c->ring[ring], &s))
 		c->taken++;
 	else

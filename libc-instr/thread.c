@@ -1,8 +1,7 @@
-/* User threads, spin locks and sleep locks. */
+/* User threads and their registry (libc-instr/uthread.h). */
 #include "kov.h"
 #include "uthread.h"
 #include "../../kernel/syscall_nr.h"
-#include "../../kernel/km_abi.h"
 
 #define THREAD_STACK (64 * 1024)
 
@@ -84,11 +83,13 @@ void uthread_release(struct uthread *t)
 
 /* Program start (from crt0): the main thread's record, then main. */
 int main(int argc, char **argv);
+void __lockstat_init(void);   /* libc-instr/locks.c */
 void __libc_start(int argc, char **argv);
 void __libc_start(int argc, char **argv)
 {
 	records[0].alive = 1;
 	uthread_set_self(&records[0]);
+	__lockstat_init();
 	exit(main(argc, argv));
 }
 
@@ -151,175 +152,18 @@ long futex_wake(volatile uint32_t *addr, long count)
 	return __syscall(SYS_FUTEX_WAKE, (long)addr, count, 0, 0, 0);
 }
 
-bool spin_trylock(struct spinlock *l)
-{
-	return spin_trylock_as(l, 1);
-}
-
-void spin_lock(struct spinlock *l)
-{
-	while (!spin_trylock_as(l, 1))
-		while (l->word != 0)
-			__asm__ volatile("or 1,1,1; or 2,2,2" : : : "memory");
-}
-
-void spin_unlock(struct spinlock *l)
-{
-	__asm__ volatile("lwsync" : : : "memory");
-	l->word = 0;
-}
-
-static struct lock_log *volatile lock_log;
-
-void lock_log_install(struct lock_log *log)
-{
-	__atomic_store_n(&lock_log, log, __ATOMIC_RELEASE);
-}
-
 int thread_self_id(void)
 {
 	struct uthread *t = self();
 	return t ? (int)(t - records) : -1;
 }
 
-static void log_lock_event(struct mutex *m, uint32_t kind)
+int uthread_cpu(void)
 {
-	struct lock_log *log = __atomic_load_n(&lock_log, __ATOMIC_ACQUIRE);
-	if (!log || !m->logged)
-		return;
-	uint32_t i = __atomic_fetch_add(&log->next, 1, __ATOMIC_RELAXED);
-	if (i < log->capacity)
-		log->events[i] = (struct lock_event){ clock_ns(), (uint64_t)m, (uint32_t)thread_self_id(), kind };
-}
-
-static inline uint64_t timebase(void)
-{
-	uint64_t tb;
-	__asm__ volatile("mftb %0" : "=r"(tb));
-	return tb;
-}
-
-#define LOCK_AREA_CAP 256
-static struct km_lock_area *lock_area;
-static struct spinlock lock_area_lock;
-
-int mutex_monitor(struct mutex *m, const void *owner)
-{
-	int rc = -1;
-	spin_lock(&lock_area_lock);
-	if (!lock_area) {
-		struct km_lock_area *a = malloc(sizeof *a + LOCK_AREA_CAP * sizeof a->locks[0]);
-		if (a) {
-			memset(a, 0, sizeof *a + LOCK_AREA_CAP * sizeof a->locks[0]);
-			a->capacity = LOCK_AREA_CAP;
-			if (__syscall(SYS_KM_LOCK_AREA, (long)a, 0, 0, 0, 0) == 0)
-				lock_area = a;
-			else
-				free(a);
-		}
-	}
-	if (m->stats) {
-		rc = 0;
-	} else if (lock_area && lock_area->count < lock_area->capacity) {
-		struct km_lock_stats *s = &lock_area->locks[lock_area->count];
-		s->lock = (uint64_t)m;
-		s->owner = (uint64_t)owner;
-		__atomic_store_n(&m->stats, s, __ATOMIC_RELEASE);
-		__atomic_store_n(&lock_area->count, lock_area->count + 1, __ATOMIC_RELEASE);
-		rc = 0;
-	}
-	spin_unlock(&lock_area_lock);
-	return rc;
-}
-
-void mutex_monitor_pause(const void *owner, int paused)
-{
-	spin_lock(&lock_area_lock);
-	for (uint32_t i = 0; lock_area && i < lock_area->count; i++)
-		if (!owner || lock_area->locks[i].owner == (uint64_t)owner)
-			__atomic_store_n(&lock_area->locks[i].paused, (uint32_t)!!paused, __ATOMIC_RELEASE);
-	spin_unlock(&lock_area_lock);
-}
-
-/* Lockstat figures, updated by the new holder. */
-static void acquired(struct km_lock_stats *s, uint64_t wait_from, uint32_t waiters_seen)
-{
-	uint64_t now = timebase();
-	s->acquisitions++;
-	if (wait_from) {
-		uint64_t w = now - wait_from;
-		s->contentions++;
-		s->wait_total += w;
-		if (w > s->wait_max)
-			s->wait_max = w;
-		s->qlen_samples++;
-		s->qlen_sum += waiters_seen;
-		if (waiters_seen > s->qlen_max)
-			s->qlen_max = waiters_seen;
-	}
-	s->acquired_at = now;
-}
-
-void mutex_lock(struct mutex *m)
-{
-	struct km_lock_stats *st = m->stats && !m->stats->paused ? m->stats : 0;
-	if (spin_trylock_as((struct spinlock *)&m->locked, 1)) {
-		if (st)
-			acquired(st, 0, 0);
-		return;
-	}
-	/* Contended: only here does the logging hook look at anything. */
-	log_lock_event(m, LOCK_EVENT_ENQUEUE);
-	uint64_t from = st ? timebase() : 0;
-	uint32_t seen = 0;
-	do {
-		uint32_t w = __atomic_add_fetch(&m->waiters, 1, __ATOMIC_SEQ_CST);
-		if (w > seen)
-			seen = w;
-		uint32_t v = m->locked;
-		if (v)
-			futex_wait(&m->locked, v);
-		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
-	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1));
-	/* Figures paused while this thread waited are not kept for this acquisition either. */
-	st = m->stats && !m->stats->paused ? m->stats : 0;
-	if (st)   /* resumed while it waited (from 0): the acquisition counts, its wait is unknown */
-		acquired(st, from, seen);
-	log_lock_event(m, LOCK_EVENT_DEQUEUE);
-}
-
-void mutex_unlock(struct mutex *m)
-{
-	struct km_lock_stats *s = m->stats;
-	if (s && !s->paused && s->acquired_at) {
-		uint64_t h = timebase() - s->acquired_at;
-		s->hold_total += h;
-		if (h > s->hold_max)
-			s->hold_max = h;
-		s->acquired_at = 0;   /* a hold measured once, and never from a paused acquisition */
-	}
-	__atomic_store_n(&m->locked, 0, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&m->waiters, __ATOMIC_SEQ_CST))
-		futex_wake(&m->locked, 1);
-}
-
-void cond_wait(struct cond *c, struct mutex *m)
-{
-	/* A signal between the unlock and the sleep changes seq, so the sleep does not start. */
-	uint32_t seq = __atomic_load_n(&c->seq, __ATOMIC_SEQ_CST);
-	mutex_unlock(m);
-	futex_wait(&c->seq, seq);
-	mutex_lock(m);
-}
-
-void cond_signal(struct cond *c)
-{
-	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
-	futex_wake(&c->seq, 1);
-}
-
-void cond_broadcast(struct cond *c)
-{
-	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
-	futex_wake(&c->seq, 1L << 30);
+	struct uthread *t = self();
+	if (!t)
+		return getcpu();
+	if (!t->cpu1)
+		t->cpu1 = (uint32_t)getcpu() + 1;
+	return (int)t->cpu1 - 1;
 }

@@ -101,6 +101,7 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 	char client_name[PROTO_NAME_MAX + 1];
 	proto_str_copy(client_name, sizeof client_name, h.client);
 	c->role = role;
+	c->minor = h.minor;
 	if (role == PROTO_ROLE_CONTROLLER)
 		dcid.controller = c->id;
 	client_queue(c, frame, (size_t)n);

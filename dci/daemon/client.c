@@ -102,23 +102,29 @@ bool client_queue(struct client *c, const void *frame, size_t len)
 	return true;
 }
 
+/* The droppable types, in the order of a client's drop_frames / drop_records. */
+static const uint16_t droppable[DCID_DROPPABLE] = {
+	PROTO_SAMPLES, PROTO_INTERVAL_COUNTS, PROTO_LOCK_STATS, PROTO_INVOCATIONS, PROTO_LOCK_CONTENTION,
+};
+
 void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records)
 {
-	unsigned k = type >= PROTO_SAMPLES && type <= PROTO_INVOCATIONS ? type - PROTO_SAMPLES : 0;
+	unsigned k = 0;
+	while (k < DCID_DROPPABLE - 1 && droppable[k] != type)
+		k++;
 	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4) {
-		static uint8_t notice[PROTO_HEADER_SIZE + 24 + 4 * 18 + 8];
+		static uint8_t notice[PROTO_HEADER_SIZE + 24 + DCID_DROPPABLE * 18 + 8];
 		struct proto_builder b;
 		uint64_t frames = 0, recs = 0;
-		for (unsigned t = 0; t < 4; t++) {
+		for (unsigned t = 0; t < DCID_DROPPABLE; t++) {
 			frames += c->drop_frames[t];
 			recs += c->drop_records[t];
 		}
 		struct proto_dropped_head h = { frames, c->drop_bytes, recs };
 		proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
-		for (unsigned t = 0; t < 4; t++)
+		for (unsigned t = 0; t < DCID_DROPPABLE; t++)
 			if (c->drop_frames[t]) {
-				struct proto_drop d = { (uint16_t)(PROTO_SAMPLES + t), c->drop_frames[t],
-							c->drop_records[t] };
+				struct proto_drop d = { droppable[t], c->drop_frames[t], c->drop_records[t] };
 				proto_add_drop(&b, &d);
 			}
 		int n = proto_finish(&b);

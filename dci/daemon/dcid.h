@@ -51,6 +51,8 @@ uint64_t coid_of(uint32_t pid, uint32_t index);
 uint64_t timebase_now(void);
 
 /* ---- clients (client.c) ------------------------------------------------------------------ */
+#define DCID_DROPPABLE 5
+
 struct client {
 	bool used;
 	int fd;
@@ -67,9 +69,10 @@ struct client {
 	uint8_t *q;                       /* output queue: bytes q[head, head + len) */
 	size_t head, len;
 	uint64_t frames_out, bytes_out;
+	uint16_t minor;                   /* the client's protocol minor (from HELLO) */
 	/* Data frames not queued because the queue was over half full (protocol.md section 6),
-	 * per droppable type (SAMPLES .. INVOCATIONS), and whether DROPPED must go out first. */
-	uint64_t drop_frames[4], drop_records[4], drop_bytes;
+	 * per droppable type (client.c's order), and whether DROPPED must go out first. */
+	uint64_t drop_frames[DCID_DROPPABLE], drop_records[DCID_DROPPABLE], drop_bytes;
 	bool drop_notice;
 };
 

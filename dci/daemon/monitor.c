@@ -111,6 +111,16 @@ static void push_all(const void *frame, size_t len, uint16_t type, uint32_t reco
 	}
 }
 
+/* To the clients that speak minor 2 or later (newer) or not (!newer). */
+static void push_to(const void *frame, size_t len, uint16_t type, uint32_t records, bool newer)
+{
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= 2) == newer)
+			client_push(c, frame, len, type, records);
+	}
+}
+
 static bool any_client(void)
 {
 	return clients_connected() > 0;
@@ -206,58 +216,129 @@ static uint64_t capped(uint64_t max, uint64_t total)
 	return max < total ? max : total;
 }
 
-/* LOCK_STATS: what each monitored lock did in the interval (cumulative figures differenced;
- * maxima are since the lock was first monitored, capped at the interval's totals). */
+/* The interval's figures of one lock from its cumulative record now and then (a record that
+ * went backwards was made anew for a lock at a reused address: all of it is new). Maxima and
+ * the minimum are since the lock was first seen, capped to agree with the interval's totals. */
+static bool lock_interval(const struct km_lock_record *now, const struct km_lock_stats *was,
+			  struct proto_lock *l)
+{
+	const struct km_lock_stats *n = &now->s;
+	if (n->acquisitions == was->acquisitions && n->trylock_failures == was->trylock_failures)
+		return false;
+	*l = (struct proto_lock){
+		.lock = n->lock, .pid = now->pid,
+		.kind = n->kind == KM_LOCK_SPIN ? PROTO_LOCK_SPIN : PROTO_LOCK_SLEEP,
+		.flags = (uint16_t)(n->flags & (KM_LOCK_FULL | KM_LOCK_OWNER_SET)),
+		.acquisitions = n->acquisitions - was->acquisitions,
+		.contentions = n->contentions - was->contentions,
+		.wait_total = n->wait_total - was->wait_total,
+		.holds = n->holds - was->holds,
+		.hold_total = n->hold_total - was->hold_total,
+		.qlen_samples = n->qlen_samples - was->qlen_samples,
+		.qlen_sum = n->qlen_sum - was->qlen_sum,
+		.bounces = n->bounces - was->bounces,
+		.trylock_failures = n->trylock_failures - was->trylock_failures,
+		.other_sites = n->other_sites - was->other_sites,
+	};
+	if (l->contentions > l->acquisitions)
+		l->contentions = l->acquisitions;
+	if (l->bounces > l->contentions)
+		l->bounces = l->contentions;
+	l->wait_max = capped(n->wait_max, l->wait_total);
+	l->wait_min = l->contentions ? capped(n->wait_min, l->wait_max) : 0;
+	l->hold_max = capped(n->hold_max, l->hold_total);
+	if (!l->holds)
+		l->hold_total = l->hold_max = 0;
+	l->qlen_max = (uint32_t)capped(n->qlen_max, l->qlen_sum);
+	if (!l->qlen_samples)
+		l->qlen_sum = l->qlen_max = 0;
+	uint64_t sites = l->other_sites;
+	for (int i = 0; i < KM_LOCK_SITES && i < PROTO_LOCK_SITES; i++) {
+		uint64_t before = 0;
+		for (int j = 0; j < KM_LOCK_SITES; j++)
+			if (was->site[j].pc == n->site[i].pc)
+				before = was->site[j].count;
+		uint64_t c = n->site[i].count >= before ? n->site[i].count - before : n->site[i].count;
+		if (sites + c > l->contentions)
+			c = l->contentions - sites;
+		l->site[i] = (struct proto_lock_site){ c ? n->site[i].pc : 0, c };
+		sites += c;
+	}
+	return true;
+}
+
+/* Frames of one lock message type to the clients whose minor version wants it. */
+static void push_lock_frames(const struct proto_lock *l, long n, const struct proto_interval *h,
+			     bool contention)
+{
+	bool wanted = false;
+	for (int i = 0; i < DCID_SLOTS && !wanted; i++) {
+		const struct client *c = &dcid.clients[i];
+		wanted = c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= 2) == contention;
+	}
+	if (!wanted || !n)
+		return;
+	uint16_t type = contention ? PROTO_LOCK_CONTENTION : PROTO_LOCK_STATS;
+	int (*begin)(struct proto_builder *, void *, size_t, uint32_t, uint16_t, const struct proto_interval *) =
+		contention ? proto_begin_lock_contention : proto_begin_lock_stats;
+	int (*add)(struct proto_builder *, const struct proto_lock *) =
+		contention ? proto_add_lock_contention : proto_add_lock;
+	struct proto_builder b;
+	begin(&b, out, sizeof out, 0, 0, h);
+	for (long i = 0; i < n; i++) {
+		int rc = add(&b, &l[i]);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			push_to(out, (size_t)proto_finish(&b), type, k, contention);
+			begin(&b, out, sizeof out, 0, 0, h);
+			add(&b, &l[i]);
+		}
+	}
+	uint32_t k = proto_builder_count(&b);
+	if (k)
+		push_to(out, (size_t)proto_finish(&b), type, k, contention);
+}
+
+/* LOCK_CONTENTION (to 1.2 clients) and LOCK_STATS (to older ones): what each lock of the
+ * kernel and of every process did in the interval. */
+static struct proto_lock lock_out[LOCKS_MAX];
+
 static void push_locks(uint64_t start, uint64_t end)
 {
 	long n = km_locks(locks_now, LOCKS_MAX);
 	if (n < 0)
 		return;
-	struct proto_builder b;
-	struct proto_interval h = { start, end };
-	proto_begin_lock_stats(&b, out, sizeof out, 0, 0, &h);
+	long k = 0;
+	bool rescanned = false;
 	for (long i = 0; i < n; i++) {
 		const struct km_lock_record *r = &locks_now[i];
 		struct km_lock_stats was = { 0 };
 		for (long j = 0; j < n_then; j++)
-			if (locks_then[j].pid == r->pid && locks_then[j].s.lock == r->s.lock &&
-			    locks_then[j].s.acquisitions <= r->s.acquisitions)
-				was = locks_then[j].s;
-		if (r->s.acquisitions == was.acquisitions)
+			if (locks_then[j].pid == r->pid && locks_then[j].s.lock == r->s.lock) {
+				if (locks_then[j].s.acquisitions <= r->s.acquisitions &&
+				    locks_then[j].s.trylock_failures <= r->s.trylock_failures)
+					was = locks_then[j].s;
+				break;
+			}
+		struct proto_lock *l = &lock_out[k];
+		if (!lock_interval(r, &was, l))
 			continue;
-		const struct rep_entry *e = r->s.owner ? find_rep(r->pid, r->s.owner) : 0;
-		if (r->s.owner && !e && clock_ns() - last_scan_ns >= RESCAN_NS) {
+		uint32_t space = r->pid;
+		const struct rep_entry *e = r->s.owner ? find_rep(space, r->s.owner) : 0;
+		if (r->s.owner && !e && !rescanned && clock_ns() - last_scan_ns >= RESCAN_NS) {
 			rescan();
-			e = find_rep(r->pid, r->s.owner);
+			rescanned = true;
+			e = find_rep(space, r->s.owner);
 		}
-		struct proto_lock l = {
-			.lock = r->s.lock, .coid = e ? e->coid : 0, .gen = e ? e->gen : 0, .pid = r->pid,
-			.kind = PROTO_LOCK_SLEEP,
-			.acquisitions = r->s.acquisitions - was.acquisitions,
-			.contentions = r->s.contentions - was.contentions,
-			.wait_total = r->s.wait_total - was.wait_total,
-			.hold_total = r->s.hold_total - was.hold_total,
-			.qlen_samples = r->s.qlen_samples - was.qlen_samples,
-			.qlen_sum = r->s.qlen_sum - was.qlen_sum,
-		};
-		l.wait_max = capped(r->s.wait_max, l.wait_total);
-		l.hold_max = capped(r->s.hold_max, l.hold_total);
-		l.qlen_max = (uint32_t)capped(r->s.qlen_max, l.qlen_sum);
-		if (l.contentions > l.acquisitions)
-			l.contentions = l.acquisitions;
-		int rc = proto_add_lock(&b, &l);
-		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
-			uint32_t k = proto_builder_count(&b);
-			push_all(out, (size_t)proto_finish(&b), PROTO_LOCK_STATS, k);
-			proto_begin_lock_stats(&b, out, sizeof out, 0, 0, &h);
-			proto_add_lock(&b, &l);
-		}
+		l->coid = e ? e->coid : 0;
+		l->gen = e ? e->gen : 0;
+		k++;
 	}
 	memcpy(locks_then, locks_now, (size_t)n * sizeof *locks_now);
 	n_then = n;
-	uint32_t k = proto_builder_count(&b);
-	if (k)
-		push_all(out, (size_t)proto_finish(&b), PROTO_LOCK_STATS, k);
+	struct proto_interval h = { start, end };
+	push_lock_frames(lock_out, k, &h, true);
+	push_lock_frames(lock_out, k, &h, false);
 }
 
 /* INVOCATIONS: each counted object's calls in the interval, from a scan (the KM's counts are

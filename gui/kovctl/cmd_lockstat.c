@@ -1,54 +1,139 @@
-/* kovctl lockstat: lockstat-style figures per monitored lock (acquisitions, contentions, wait
- * and hold times, waiters seen), summed over --seconds of LOCK_STATS reports, with the object
- * each lock belongs to. Starts the lock-statistics stream when it is not running (controller
- * only), keeping the streams that run. */
+/* kovctl lockstat: lock_stat figures per spin and sleep lock of the kernel and of every
+ * process (contentions, wait and contended-hold times, CPU bounces, waiters, trylock failures,
+ * the contending call sites symbolized), summed over --seconds of LOCK_CONTENTION reports,
+ * with the object, class and process each lock belongs to. Starts the lock stream when it is
+ * not running (controller only), keeping the streams that run. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
 #include "client/scan.h"
+#include "client/symcache.h"
 #include "client/lockstat.h"
-
-#define MAX_LOCKS 1024
-
-struct lock_row { struct proto_lock l; uint64_t reports; };
-struct lockstat {
-	struct lock_row rows[MAX_LOCKS];
-	size_t n;
-	uint64_t frames;
-};
 
 static void on_locks(void *arg, const struct proto_frame *f)
 {
-	struct lockstat *s = arg;
-	if (f->type != PROTO_LOCK_STATS)
-		return;
-	struct proto_interval h;
-	struct proto_iter it;
-	struct proto_lock l;
-	if (proto_decode_lock_stats(f, &h, &it) < 0)
-		return;
-	s->frames++;
-	while (proto_next_lock(&it, &l)) {
-		size_t i = 0;
-		while (i < s->n && (s->rows[i].l.pid != l.pid || s->rows[i].l.lock != l.lock))
-			i++;
-		if (i == s->n) {
-			if (s->n == MAX_LOCKS)
-				continue;
-			s->n++;
-			kov_lock_start(&s->rows[i].l, &l);
-			s->rows[i].reports = 0;
-		}
-		s->rows[i].reports++;
-		kov_lock_add(&s->rows[i].l, &l);
-	}
+	kov_lock_table_add(arg, f);
 }
 
-static double us(const struct kovctl *k, uint64_t ticks, struct kov_client *c)
+static double us(struct kov_client *c, uint64_t ticks)
 {
-	(void)k;
 	uint64_t hz = kov_client_target(c)->timebase_hz;
 	return hz ? (double)ticks * 1e6 / (double)hz : 0;
+}
+
+static const char *sort_key;
+
+static uint64_t key_of(const struct proto_lock *l)
+{
+	return !strcmp(sort_key, "contentions") ? l->contentions :
+	       !strcmp(sort_key, "acquisitions") ? l->acquisitions : l->wait_total;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = key_of(a), y = key_of(b);
+	return x != y ? (x < y ? 1 : -1) : 0;
+}
+
+/* Where a lock belongs: its object's class and process from the scan. */
+struct owner { const char *cls, *proc; };
+
+static struct owner owner_of(const struct kov_scan *scan, bool named, const struct proto_lock *l)
+{
+	struct owner o = { "-", l->pid ? "?" : "kernel" };
+	for (size_t p = 0; named && p < scan->n_procs; p++)
+		if (scan->procs[p].pid == l->pid && l->pid)
+			o.proc = scan->procs[p].name;
+	size_t i = named && l->coid ? kov_scan_find_any(scan, l->pid, l->coid, l->gen) : KOV_NOT_IN_SCAN;
+	if (i != KOV_NOT_IN_SCAN)
+		o.cls = scan->objects[i].class_name;
+	else if (l->coid)
+		o.cls = "(gone)";
+	return o;
+}
+
+/* The call sites' names, one lookup per address space. */
+static void site_names(struct kovctl *k, const struct proto_lock *l, struct kov_symbol *out)
+{
+	static struct kov_symcache *sc;
+	if (!sc)
+		sc = kov_symcache_new();
+	uint64_t addrs[PROTO_LOCK_SITES];
+	size_t n = 0;
+	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++)
+		addrs[n++] = l->site[i].pc;
+	memset(out, 0, PROTO_LOCK_SITES * sizeof *out);
+	if (n && kov_symcache_lookup(k->c, sc, l->pid ? l->pid : PROTO_PID_KERNEL, addrs, n, out) < 0)
+		memset(out, 0, PROTO_LOCK_SITES * sizeof *out);
+}
+
+static void print_json(struct kovctl *k, const struct proto_lock *l, struct owner o,
+		       const struct kov_symbol *names)
+{
+	json_begin_object(&k->j);
+	json_kv_hex(&k->j, "lock", l->lock);
+	json_kv_str(&k->j, "kind", l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin");
+	json_kv_str(&k->j, "class", o.cls);
+	json_kv_hex(&k->j, "coid", l->coid);
+	json_kv_u64(&k->j, "pid", l->pid);
+	json_kv_str(&k->j, "process", o.proc);
+	json_kv_str(&k->j, "owner_from", l->flags & PROTO_LOCK_OWNER_SET ? "registered" :
+			l->coid ? "stack walk" : "none");
+	json_kv_str(&k->j, "acquisitions_counted", l->flags & PROTO_LOCK_FULL ? "all" : "contended");
+	json_kv_u64(&k->j, "acquisitions", l->acquisitions);
+	json_kv_u64(&k->j, "contentions", l->contentions);
+	json_kv_u64(&k->j, "wait_ticks", l->wait_total);
+	json_kv_double(&k->j, "wait_us", us(k->c, l->wait_total));
+	json_kv_double(&k->j, "wait_min_us", us(k->c, l->wait_min));
+	json_kv_double(&k->j, "wait_max_us", us(k->c, l->wait_max));
+	json_kv_u64(&k->j, "holds", l->holds);
+	json_kv_double(&k->j, "hold_us", us(k->c, l->hold_total));
+	json_kv_double(&k->j, "hold_max_us", us(k->c, l->hold_max));
+	json_kv_u64(&k->j, "bounces", l->bounces);
+	json_kv_u64(&k->j, "trylock_failures", l->trylock_failures);
+	json_kv_double(&k->j, "avg_waiters", l->qlen_samples ? (double)l->qlen_sum / (double)l->qlen_samples : 0);
+	json_kv_u64(&k->j, "max_waiters", l->qlen_max);
+	json_key(&k->j, "sites");
+	json_begin_array(&k->j);
+	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++) {
+		json_begin_object(&k->j);
+		json_kv_hex(&k->j, "pc", l->site[i].pc);
+		json_kv_str(&k->j, "symbol", names[i].name[0] ? names[i].name : "?");
+		json_kv_u64(&k->j, "offset", (names[i].addr - names[i].start));
+		json_kv_u64(&k->j, "contentions", l->site[i].count);
+		json_end_object(&k->j);
+	}
+	json_end_array(&k->j);
+	json_kv_u64(&k->j, "other_sites", l->other_sites);
+	json_end_object(&k->j);
+}
+
+static void print_text(struct kovctl *k, const struct proto_lock *l, struct owner o,
+		       const struct kov_symbol *names)
+{
+	char acq[24];
+	if (l->flags & PROTO_LOCK_FULL)
+		snprintf(acq, sizeof acq, "%llu", (unsigned long long)l->acquisitions);
+	else
+		snprintf(acq, sizeof acq, "-");
+	printf("%-5s 0x%016llx %-16s %-14s %5u %9llu %9s %11.1f %8.1f %9.1f %11.1f %9.1f %6llu %6llu %4u\n",
+	       l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin", (unsigned long long)l->lock, o.cls,
+	       o.proc, (unsigned)l->pid, (unsigned long long)l->contentions, acq,
+	       us(k->c, l->wait_total), us(k->c, l->wait_min), us(k->c, l->wait_max),
+	       us(k->c, l->hold_total), us(k->c, l->hold_max), (unsigned long long)l->bounces,
+	       (unsigned long long)l->trylock_failures, (unsigned)l->qlen_max);
+	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++) {
+		char where[160];
+		if (names[i].name[0])
+			snprintf(where, sizeof where, "%s+0x%llx", names[i].name,
+				 (unsigned long long)(names[i].addr - names[i].start));
+		else
+			snprintf(where, sizeof where, "0x%016llx", (unsigned long long)l->site[i].pc);
+		printf("      site %-40s %9llu contentions\n", where, (unsigned long long)l->site[i].count);
+	}
+	if (l->other_sites)
+		printf("      site (others)%-33s %9llu contentions\n", "", (unsigned long long)l->other_sites);
 }
 
 int cmd_lockstat(struct kovctl *k)
@@ -62,70 +147,71 @@ int cmd_lockstat(struct kovctl *k)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
 				"them needs the controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_TARGET;
 		}
 		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
 			return rc;
 		started = !st.streams;
 	}
-	static struct lockstat s;
-	memset(&s, 0, sizeof s);
-	kov_client_on_push(k->c, on_locks, &s);
+	static struct kov_lock_table t;
+	memset(&t, 0, sizeof t);
+	kov_client_on_push(k->c, on_locks, &t);
 	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 2);
 	if (started)
 		kovctl_stop(k);
 	if (rc)
 		return rc;
+	/* Only the locks asked for, ranked. */
+	size_t n = 0;
+	for (size_t i = 0; i < t.n; i++)
+		if ((!k->o->has_pid || t.locks[i].pid == k->o->pid) &&
+		    (!k->o->lock_kind || t.locks[i].kind == k->o->lock_kind))
+			t.locks[n++] = t.locks[i];
+	sort_key = k->o->sort ? k->o->sort : "wait";
+	qsort(t.locks, n, sizeof t.locks[0], by_key);
 	static struct kov_scan scan;
 	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
+	double span = us(k->c, t.last - t.first) / 1e6;
 	if (k->o->json) {
 		json_begin_object(&k->j);
-		json_kv_u64(&k->j, "reports", s.frames);
+		json_kv_u64(&k->j, "reports", t.frames);
+		json_kv_double(&k->j, "seconds", span);
+		json_kv_str(&k->j, "sort", sort_key);
+		json_kv_bool(&k->j, "full_figures", t.full_figures);
+		json_kv_u64(&k->j, "locks_not_kept", t.not_kept);
 		json_key(&k->j, "locks");
 		json_begin_array(&k->j);
 	} else {
-		printf("%-18s %-14s %6s %10s %10s %12s %10s %12s %10s %6s %4s\n", "LOCK", "OBJECT", "PID",
-		       "ACQUIRED", "CONTENDED", "WAIT_US", "WMAX_US", "HOLD_US", "HMAX_US", "AVG_Q", "MAXQ");
+		printf("lock statistics over %.1f s, %llu reports, sorted by %s; times in us; ACQ '-': only "
+		       "contended acquisitions are counted (kovctl instrument --what locks counts all)\n",
+		       span, (unsigned long long)t.frames, sort_key);
+		if (!t.full_figures && t.frames)
+			printf("(a protocol 1.1 target: no minimum, holds, bounces, trylock failures or call sites)\n");
+		printf("%-5s %-18s %-16s %-14s %5s %9s %9s %11s %8s %9s %11s %9s %6s %6s %4s\n", "KIND",
+		       "LOCK", "OBJECT", "PROCESS", "PID", "CONTENDED", "ACQ", "WAIT", "WMIN", "WMAX",
+		       "HOLD", "HMAX", "BOUNCE", "TRYF", "MAXW");
 	}
-	for (size_t i = 0; i < s.n; i++) {
-		const struct proto_lock *l = &s.rows[i].l;
-		size_t o = named && l->coid ? kov_scan_find_any(&scan, l->pid, l->coid, l->gen) : KOV_NOT_IN_SCAN;
-		const char *cls = o != KOV_NOT_IN_SCAN ? scan.objects[o].class_name : "-";
-		double avg_q = l->qlen_samples ? (double)l->qlen_sum / (double)l->qlen_samples : 0;
-		if (k->o->json) {
-			json_begin_object(&k->j);
-			json_kv_hex(&k->j, "lock", l->lock);
-			json_kv_str(&k->j, "class", cls);
-			json_kv_hex(&k->j, "coid", l->coid);
-			json_kv_u64(&k->j, "pid", l->pid);
-			json_kv_str(&k->j, "kind", l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin");
-			json_kv_u64(&k->j, "acquisitions", l->acquisitions);
-			json_kv_u64(&k->j, "contentions", l->contentions);
-			json_kv_double(&k->j, "wait_us", us(k, l->wait_total, k->c));
-			json_kv_double(&k->j, "wait_max_us", us(k, l->wait_max, k->c));
-			json_kv_double(&k->j, "hold_us", us(k, l->hold_total, k->c));
-			json_kv_double(&k->j, "hold_max_us", us(k, l->hold_max, k->c));
-			json_kv_double(&k->j, "avg_queue", avg_q);
-			json_kv_u64(&k->j, "max_queue", l->qlen_max);
-			json_end_object(&k->j);
-		} else {
-			printf("0x%016llx %-14s %6u %10llu %10llu %12.1f %10.1f %12.1f %10.1f %6.2f %4u\n",
-			       (unsigned long long)l->lock, cls, (unsigned)l->pid,
-			       (unsigned long long)l->acquisitions, (unsigned long long)l->contentions,
-			       us(k, l->wait_total, k->c), us(k, l->wait_max, k->c),
-			       us(k, l->hold_total, k->c), us(k, l->hold_max, k->c), avg_q,
-			       (unsigned)l->qlen_max);
-		}
+	for (size_t i = 0; i < n; i++) {
+		struct kov_symbol names[PROTO_LOCK_SITES];
+		site_names(k, &t.locks[i], names);
+		struct owner o = owner_of(&scan, named, &t.locks[i]);
+		if (k->o->json)
+			print_json(k, &t.locks[i], o, names);
+		else
+			print_text(k, &t.locks[i], o, names);
 	}
 	if (k->o->json) {
 		json_end_array(&k->j);
 		json_end_object(&k->j);
 		json_end(&k->j);
+	} else if (t.not_kept) {
+		printf("%llu reports of locks beyond the first %d were not summed\n",
+		       (unsigned long long)t.not_kept, KOV_LOCKS_MAX);
 	}
 	if (named)
 		kov_scan_free(&scan);
-	if (!s.frames) {
-		fprintf(stderr, "kovctl: no lock statistics arrived (no monitored lock was used)\n");
+	if (!t.frames) {
+		fprintf(stderr, "kovctl: no lock statistics arrived (no lock was contended or counted)\n");
 		return EXIT_TARGET;
 	}
 	return EXIT_OK;

@@ -45,6 +45,8 @@ struct kovctl_opts {
 	uint64_t coid;               /* instrument: one object (0: all of the process's) */
 	bool on, has_on;             /* instrument */
 	bool what_locks;             /* instrument --what locks (default: calls) */
+	const char *sort;            /* lockstat: wait (default), contentions, acquisitions */
+	uint16_t lock_kind;          /* lockstat: PROTO_LOCK_* only (0: both) */
 	size_t n_addrs;              /* symbols */
 	uint64_t addrs[KOVCTL_MAX_ADDRS];
 };

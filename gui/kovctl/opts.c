@@ -38,8 +38,10 @@ const char kovctl_usage[] =
 	"                               10 rows, 5 s); configures M's events if nothing is\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
-	"  lockstat [--seconds N]       per monitored lock: acquisitions, contentions, wait and\n"
-	"                               hold times, waiters seen (default 2 s)\n"
+	"  lockstat [--seconds N] [--sort wait|contentions|acquisitions] [--pid N] [--kind spin|sleep]\n"
+	"                               lock_stat per spin and sleep lock, kernel and user:\n"
+	"                               contentions, wait and hold times, bounces, waiters,\n"
+	"                               call sites, owning object (default 2 s, by wait)\n"
 	"  instrument --pid N [--coid C] [--what calls|locks] on|off\n"
 	"                               invocation counting (calls, the default) for every object\n"
 	"                               of process N (0: the kernel) or one object (top --metric\n"
@@ -77,7 +79,7 @@ static const struct cmd_def cmds[] = {
 	{ "top", CMD_TOP, "--metric --n --seconds" },
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
-	{ "lockstat", CMD_LOCKSTAT, "--seconds" },
+	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 };
 
@@ -252,6 +254,14 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		}
 		if (!o->streams)
 			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
+	} else if (!strcmp(name, "--sort")) {
+		if (strcmp(val, "wait") && strcmp(val, "contentions") && strcmp(val, "acquisitions"))
+			return usage_error(err, n, "--sort: wait, contentions or acquisitions, not '%s'", val, "");
+		o->sort = val;
+	} else if (!strcmp(name, "--kind")) {
+		if (strcmp(val, "spin") && strcmp(val, "sleep"))
+			return usage_error(err, n, "--kind: spin or sleep, not '%s'", val, "");
+		o->lock_kind = !strcmp(val, "spin") ? PROTO_LOCK_SPIN : PROTO_LOCK_SLEEP;
 	} else if (!strcmp(name, "--depth")) {
 		if (!parse_uint(val, 1, 64, &u))
 			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");

@@ -2,6 +2,7 @@
  * so the decoders here cannot fail for a known type. */
 #include <stdio.h>
 #include "kovctl/kovctl.h"
+#include "client/lockstat.h"
 
 #define ULL(x) ((unsigned long long)(x))
 
@@ -68,9 +69,10 @@ void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n)
 		         (unsigned)proto_iter_left(&it), ULL(h.end - h.start));
 		break;
 	}
-	case PROTO_LOCK_STATS: {
+	case PROTO_LOCK_STATS:
+	case PROTO_LOCK_CONTENTION: {
 		struct proto_interval h;
-		proto_decode_lock_stats(f, &h, &it);
+		kov_lock_decode(f, &h, &it);
 		snprintf(buf, n, "locks=%u ticks=%llu", (unsigned)proto_iter_left(&it),
 		         ULL(h.end - h.start));
 		break;

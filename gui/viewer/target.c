@@ -246,9 +246,9 @@ static void on_locks(struct target *t, const struct proto_frame *f)
 	struct proto_iter it;
 	struct proto_lock l;
 	uint64_t now = kov_now_ns();
-	if (proto_decode_lock_stats(f, &h, &it) < 0)
+	if (kov_lock_decode(f, &h, &it) < 0)
 		return;
-	while (proto_next_lock(&it, &l)) {
+	while (kov_lock_next(f, &it, &l)) {
 		size_t i = 0;
 		while (i < t->n_locks && (t->locks[i].sum.pid != l.pid || t->locks[i].sum.lock != l.lock))
 			i++;
@@ -288,7 +288,8 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
-	case PROTO_LOCK_STATS: on_locks(t, f); break;
+	case PROTO_LOCK_STATS:
+	case PROTO_LOCK_CONTENTION: on_locks(t, f); break;
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	default: break;
 	}

@@ -28,21 +28,25 @@ long futex_wait(volatile uint32_t *addr, uint32_t expected);
 long futex_wake(volatile uint32_t *addr, long count);
 
 /* Spin locks (lwarx/stwcx., the same code as the kernel's) and sleep locks (mutexes) whose
- * waiters block in the kernel's blocked-thread queues. */
+ * waiters block in the kernel's blocked-thread queues. Every lock keeps lock statistics on its
+ * contended path (contentions, wait and contended-hold times, waiters, CPU bounces, call
+ * sites: kernel/km_abi.h struct km_lock_stats) in a table the monitor reads; a lock belongs to
+ * the object whose method first waited for it, unless the program names its owner. */
 #include "../../kernel/spinlock.h"
 struct km_lock_stats;
 struct mutex {
 	volatile uint32_t locked, waiters;
 	uint32_t logged, pad;
-	struct km_lock_stats *stats;   /* set by mutex_monitor: lockstat figures kept */
+	struct km_lock_stats *stats;   /* set by mutex_monitor: every acquisition counted */
 };
 #define MUTEX_INIT { 0, 0, 0, 0, 0 }
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-/* Keeps lockstat figures for m (acquisitions, contentions, wait and hold times, waiters seen)
- * where the monitor reads them (kernel/km_abi.h), attributed to the object whose rep is
- * `owner` (0: none). Costs a load and a branch per lock and unlock while not monitored.
- * Returns 0, or -1 when the process's table of monitored locks is full. */
+/* Names the object (its rep, 0: none) a spin lock belongs to. 0, or -1 if the table is full. */
+int spin_lock_owner(struct spinlock *l, const void *owner);
+/* Counts every acquisition and hold of m (not only the contended ones), attributed to the
+ * object whose rep is `owner` (0: none). Costs a load and a branch per lock and unlock while
+ * not monitored. Returns 0, or -1 when the process's lock table is full. */
 int mutex_monitor(struct mutex *m, const void *owner);
 /* Stops (paused 1) or resumes keeping the figures of the monitored mutexes owned by `owner`
  * (0: all of them); the KM asks for it through the runtime (INSTRUMENT sleep locks). */

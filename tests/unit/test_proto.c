@@ -161,10 +161,15 @@ static const struct proto_count counts[] = {
 
 static const struct proto_interval interval = { 5000, 9000 };
 static const struct proto_lock locks[] = {
-	{ 0xC000000000F00040ull, 0xD000000000000000ull, 4, 0, PROTO_LOCK_SPIN, 1000, 37, 5000, 400,
-	  90000, 800, 37, 50, 4 },
-	{ 0x0000000010002040ull, 0x00000000D0000040ull, 1, 12, PROTO_LOCK_SLEEP, 10, 0, 0, 0, 300,
-	  100, 0, 0, 0 },
+	{ .lock = 0xC000000000F00040ull, .coid = 0xD000000000000000ull, .gen = 4, .pid = 0,
+	  .kind = PROTO_LOCK_SPIN, .acquisitions = 1000, .contentions = 37, .wait_total = 5000,
+	  .wait_max = 400, .hold_total = 90000, .hold_max = 800, .qlen_samples = 37, .qlen_sum = 50,
+	  .qlen_max = 4, .flags = PROTO_LOCK_FULL, .wait_min = 3, .holds = 1000, .bounces = 20,
+	  .trylock_failures = 9, .other_sites = 2,
+	  .site = { { 0xC000000000001230ull, 30 }, { 0xC000000000004560ull, 5 } } },
+	{ .lock = 0x0000000010002040ull, .coid = 0x00000000D0000040ull, .gen = 1, .pid = 12,
+	  .kind = PROTO_LOCK_SLEEP, .acquisitions = 10, .hold_total = 300, .hold_max = 100,
+	  .holds = 10 },
 };
 static const struct proto_invocation invocations[] = {
 	{ 0xD000000000000000ull, 4, 0, 123 },
@@ -249,6 +254,22 @@ static void assert_lock(const struct proto_lock *a, const struct proto_lock *b)
 	assert_int_equal(a->qlen_samples, b->qlen_samples);
 	assert_int_equal(a->qlen_sum, b->qlen_sum);
 	assert_int_equal(a->qlen_max, b->qlen_max);
+}
+
+/* LOCK_CONTENTION carries the rest too. */
+static void assert_lock_contention(const struct proto_lock *a, const struct proto_lock *b)
+{
+	assert_lock(a, b);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->wait_min, b->wait_min);
+	assert_int_equal(a->holds, b->holds);
+	assert_int_equal(a->bounces, b->bounces);
+	assert_int_equal(a->trylock_failures, b->trylock_failures);
+	assert_int_equal(a->other_sites, b->other_sites);
+	for (int i = 0; i < PROTO_LOCK_SITES; i++) {
+		assert_int_equal(a->site[i].pc, b->site[i].pc);
+		assert_int_equal(a->site[i].count, b->site[i].count);
+	}
 }
 
 /* The decoded message encodes again to exactly the bytes it came from. */
@@ -772,6 +793,52 @@ static void check_counts(const struct proto_frame *f)
 	assert_same_frame(f, again, proto_finish(&bl));
 }
 
+static int build_lock_contention(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_lock_contention(&bl, b, cap, 0, 0, &interval);
+	for (size_t i = 0; !err && i < N(locks); i++)
+		err = proto_add_lock_contention(&bl, &locks[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_lock_contention(const struct proto_frame *f)
+{
+	struct proto_interval h;
+	struct proto_iter it;
+	struct proto_lock l;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_lock_contention(f, &h, &it), 0);
+	assert_int_equal(h.start, interval.start);
+	assert_int_equal(proto_begin_lock_contention(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(locks); i++) {
+		assert_true(proto_next_lock_contention(&it, &l));
+		assert_lock_contention(&l, &locks[i]);
+		assert_int_equal(proto_add_lock_contention(&bl, &l), 0);
+	}
+	assert_false(proto_next_lock_contention(&it, &l));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+/* Figures that contradict each other are refused on the way out (and so on the way in). */
+static void test_lock_contention_inconsistent(void **state)
+{
+	(void)state;
+	uint8_t buf[BUF];
+	struct proto_builder b;
+	struct proto_lock bad[] = { locks[0], locks[0], locks[0], locks[0], locks[0] };
+	bad[0].wait_min = bad[0].wait_max + 1;
+	bad[1].bounces = bad[1].contentions + 1;
+	bad[2].site[0].count = bad[2].contentions;   /* with site[1] and other_sites: too many */
+	bad[3].site[3].count = 1;                    /* a count without a call site */
+	bad[4].flags = 0x80;
+	for (size_t i = 0; i < N(bad); i++) {
+		assert_int_equal(proto_begin_lock_contention(&b, buf, sizeof buf, 0, 0, &interval), 0);
+		assert_int_equal(proto_add_lock_contention(&b, &bad[i]), -PROTO_E_INCONSISTENT);
+	}
+}
+
 static int build_locks(uint8_t *b, size_t cap)
 {
 	struct proto_builder bl;
@@ -900,6 +967,7 @@ static const struct kind kinds[] = {
 	{ "samples", PROTO_SAMPLES, build_samples, check_samples },
 	{ "counts", PROTO_INTERVAL_COUNTS, build_counts, check_counts },
 	{ "locks", PROTO_LOCK_STATS, build_locks, check_locks },
+	{ "lock_contention", PROTO_LOCK_CONTENTION, build_lock_contention, check_lock_contention },
 	{ "invocations", PROTO_INVOCATIONS, build_invocations, check_invocations },
 	{ "lost", PROTO_LOST_SAMPLES, build_lost, check_lost },
 };
@@ -978,7 +1046,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 28);
+	assert_int_equal(known, 29);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -1817,7 +1885,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.1"));
+	assert_non_null(strstr(reason, "1.2"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);
@@ -2127,6 +2195,7 @@ int main(void)
 		cmocka_unit_test(roles_and_directions),
 		cmocka_unit_test(error_texts),
 		cmocka_unit_test(fuzz_decoders_stay_in_bounds),
+		cmocka_unit_test(test_lock_contention_inconsistent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,41 @@
+/* Lock statistics tables (struct km_lock_area, kernel/km_abi.h): finding a lock's record and
+ * updating it from a lock's contended path. Portable: the kernel's spin and sleep locks, the
+ * user C library's, and the host unit tests share it.
+ *
+ * Concurrency: a record is made with one compare-and-swap on its `lock` field; after that it
+ * is written only by the thread that holds the lock (the new holder after a contended wait,
+ * the holder at release), except `waiters`, which waiters change atomically. Readers (the
+ * monitor) read the figures without a lock and accept a moment's inconsistency. */
+#ifndef KOV_LOCKSTAT_H
+#define KOV_LOCKSTAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../km_abi.h"
+
+/* Sets up an area of `bytes` bytes (zeroed by the caller) for as many records as fit, rounded
+ * down to a power of two; false if not even one fits. */
+bool lockstat_area_init(struct km_lock_area *a, uint64_t bytes);
+
+/* The record of `lock`, made if it has none (kind set, `*made` true); 0 when the table is
+ * full (counted in `dropped`). Lock-free. */
+struct km_lock_stats *lockstat_get(struct km_lock_area *a, uint64_t lock, uint16_t kind, bool *made);
+
+/* A thread starts waiting (waiters + 1) and stops (- 1): the number it saw is returned. */
+uint32_t lockstat_wait_begin(struct km_lock_stats *s);
+void lockstat_wait_end(struct km_lock_stats *s);
+
+/* The new holder after a wait from `from` to `now` (timebase): a contention from call site
+ * `site` on CPU `cpu`, the previous holder on `prev_cpu` (or ~0u when unknown: then the last
+ * contended acquirer's CPU is used), `seen` the most waiters it saw (itself included).
+ * Opens a hold measurement. */
+void lockstat_contended(struct km_lock_stats *s, uint64_t from, uint64_t now, uint64_t site,
+	uint32_t cpu, uint32_t prev_cpu, uint32_t seen);
+
+/* An uncontended acquisition of a fully counted lock (KM_LOCK_FULL): counted, hold opened. */
+void lockstat_acquired(struct km_lock_stats *s, uint64_t now);
+
+/* Release by the holder: closes the open hold measurement, if any. */
+void lockstat_released(struct km_lock_stats *s, uint64_t now);
+
+#endif

@@ -1,0 +1,114 @@
+/* Lock statistics on the KM's side: the kernel's own table, which the kernel's spin and sleep
+ * locks fill on their contended paths (kernel/lib/lockstat.h), each lock attributed to the
+ * object whose method first waited for it; each process's table, registered by its C
+ * library; and reading them all for the daemon. */
+#include "km_internal.h"
+#include "../kernel/lib/lockstat.h"
+#include "../kernel/kmem.h"
+#include "../kernel/process.h"
+#include "../kernel/thread.h"
+#include "../kernel/uaccess.h"
+#include "../kernel/syscall_nr.h"
+
+#define KERNEL_LOCK_RECORDS 512
+static union {
+	struct km_lock_area area;
+	uint8_t bytes[sizeof(struct km_lock_area) + KERNEL_LOCK_RECORDS * sizeof(struct km_lock_stats)];
+} kernel_table = { .area = { .magic = KM_LOCK_AREA_MAGIC, .capacity = KERNEL_LOCK_RECORDS } };
+
+struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
+{
+	bool made;
+	struct km_lock_stats *s = lockstat_get(&kernel_table.area, (uint64_t)lock, kind, &made);
+	if (made && !(s->flags & KM_LOCK_OWNER_SET)) {
+		struct attrib_result r = km_attribute(0);
+		if (!(r.flags & ATTRIB_NO_OBJECT))
+			s->owner = r.object;
+	}
+	return s;
+}
+
+long km_lock_owner_syscall(const struct trap_frame *tf)
+{
+	struct attrib_result r = km_attribute(tf);
+	return r.flags & ATTRIB_NO_OBJECT ? 0 : (long)r.object;
+}
+
+static long lock_area(uint64_t area)
+{
+	struct km_lock_area head;
+	if (copy_from_user(&head, area, sizeof head))
+		return -KOV_EFAULT;
+	uint32_t cap = head.capacity;
+	if (head.magic != KM_LOCK_AREA_MAGIC || !cap || cap > 4096 || (cap & (cap - 1)) ||
+	    !user_range_ok(area, sizeof head + cap * sizeof(struct km_lock_stats)))
+		return -KOV_EINVAL;
+	current_process()->lock_area = area;
+	return 0;
+}
+
+#define LOCKS_MAX 1024
+#define CHUNK 16
+
+struct lock_read {
+	struct km_lock_record *out;
+	uint64_t max, n;
+	struct km_lock_stats chunk[CHUNK];
+};
+
+static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *s)
+{
+	if (!s->lock || !s->kind || r->n >= r->max)
+		return;
+	struct km_lock_record *rec = &r->out[r->n++];
+	rec->pid = pid;
+	rec->pad = 0;
+	rec->s = *s;
+}
+
+/* With the process table locked: a process's records, read without allocating anything in it
+ * (the pages of its table it never wrote hold no record). */
+static void read_locks_of(struct process *p, void *arg)
+{
+	struct lock_read *r = arg;
+	struct km_lock_area head;
+	if (!p->lock_area || p->exiting || process_peek(p, p->lock_area, &head, sizeof head) ||
+	    head.magic != KM_LOCK_AREA_MAGIC || !head.used)
+		return;
+	uint64_t at = p->lock_area + sizeof head;
+	for (uint32_t i = 0; i < head.capacity && i < 4096 && r->n < r->max; i += CHUNK) {
+		uint32_t n = head.capacity - i < CHUNK ? head.capacity - i : CHUNK;
+		if (process_peek(p, at + (uint64_t)i * sizeof r->chunk[0], r->chunk, n * sizeof r->chunk[0]))
+			return;
+		for (uint32_t k = 0; k < n; k++)
+			keep(r, p->pid, &r->chunk[k]);
+	}
+}
+
+static long read_locks(uint64_t ubuf, uint64_t max)
+{
+	if (max > LOCKS_MAX)
+		max = LOCKS_MAX;
+	struct lock_read *r = kmalloc(sizeof *r);
+	struct km_lock_record *out = kmalloc((max ? max : 1) * sizeof *out);
+	if (!r || !out) {
+		kfree(r);
+		kfree(out);
+		return -KOV_ENOMEM;
+	}
+	r->out = out;
+	r->max = max;
+	r->n = 0;
+	for (uint32_t i = 0; i < kernel_table.area.capacity; i++)
+		keep(r, 0, &kernel_table.area.locks[i]);
+	process_for_each(read_locks_of, r);
+	long n = (long)r->n, rc = copy_to_user(ubuf, out, r->n * sizeof *out);
+	kfree(out);
+	kfree(r);
+	return rc ? rc : n;
+}
+
+long km_locks_syscall(uint64_t nr, const uint64_t *a)
+{
+	return nr == SYS_KM_LOCK_AREA ? lock_area(a[0]) : read_locks(a[0], a[1]);
+}

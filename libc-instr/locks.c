@@ -1,0 +1,236 @@
+/* Spin locks, mutexes and condition variables, with lock statistics (kernel/lib/lockstat.h)
+ * kept on the contended paths in a table this process registers with the monitor at start.
+ * A lock is attributed to the object whose method first waited for it (the kernel walks the
+ * stack once, SYS_KM_LOCK_OWNER), or to the object a program names (spin_lock_owner,
+ * mutex_monitor). The uncontended acquisition does not look at the table. */
+#include "kov.h"
+#include "uthread.h"
+#include "../../kernel/syscall_nr.h"
+#include "../../kernel/lib/lockstat.h"
+
+#define LOCK_TABLE_RECORDS 256
+
+static struct km_lock_area *table;   /* 0 when it could not be set up */
+
+static inline uint64_t timebase(void)
+{
+	uint64_t tb;
+	__asm__ volatile("mftb %0" : "=r"(tb));
+	return tb;
+}
+
+/* From __libc_start: sbrk'd memory is demand-zero, so only the pages records land in are
+ * ever touched. */
+void __lockstat_init(void);
+void __lockstat_init(void)
+{
+	uint64_t bytes = sizeof *table + LOCK_TABLE_RECORDS * sizeof table->locks[0];
+	struct km_lock_area *a = sbrk((long)bytes);
+	if ((long)a <= 0 || !lockstat_area_init(a, bytes))
+		return;
+	if (__syscall(SYS_KM_LOCK_AREA, (long)a, 0, 0, 0, 0) == 0)
+		table = a;
+}
+
+/* The lock's record, made (and attributed to the calling method's object) if it has none. */
+static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
+{
+	if (!table)
+		return 0;
+	bool made;
+	struct km_lock_stats *s = lockstat_get(table, (uint64_t)lock, kind, &made);
+	if (made) {
+		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, 0, 0, 0, 0, 0);
+		if (!(s->flags & KM_LOCK_OWNER_SET) && (long)owner > 0)
+			s->owner = owner;
+	}
+	return s;
+}
+
+static void set_owner(struct km_lock_stats *s, const void *owner)
+{
+	s->owner = (uint64_t)owner;
+	__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_SET, __ATOMIC_RELEASE);
+}
+
+int spin_lock_owner(struct spinlock *l, const void *owner)
+{
+	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
+	if (!s)
+		return -1;
+	set_owner(s, owner);
+	return 0;
+}
+
+/* ---- spin locks ------------------------------------------------------------------------ */
+
+bool spin_trylock(struct spinlock *l)
+{
+	if (spin_trylock_as(l, 1))
+		return true;
+	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
+	if (s)
+		__atomic_fetch_add(&s->trylock_failures, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Entered by a tail call from spin_lock: the return address is the lock call's site. */
+static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l)
+{
+	uint64_t from = timebase(), site = (uint64_t)__builtin_return_address(0);
+	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
+	do {
+		while (l->word != 0)
+			__asm__ volatile("or 1,1,1; or 2,2,2" : : : "memory");
+	} while (!spin_trylock_as(l, s ? 1 | SPIN_CONTENDED : 1));
+	if (!s)
+		return;
+	lockstat_wait_end(s);
+	lockstat_contended(s, from, timebase(), site, (uint32_t)uthread_cpu(), ~0u, seen);
+}
+
+void spin_lock(struct spinlock *l)
+{
+	if (__builtin_expect(spin_trylock_as(l, 1), 1))
+		return;
+	spin_lock_contended(l);
+}
+
+static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
+{
+	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
+	if (s)
+		lockstat_released(s, timebase());
+	__atomic_store_n(&l->word, 0, __ATOMIC_RELEASE);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	__asm__ volatile("lwsync" : : : "memory");
+	if (__builtin_expect(l->word & SPIN_CONTENDED, 0))
+		spin_unlock_measured(l);
+	else
+		l->word = 0;
+}
+
+/* ---- the sleep-lock event log ---------------------------------------------------------- */
+
+static struct lock_log *volatile lock_log;
+
+void lock_log_install(struct lock_log *log)
+{
+	__atomic_store_n(&lock_log, log, __ATOMIC_RELEASE);
+}
+
+static void log_lock_event(struct mutex *m, uint32_t kind)
+{
+	struct lock_log *log = __atomic_load_n(&lock_log, __ATOMIC_ACQUIRE);
+	if (!log || !m->logged)
+		return;
+	uint32_t i = __atomic_fetch_add(&log->next, 1, __ATOMIC_RELAXED);
+	if (i < log->capacity)
+		log->events[i] = (struct lock_event){ clock_ns(), (uint64_t)m, (uint32_t)thread_self_id(), kind };
+}
+
+/* ---- mutexes --------------------------------------------------------------------------- */
+
+int mutex_monitor(struct mutex *m, const void *owner)
+{
+	struct km_lock_stats *s = m->stats ? m->stats : record_of(m, KM_LOCK_SLEEP);
+	if (!s)
+		return -1;
+	set_owner(s, owner);
+	__atomic_or_fetch(&s->flags, KM_LOCK_FULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&m->stats, s, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void mutex_monitor_pause(const void *owner, int paused)
+{
+	for (uint32_t i = 0; table && i < table->capacity; i++) {
+		struct km_lock_stats *s = &table->locks[i];
+		if ((s->flags & KM_LOCK_FULL) && (!owner || s->owner == (uint64_t)owner))
+			__atomic_store_n(&s->paused, (uint32_t)!!paused, __ATOMIC_RELEASE);
+	}
+}
+
+/* The figures a paused monitored mutex keeps: none. */
+static struct km_lock_stats *kept(struct km_lock_stats *s)
+{
+	return s && !__atomic_load_n(&s->paused, __ATOMIC_ACQUIRE) ? s : 0;
+}
+
+/* Entered by a tail call from mutex_lock: the return address is the lock call's site. */
+static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
+{
+	uint64_t site = (uint64_t)__builtin_return_address(0);
+	log_lock_event(m, LOCK_EVENT_ENQUEUE);
+	uint64_t from = timebase();
+	struct km_lock_stats *s = kept(m->stats ? m->stats : record_of(m, KM_LOCK_SLEEP));
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
+	do {
+		__atomic_add_fetch(&m->waiters, 1, __ATOMIC_SEQ_CST);
+		uint32_t v = m->locked;
+		if (v)
+			futex_wait(&m->locked, v);
+		__atomic_fetch_sub(&m->waiters, 1, __ATOMIC_SEQ_CST);
+	} while (!spin_trylock_as((struct spinlock *)&m->locked, 1 | SPIN_CONTENDED));
+	if (s) {
+		lockstat_wait_end(s);
+		/* Paused while this thread waited: this acquisition is not kept either. */
+		if (kept(s))
+			lockstat_contended(s, from, timebase(), site, (uint32_t)uthread_cpu(), ~0u, seen);
+	}
+	log_lock_event(m, LOCK_EVENT_DEQUEUE);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	struct km_lock_stats *st = m->stats && !m->stats->paused ? m->stats : 0;
+	if (spin_trylock_as((struct spinlock *)&m->locked, 1)) {
+		if (st)
+			lockstat_acquired(st, timebase());
+		return;
+	}
+	mutex_lock_contended(m);
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	struct km_lock_stats *s = m->stats;
+	if (!s && (m->locked & SPIN_CONTENDED))
+		s = record_of(m, KM_LOCK_SLEEP);
+	if (s) {
+		if (s->paused)
+			s->acquired_at = 0;   /* a hold measured once, and never from a paused acquisition */
+		else
+			lockstat_released(s, timebase());
+	}
+	__atomic_store_n(&m->locked, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&m->waiters, __ATOMIC_SEQ_CST))
+		futex_wake(&m->locked, 1);
+}
+
+/* ---- condition variables --------------------------------------------------------------- */
+
+void cond_wait(struct cond *c, struct mutex *m)
+{
+	/* A signal between the unlock and the sleep changes seq, so the sleep does not start. */
+	uint32_t seq = __atomic_load_n(&c->seq, __ATOMIC_SEQ_CST);
+	mutex_unlock(m);
+	futex_wait(&c->seq, seq);
+	mutex_lock(m);
+}
+
+void cond_signal(struct cond *c)
+{
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&c->seq, 1);
+}
+
+void cond_broadcast(struct cond *c)
+{
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&c->seq, 1L << 30);
+}

@@ -1,0 +1,192 @@
+/* Ground truth for the lock statistics: objects of class LockObj, each with its own spin lock,
+ * visited by several threads. Every object measures its own truth: the timebase around each
+ * acquisition, minus the uncontended cost measured before the run (so an acquisition that did
+ * not wait adds nothing), summed while holding the lock. One object, picked at random from
+ * the seed, is hot; the pattern says how:
+ *
+ *   long     the hot object holds its lock 10 times longer
+ *   many     the hot object is visited 10 times as often (same holds)
+ *   trylock  as long, but every visit calls spin_trylock first and spin_lock when it fails
+ *   random   as long, with each thread visiting objects in a random order
+ *   single   as long, with one thread: no contention is possible, the truth is zero
+ *
+ * It waits `delay` seconds (time for a monitor to start collecting), runs `seconds` seconds,
+ * prints each object's truth, and ends `delay` seconds later (so that the monitor still finds
+ * the objects to name them). Usage:
+ *   lockbench PATTERN [threads (4)] [objects (8)] [seconds (4)] [delay (3)] [seed (clock)] */
+#include "workload.h"
+
+struct lockobj;
+struct lockobj_ops { void (*visit)(struct lockobj *o, long hold); };
+struct lockobj {
+	const struct lockobj_ops *ops;
+	struct spinlock lock;
+	uint64_t truth_wait;         /* ticks waited beyond the uncontended cost */
+	uint64_t truth_waits;        /* acquisitions that found the lock held */
+	uint64_t acquisitions;
+};
+
+enum pattern { LONG, MANY, TRYLOCK, RANDOM, SINGLE };
+static enum pattern pattern;
+static uint64_t uncontended;     /* median ticks of an acquisition that does not wait */
+
+static inline uint64_t tb(void)
+{
+	uint64_t t;
+	__asm__ volatile("mftb %0" : "=r"(t));
+	return t;
+}
+
+static void spin(long n)
+{
+	for (volatile long i = 0; i < n; i++)
+		;
+}
+
+CO_METHOD(void, lockobj_visit, struct lockobj *o, long hold)
+{
+	uint64_t t0 = tb();
+	bool held = o->lock.word != 0;
+	if (pattern != TRYLOCK || !spin_trylock(&o->lock))
+		spin_lock(&o->lock);
+	uint64_t d = tb() - t0;
+	/* Updated while holding the lock: the lock itself serializes the truth. */
+	o->acquisitions++;
+	if (held && d > uncontended) {
+		o->truth_wait += d - uncontended;
+		o->truth_waits++;
+	}
+	spin(hold);
+	spin_unlock(&o->lock);
+}
+
+static const struct lockobj_ops ops = { lockobj_visit };
+static const struct co_class lockobj_class = { "LockObj", &ops, 1, 0 };
+
+#define MAX_OBJECTS 32
+#define HOLD 400
+#define THINK 300
+static struct lockobj objs[MAX_OBJECTS];
+static coid_t coids[MAX_OBJECTS];
+static long n_objects, hot;
+static volatile uint64_t stop_at;
+
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void worker(void *arg)
+{
+	uint64_t seed = (uint64_t)arg * 0x9E3779B97F4A7C15ull + 1;
+	long next = (long)(uint64_t)arg % n_objects;
+	for (long visit = 0; tb() < stop_at; visit++) {
+		long i, hold = HOLD;
+		switch (pattern) {
+		case MANY:   /* the hot object gets 10 of every n + 9 visits */
+			i = (long)(next_random(&seed) % (uint64_t)(n_objects + 9));
+			i = i >= n_objects ? hot : i;
+			break;
+		case RANDOM:
+			i = (long)(next_random(&seed) % (uint64_t)n_objects);
+			break;
+		default:
+			i = next;
+			next = (next + 1) % n_objects;
+		}
+		if (pattern != MANY && i == hot)
+			hold *= 10;
+		CO_CALL(struct lockobj, coids[i], visit, hold);
+		spin(THINK);
+	}
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median ticks of an uncontended acquisition and its timebase reads. */
+static uint64_t measure_uncontended(void)
+{
+	static uint64_t d[501];
+	struct spinlock l = SPINLOCK_INIT;
+	for (int i = 0; i < 501; i++) {
+		uint64_t t0 = tb();
+		spin_lock(&l);
+		d[i] = tb() - t0;
+		spin_unlock(&l);
+	}
+	/* a tiny insertion sort: no qsort in this C library */
+	for (int i = 1; i < 501; i++)
+		for (int j = i; j > 0 && by_value(&d[j - 1], &d[j]) > 0; j--) {
+			uint64_t t = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	return d[250];
+}
+
+int main(int argc, char **argv)
+{
+	const char *names[] = { "long", "many", "trylock", "random", "single" };
+	const char *p = argc > 1 ? argv[1] : "";
+	int k = 0;
+	while (k < 5 && strcmp(p, names[k]))
+		k++;
+	if (k == 5) {
+		printf("lockbench: pattern must be long, many, trylock, random or single\n");
+		return 2;
+	}
+	pattern = (enum pattern)k;
+	long threads = pattern == SINGLE ? 1 : wl_number(argc > 2 ? argv[2] : 0, 4);
+	n_objects = wl_number(argc > 3 ? argv[3] : 0, 8);
+	long seconds = wl_number(argc > 4 ? argv[4] : 0, 4);
+	long delay = wl_number(argc > 5 ? argv[5] : 0, 3);
+	uint64_t seed = (uint64_t)wl_number(argc > 6 ? argv[6] : 0, (long)(clock_ns() & 0x7fffffff));
+	if (threads < 1 || threads > 16 || n_objects < 2 || n_objects > MAX_OBJECTS || seconds < 1) {
+		printf("lockbench: threads 1-16, objects 2-%d, seconds >= 1\n", MAX_OBJECTS);
+		return 2;
+	}
+	hot = (long)(next_random(&(uint64_t){ seed | 1 }) % (uint64_t)n_objects);
+	for (long i = 0; i < n_objects; i++) {
+		objs[i].ops = &ops;
+		coids[i] = wl_static_object(&lockobj_class, &objs[i]);
+		if (!coids[i]) {
+			printf("lockbench: cannot create object %ld\n", i);
+			return 1;
+		}
+	}
+	uncontended = measure_uncontended();
+	/* The timebase's rate, against the kernel's clock (the workers only read the timebase). */
+	uint64_t n0 = clock_ns(), t0 = tb();
+	while (clock_ns() - n0 < 20000000)
+		;
+	uint64_t hz = (tb() - t0) * 1000000000ull / (clock_ns() - n0);
+	printf("lockbench: pid %d pattern %s threads %ld objects %ld hot %ld seed %lu uncontended %lu "
+	       "ticks; starting in %ld s\n", getpid(), p, threads, n_objects, hot, (unsigned long)seed,
+	       (unsigned long)uncontended, delay);
+	uint64_t start = tb() + (uint64_t)delay * hz;
+	while (tb() < start)
+		yield();
+	stop_at = start + (uint64_t)seconds * hz;
+	printf("lockbench: running for %ld s\n", seconds);
+	int tids[16];
+	for (long t = 0; t < threads; t++)
+		tids[t] = thread_create(worker, (void *)t, (int)t);
+	for (long t = 0; t < threads; t++)
+		thread_join(tids[t]);
+	for (long i = 0; i < n_objects; i++)
+		printf("lockbench: object %ld lock=0x%lx rep=0x%lx hot=%d acquisitions=%lu waited=%lu "
+		       "truth_wait=%lu\n", i, (unsigned long)&objs[i].lock, (unsigned long)&objs[i],
+		       i == hot, (unsigned long)objs[i].acquisitions, (unsigned long)objs[i].truth_waits,
+		       (unsigned long)objs[i].truth_wait);
+	printf("lockbench: done\n");
+	for (uint64_t end = tb() + (uint64_t)delay * hz; tb() < end;)
+		yield();
+	return 0;
+}
