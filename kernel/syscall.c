@@ -234,7 +234,7 @@ void syscall_dispatch(struct trap_frame *tf)
 		rc = km_syscall(tf->gpr[0], a);
 		break;
 	case SYS_KM_LOCK_OWNER:
-		rc = km_lock_owner_syscall(tf);
+		rc = km_lock_owner_syscall(tf, a[0]);
 		break;
 	case SYS_SOCKET:
 	case SYS_BIND:

@@ -61,8 +61,9 @@
                                  locks) -> 0 (privileged) */
 #define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending command for this process's runtime:
                                  1 << 62 | locks << 61 | on << 32 | index, or 0 for none */
-#define SYS_KM_LOCK_OWNER 50  /* () -> rep of the object whose method called (the innermost
-                                 CO_METHOD frame on the caller's stack), 0 for none */
+#define SYS_KM_LOCK_OWNER 50  /* (lock) -> rep of the object whose method called (the innermost
+                                 CO_METHOD frame on the caller's stack) if the lock lies in
+                                 that rep, 0 for none */
 #define SYS_COUNT     51
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mmu.h). It has

@@ -38,8 +38,9 @@ void km_program_attach(struct process *p, const char *file, const uint8_t *image
  * and attributed to the object whose method was waiting; 0 when the table is full). */
 struct km_lock_stats;
 struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind);
-/* SYS_KM_LOCK_OWNER: the object whose method made the system call (user stack walk). */
-long km_lock_owner_syscall(const struct trap_frame *tf);
+/* SYS_KM_LOCK_OWNER: the object whose method made the system call (user stack walk), if
+ * `lock` lies inside its rep; else 0. */
+long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock);
 /* SYS_KM_LOCK_AREA (any process) and SYS_KM_LOCKS (privileged). */
 long km_locks_syscall(uint64_t nr, const uint64_t *a);
 

@@ -16,22 +16,31 @@ static union {
 	uint8_t bytes[sizeof(struct km_lock_area) + KERNEL_LOCK_RECORDS * sizeof(struct km_lock_stats)];
 } kernel_table = { .area = { .magic = KM_LOCK_AREA_MAGIC, .capacity = KERNEL_LOCK_RECORDS } };
 
+/* A lock belongs to the object whose method waited for it only if it lies inside that
+ * object's rep (reps are smaller than this): a global lock (the heap's, say) that a method
+ * happens to take belongs to no object. */
+#define REP_SPAN 65536
+
+static uint64_t owner_of(const struct trap_frame *tf, uint64_t lock)
+{
+	struct attrib_result r = km_attribute(tf);
+	if ((r.flags & ATTRIB_NO_OBJECT) || lock < r.object || lock - r.object >= REP_SPAN)
+		return 0;
+	return r.object;
+}
+
 struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
 {
 	bool made;
 	struct km_lock_stats *s = lockstat_get(&kernel_table.area, (uint64_t)lock, kind, &made);
-	if (made && !(s->flags & KM_LOCK_OWNER_SET)) {
-		struct attrib_result r = km_attribute(0);
-		if (!(r.flags & ATTRIB_NO_OBJECT))
-			s->owner = r.object;
-	}
+	if (made && !(s->flags & KM_LOCK_OWNER_SET))
+		s->owner = owner_of(0, (uint64_t)lock);
 	return s;
 }
 
-long km_lock_owner_syscall(const struct trap_frame *tf)
+long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock)
 {
-	struct attrib_result r = km_attribute(tf);
-	return r.flags & ATTRIB_NO_OBJECT ? 0 : (long)r.object;
+	return (long)owner_of(tf, lock);
 }
 
 static long lock_area(uint64_t area)

@@ -40,7 +40,7 @@ static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
 	bool made;
 	struct km_lock_stats *s = lockstat_get(table, (uint64_t)lock, kind, &made);
 	if (made) {
-		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, 0, 0, 0, 0, 0);
+		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, (long)lock, 0, 0, 0, 0);
 		if (!(s->flags & KM_LOCK_OWNER_SET) && (long)owner > 0)
 			s->owner = owner;
 	}

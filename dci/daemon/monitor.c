@@ -276,7 +276,8 @@ static void push_lock_frames(const struct proto_lock *l, long n, const struct pr
 		const struct client *c = &dcid.clients[i];
 		wanted = c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= 2) == contention;
 	}
-	if (!wanted || !n)
+	/* An interval without any contention still says so to 1.2 clients (an empty report). */
+	if (!wanted || (!n && !contention))
 		return;
 	uint16_t type = contention ? PROTO_LOCK_CONTENTION : PROTO_LOCK_STATS;
 	int (*begin)(struct proto_builder *, void *, size_t, uint32_t, uint16_t, const struct proto_interval *) =
@@ -295,7 +296,7 @@ static void push_lock_frames(const struct proto_lock *l, long n, const struct pr
 		}
 	}
 	uint32_t k = proto_builder_count(&b);
-	if (k)
+	if (k || contention)
 		push_to(out, (size_t)proto_finish(&b), type, k, contention);
 }
 

@@ -53,19 +53,33 @@ static struct owner owner_of(const struct kov_scan *scan, bool named, const stru
 	return o;
 }
 
-/* The call sites' names, one lookup per address space. */
+/* The call sites' names and, last, the lock's own (a static lock has a symbol): one lookup. */
+#define NAMES (PROTO_LOCK_SITES + 1)
 static void site_names(struct kovctl *k, const struct proto_lock *l, struct kov_symbol *out)
 {
 	static struct kov_symcache *sc;
 	if (!sc)
 		sc = kov_symcache_new();
-	uint64_t addrs[PROTO_LOCK_SITES];
+	uint64_t addrs[NAMES];
 	size_t n = 0;
 	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++)
 		addrs[n++] = l->site[i].pc;
-	memset(out, 0, PROTO_LOCK_SITES * sizeof *out);
-	if (n && kov_symcache_lookup(k->c, sc, l->pid ? l->pid : PROTO_PID_KERNEL, addrs, n, out) < 0)
-		memset(out, 0, PROTO_LOCK_SITES * sizeof *out);
+	addrs[n++] = l->lock;
+	struct kov_symbol got[NAMES];
+	memset(out, 0, NAMES * sizeof *out);
+	if (kov_symcache_lookup(k->c, sc, l->pid ? l->pid : PROTO_PID_KERNEL, addrs, n, got) < 0)
+		return;
+	memcpy(out, got, (n - 1) * sizeof *got);
+	out[PROTO_LOCK_SITES] = got[n - 1];
+}
+
+/* "name+0xoff" of a symbol, or "" when none covers it. */
+static const char *sym_text(const struct kov_symbol *s, char *buf, size_t n)
+{
+	if (!s->name[0])
+		return "";
+	snprintf(buf, n, "%s+0x%llx", s->name, (unsigned long long)(s->addr - s->start));
+	return buf;
 }
 
 static void print_json(struct kovctl *k, const struct proto_lock *l, struct owner o,
@@ -74,7 +88,9 @@ static void print_json(struct kovctl *k, const struct proto_lock *l, struct owne
 	json_begin_object(&k->j);
 	json_kv_hex(&k->j, "lock", l->lock);
 	json_kv_str(&k->j, "kind", l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin");
+	char name[PROTO_SYMBOL_MAX + 24];
 	json_kv_str(&k->j, "class", o.cls);
+	json_kv_str(&k->j, "name", sym_text(&names[PROTO_LOCK_SITES], name, sizeof name));
 	json_kv_hex(&k->j, "coid", l->coid);
 	json_kv_u64(&k->j, "pid", l->pid);
 	json_kv_str(&k->j, "process", o.proc);
@@ -112,7 +128,9 @@ static void print_json(struct kovctl *k, const struct proto_lock *l, struct owne
 static void print_text(struct kovctl *k, const struct proto_lock *l, struct owner o,
 		       const struct kov_symbol *names)
 {
-	char acq[24];
+	char acq[24], name[PROTO_SYMBOL_MAX + 24];
+	if (!l->coid && *sym_text(&names[PROTO_LOCK_SITES], name, sizeof name))
+		o.cls = name;   /* a lock of no object: its own name */
 	if (l->flags & PROTO_LOCK_FULL)
 		snprintf(acq, sizeof acq, "%llu", (unsigned long long)l->acquisitions);
 	else
@@ -124,7 +142,7 @@ static void print_text(struct kovctl *k, const struct proto_lock *l, struct owne
 	       us(k->c, l->hold_total), us(k->c, l->hold_max), (unsigned long long)l->bounces,
 	       (unsigned long long)l->trylock_failures, (unsigned)l->qlen_max);
 	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++) {
-		char where[160];
+		char where[PROTO_SYMBOL_MAX + 24];
 		if (names[i].name[0])
 			snprintf(where, sizeof where, "%s+0x%llx", names[i].name,
 				 (unsigned long long)(names[i].addr - names[i].start));
@@ -192,7 +210,7 @@ int cmd_lockstat(struct kovctl *k)
 		       "HOLD", "HMAX", "BOUNCE", "TRYF", "MAXW");
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct kov_symbol names[PROTO_LOCK_SITES];
+		struct kov_symbol names[NAMES];
 		site_names(k, &t.locks[i], names);
 		struct owner o = owner_of(&scan, named, &t.locks[i]);
 		if (k->o->json)
