@@ -13,7 +13,9 @@
  * It waits `delay` seconds (time for a monitor to start collecting), runs `seconds` seconds,
  * prints each object's truth, and ends `delay` seconds later (so that the monitor still finds
  * the objects to name them). Usage:
- *   lockbench PATTERN [threads (4)] [objects (8)] [seconds (4)] [delay (3)] [seed (clock)] */
+ *   lockbench PATTERN [threads (4)] [objects (8)] [seconds (4)] [delay (3)] [seed (clock)]
+ *   lockbench cost [pairs (200000)]   instructions per lock/unlock pair on each path (exact
+ *                                     under -icount, where a nanosecond is an instruction) */
 #include "workload.h"
 
 struct lockobj;
@@ -131,10 +133,48 @@ static uint64_t measure_uncontended(void)
 	return d[250];
 }
 
+/* Tenths of nanoseconds (instructions under -icount) per iteration of `body`, less an empty
+ * loop's (integers: the C library has no floating point). */
+#define PER_PAIR(n, body) ({                                                     \
+	uint64_t t0_ = clock_ns();                                               \
+	for (long i_ = 0; i_ < (n); i_++) { body; __asm__ volatile("" ::: "memory"); } \
+	uint64_t t1_ = clock_ns();                                               \
+	for (long i_ = 0; i_ < (n); i_++) __asm__ volatile("" ::: "memory");     \
+	uint64_t t2_ = clock_ns();                                               \
+	((t1_ - t0_) - (t2_ - t1_)) * 10 / (uint64_t)(n); })
+
+static int cost(long n)
+{
+	static struct spinlock l = SPINLOCK_INIT;
+	static struct mutex m = MUTEX_INIT, monitored = MUTEX_INIT;
+	/* The first contention makes the lock's record (a stack walk): not part of the steady cost. */
+	spin_trylock_as(&l, 1 | SPIN_CONTENDED);
+	spin_unlock(&l);
+	if (mutex_monitor(&monitored, 0) != 0) {
+		printf("lockbench: cannot monitor a mutex\n");
+		return 1;
+	}
+	uint64_t spin_pair = PER_PAIR(n, spin_lock(&l); spin_unlock(&l));
+	/* A release after a contended acquisition: the record found, the hold closed. */
+	uint64_t contended_release = PER_PAIR(n, spin_trylock_as(&l, 1 | SPIN_CONTENDED); spin_unlock(&l));
+	uint64_t mutex_pair = PER_PAIR(n, mutex_lock(&m); mutex_unlock(&m));
+	uint64_t full_pair = PER_PAIR(n, mutex_lock(&monitored); mutex_unlock(&monitored));
+#define T(v) (unsigned long)((v) / 10), (unsigned long)((v) % 10)
+	printf("lockbench: cost spin_lock+spin_unlock uncontended %lu.%lu instructions\n", T(spin_pair));
+	printf("lockbench: cost acquire-as-contended+spin_unlock (hold measured at release) %lu.%lu "
+	       "instructions\n", T(contended_release));
+	printf("lockbench: cost mutex_lock+mutex_unlock uncontended %lu.%lu instructions; fully counted "
+	       "(mutex_monitor) %lu.%lu\n", T(mutex_pair), T(full_pair));
+#undef T
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *names[] = { "long", "many", "trylock", "random", "single" };
 	const char *p = argc > 1 ? argv[1] : "";
+	if (!strcmp(p, "cost"))
+		return cost(wl_number(argc > 2 ? argv[2] : 0, 200000));
 	int k = 0;
 	while (k < 5 && strcmp(p, names[k]))
 		k++;
