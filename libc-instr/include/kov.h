@@ -20,7 +20,10 @@ uint64_t clock_ns(void);
 int getcpu(void);
 long meminfo(int what);   /* MEMINFO_* from kernel/syscall_nr.h */
 
-/* Threads: fn(arg) runs on `cpu` (-1: any); the stack comes from malloc. */
+/* Threads: fn(arg) runs on `cpu`: -1 any CPU; 0 .. THREAD_CPU_MAX - 1 (kernel/syscall_nr.h)
+ * that CPU when it is online, else any online CPU (a wish, so a program written for more CPUs
+ * runs on fewer); other numbers -KOV_EINVAL. The stack comes from malloc. Returns the tid or
+ * a negative error. */
 int thread_create(void (*fn)(void *), void *arg, int cpu);
 long thread_join(int tid);
 void thread_exit(long code) __attribute__((noreturn));
