@@ -10,7 +10,12 @@
 long __syscall(long nr, long a1, long a2, long a3, long a4, long a5);
 
 void exit(int status) __attribute__((noreturn));
+/* fds 1 and 2 are the console; write() is not buffered (it first writes what printf holds of
+ * the calling thread's unfinished line). printf and puts are line-buffered per thread: a line
+ * reaches the console whole, once its newline is printed; stdout_flush() writes an
+ * unfinished one now (exit() and thread_exit() do). */
 long write(int fd, const void *buf, size_t len);
+void stdout_flush(void);
 int getpid(void);
 int spawn(const char *program, const char *args);
 int wait_pid(int pid, int *status);
