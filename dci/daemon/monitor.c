@@ -318,11 +318,28 @@ static void inv_rebase(struct inv_entry *t, uint32_t n, uint64_t since)
 
 /* A failed scan or allocation leaves the baseline as it was: the next report then covers
  * both intervals (its start says so) instead of turning into totals since counting began. */
-static void inv_failed(const char *why)
+static void inv_failed(const char *why, const char *what)
 {
 	if (!inv_failing)
-		printf("dcid: invocation counts: %s; reporting again when a scan succeeds\n", why);
+		printf("dcid: invocation counts: %s for %s; reporting again when a scan succeeds\n",
+		       why, what);
 	inv_failing = true;
+}
+
+/* A scan and its table of counted objects (for `what`, in the message), or 0 when either
+ * fails. The caller frees the snapshot when a table came back. */
+static struct inv_entry *inv_scan(struct snapshot *s, uint32_t *n, const char *what)
+{
+	if (!snapshot_take(s)) {
+		inv_failed("no scan", what);
+		return 0;
+	}
+	struct inv_entry *t = inv_table(s, n);
+	if (!t) {
+		snapshot_free(s);
+		inv_failed("no memory", what);
+	}
+	return t;
 }
 
 /* The baseline at START: the counts now, so the first report holds only its interval. */
@@ -334,17 +351,12 @@ static void inv_start(uint64_t tb)
 	inv_based = false;
 	inv_failing = false;
 	struct snapshot s;
-	if (!snapshot_take(&s)) {
-		inv_failed("no scan for the baseline at start");
-		return;
-	}
 	uint32_t n;
-	struct inv_entry *t = inv_table(&s, &n);
-	snapshot_free(&s);
-	if (t)
+	struct inv_entry *t = inv_scan(&s, &n, "the baseline at start");
+	if (t) {
+		snapshot_free(&s);
 		inv_rebase(t, n, tb);
-	else
-		inv_failed("no memory for the baseline at start");
+	}
 }
 
 /* Counting switched off for pid (or one object): its counts start again at 0 if it is switched
@@ -361,17 +373,10 @@ static void inv_forget(uint32_t pid, uint32_t index)
 static void push_invocations(uint64_t end)
 {
 	struct snapshot s;
-	if (!snapshot_take(&s)) {
-		inv_failed("no scan for this interval");
-		return;
-	}
 	uint32_t n;
-	struct inv_entry *now = inv_table(&s, &n);
-	if (!now) {
-		snapshot_free(&s);
-		inv_failed("no memory for this interval's counts");
+	struct inv_entry *now = inv_scan(&s, &n, "this interval");
+	if (!now)
 		return;
-	}
 	if (!inv_based) {
 		/* No baseline from START: differencing against nothing would report totals since
 		 * counting began. This interval only sets the baseline. */
