@@ -91,6 +91,7 @@ static long meminfo(uint64_t what)
 	case MEMINFO_PM_FRAMES: return (long)CO_CALL(struct pm, the_pm, frames_out);
 	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
+	case MEMINFO_CPUS: return (long)cpus_online;
 	default: return -KOV_EINVAL;
 	}
 }

@@ -77,6 +77,7 @@
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */
 #define MEMINFO_HEAP_BLOCKS 2   /* kernel heap blocks in use */
 #define MEMINFO_PROCESSES   3   /* live processes (ProcessAnnex) */
+#define MEMINFO_CPUS        4   /* CPUs online, numbered 0 .. n - 1 */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

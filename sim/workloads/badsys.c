@@ -108,6 +108,7 @@ int main(int argc, char **argv)
 	expect("wait for an exec-violating child", wait_pid(noexec, &status), noexec);
 	expect("no-execute status", status, -11);
 
+	expect("meminfo CPUs", meminfo(MEMINFO_CPUS), info.cpus);
 	/* A CPU number is a wish: CPU 7 on a smaller machine runs on one that exists. */
 	int tid = thread_create(note_cpu, 0, 7);
 	expect("thread on an absent CPU 7 starts", tid > 0, 1);
