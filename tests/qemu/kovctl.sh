@@ -101,7 +101,8 @@ assert len(text & js) >= len(js) // 2, (len(text), len(js), len(text & js))
 	# A user program's symbols, from its ELF in the initial RAM disk (the daemon reads it).
 	local cpid centry
 	k scan --json
-	cpid=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if p["name"] == "cotree"][0])' "$OUT")
+	cpid=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if p["name"] == "cotree"][0])' "$OUT") ||
+		{ head -c 2000 "$OUT"; fail "no cotree pid from scan --json (exit $RC)"; }
 	centry=$(powerpc64-linux-gnu-nm --synthetic build/user/bin/cotree | awk '$3 == ".main" { print $1 }')
 	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
 	out_has "  main\+0x8\$"
