@@ -53,6 +53,19 @@ int kvprintf(const char *fmt, va_list ap)
 	return n;
 }
 
+void console_write(const char *s, size_t n)
+{
+	int irq = irq_save();
+	bool locked = !lock_broken;
+	if (locked)
+		spin_lock(&console_lock);
+	if (platform)
+		platform->console_write(s, n);
+	if (locked)
+		spin_unlock(&console_lock);
+	irq_restore(irq);
+}
+
 int kprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -15,6 +15,8 @@
 #include "lib/bytes.h"
 #include "lib/string.h"
 
+_Static_assert(THREAD_CPU_MAX == MAX_CPUS, "user programs name CPUs 0 .. MAX_CPUS - 1");
+
 #define STACK_TOP   0xF0000000ull
 #define STACK_BYTES (256 * 1024ull)
 #define HEAP_BYTES  (64ull << 20)
@@ -623,7 +625,10 @@ long process_thread_create(uint64_t udesc, uint64_t arg, uint64_t stack_top, lon
 		return -KOV_EFAULT;
 	if (!user_range_ok(desc[0], 4) || (stack_top & 15) || !user_range_ok(stack_top - 4096, 4096))
 		return -KOV_EINVAL;
-	if (cpu < -1 || cpu >= MAX_CPUS || (cpu >= 0 && !percpu_area[cpu].online))
+	/* A CPU number is a wish: one that is not online (or not present on this machine) gets
+	 * any online CPU, as -1 does (thread_create_user), so a program written for a bigger
+	 * machine still runs. Only numbers no machine can have are refused. */
+	if (cpu < -1 || cpu >= THREAD_CPU_MAX)
 		return -KOV_EINVAL;
 	struct user_thread_start *u = kmalloc(sizeof *u);
 	if (!u)

@@ -7,6 +7,8 @@
 #include "process.h"
 #include "uaccess.h"
 #include "platform.h"
+#include "console.h"
+#include "lib/string.h"
 #include "percpu.h"
 #include "timer.h"
 #include "cpu.h"
@@ -19,6 +21,7 @@
 #include "net/net.h"
 
 #define WRITE_MAX (64 * 1024)
+#define WRITE_LINE_MAX 512       /* longer lines reach the console in pieces */
 
 static long sys_write(uint64_t fd, uint64_t buf, uint64_t len)
 {
@@ -26,14 +29,28 @@ static long sys_write(uint64_t fd, uint64_t buf, uint64_t len)
 		return -KOV_EBADF;
 	if (len > WRITE_MAX)
 		return -KOV_EINVAL;
-	char chunk[256];
-	for (uint64_t done = 0; done < len;) {
-		uint64_t n = len - done < sizeof chunk ? len - done : sizeof chunk;
-		long rc = copy_from_user(chunk, buf + done, n);
+	/* Whole lines at a time under the console lock, so lines of other CPUs and kernel messages
+	 * never land inside one: a line's start that does not end in the chunk waits for the
+	 * next copy. Only a line longer than the chunk is cut. (Copied first, then locked: a copy
+	 * may fault the page in.) */
+	char chunk[WRITE_LINE_MAX];
+	uint64_t have = 0;
+	for (uint64_t done = 0; done < len || have;) {
+		uint64_t n = len - done < sizeof chunk - have ? len - done : sizeof chunk - have;
+		long rc = copy_from_user(chunk + have, buf + done, n);
 		if (rc)
 			return rc;
-		platform->console_write(chunk, n);
 		done += n;
+		have += n;
+		uint64_t cut = have;   /* all of it once the caller's buffer is done */
+		if (done < len)        /* else the chunk is full: up to its last newline */
+			while (cut > 0 && chunk[cut - 1] != '\n')
+				cut--;
+		if (!cut)
+			cut = have;
+		console_write(chunk, cut);
+		memmove(chunk, chunk + cut, have - cut);
+		have -= cut;
 	}
 	return (long)len;
 }
@@ -74,6 +91,7 @@ static long meminfo(uint64_t what)
 	case MEMINFO_PM_FRAMES: return (long)CO_CALL(struct pm, the_pm, frames_out);
 	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
+	case MEMINFO_CPUS: return (long)cpus_online;
 	default: return -KOV_EINVAL;
 	}
 }

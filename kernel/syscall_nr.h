@@ -13,7 +13,9 @@
 #define SYS_CLOCK     7   /* () -> nanoseconds since boot */
 #define SYS_GETCPU    8   /* () -> CPU number */
 #define SYS_MEMINFO   9   /* (what) -> MEMINFO_* figure */
-#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu or -1) -> tid */
+#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu) -> tid; cpu -1: any,
+                               * 0 .. THREAD_CPU_MAX - 1: that CPU if online, else any online
+                               * CPU (a wish); other values -KOV_EINVAL */
 #define SYS_THREAD_EXIT   11  /* (code): ends the calling thread */
 #define SYS_THREAD_JOIN   12  /* (tid) -> its exit code */
 #define SYS_FUTEX_WAIT    13  /* (addr, expected): sleeps while *addr == expected -> 0 */
@@ -71,10 +73,14 @@
 #define USER_LTT_BASE 0xD0000000ull
 #define USER_LTT_BYTES (256 * 1024ull)
 
+/* CPU numbers a thread may name (the kernel's MAX_CPUS, kernel/percpu.h). */
+#define THREAD_CPU_MAX 8
+
 #define MEMINFO_FREE_PAGES  0   /* physical pages free (including empty heap pages kept) */
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */
 #define MEMINFO_HEAP_BLOCKS 2   /* kernel heap blocks in use */
 #define MEMINFO_PROCESSES   3   /* live processes (ProcessAnnex) */
+#define MEMINFO_CPUS        4   /* CPUs online, numbered 0 .. n - 1 */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

@@ -133,6 +133,7 @@ long thread_join(int tid) { return __syscall(SYS_THREAD_JOIN, tid, 0, 0, 0, 0); 
 
 void thread_exit(long code)
 {
+	stdout_flush();   /* before the record (and its output buffer) can go to a new thread */
 	uthread_release(self());
 	__syscall(SYS_THREAD_EXIT, code, 0, 0, 0, 0);
 	for (;;)

@@ -131,6 +131,7 @@ struct monitor_state {
 	uint64_t next_interval_ns;
 	uint64_t samples_lost;            /* reported by the KM since the daemon started */
 	uint64_t unresolved;              /* samples whose rep no scan knew */
+	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */
 };
 extern struct monitor_state monitor;
 void monitor_pmu_config(struct client *c, const struct proto_frame *f);

@@ -342,32 +342,144 @@ static void push_locks(uint64_t start, uint64_t end)
 	push_lock_frames(lock_out, k, &h, false);
 }
 
-/* INVOCATIONS: each counted object's calls in the interval, from a scan (the KM's counts are
- * cumulative per rep; the daemon differences them per object). */
+/* INVOCATIONS: each counted object's calls in the interval, from a scan. The KM's counts are
+ * cumulative since counting was switched on for the object, so the daemon differences them
+ * against a baseline: the counts at START, then those of the last report. An object counting
+ * began for since then is simply absent from the baseline: its count started at 0. */
 struct inv_entry { uint32_t space, index, gen; uint64_t calls; };
 static struct inv_entry *inv_then;
 static uint32_t n_inv_then;
+static bool inv_based;            /* inv_then holds a baseline (false: the next scan sets one) */
+static uint64_t inv_since;        /* timebase of the baseline: the reported interval's start */
+static bool inv_failing;          /* the last attempt failed: said once per streak */
 
-static void push_invocations(uint64_t start, uint64_t end)
+static bool same_object(const struct inv_entry *e, uint32_t space, const struct scan_record *o)
+{
+	return e->space == space && e->index == o->index && e->gen == o->generation;
+}
+
+/* Whether pid's runtime answered this scan: a silent process's objects are missing from it,
+ * and dropping their baseline would make its next report cumulative. */
+static bool scanned_user_space(const struct snapshot *s, uint32_t pid)
+{
+	for (uint32_t i = 0; i < s->n_objs; i++)
+		if ((s->objs[i].flags & SCAN_USER) && s->objs[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* The counted objects' cumulative calls in s (and, for processes alive but missing from it,
+ * their entries of the old baseline); 0 when out of memory. */
+static struct inv_entry *inv_table(const struct snapshot *s, uint32_t *count)
+{
+	struct inv_entry *t = malloc(((size_t)s->n_objs + n_inv_then) * sizeof *t + 1);
+	uint32_t n = 0;
+	for (uint32_t i = 0; t && i < s->n_objs; i++) {
+		const struct scan_record *o = &s->objs[i];
+		if (o->flags & SCAN_COUNTED)
+			t[n++] = (struct inv_entry){ o->flags & SCAN_USER ? o->pid : 0, o->index,
+						     o->generation, o->invocations };
+	}
+	for (uint32_t j = 0; t && j < n_inv_then; j++) {
+		uint32_t pid = inv_then[j].space;
+		if (pid && snapshot_process(s, pid) && !scanned_user_space(s, pid))
+			t[n++] = inv_then[j];
+	}
+	*count = n;
+	return t;
+}
+
+static void inv_rebase(struct inv_entry *t, uint32_t n, uint64_t since)
+{
+	free(inv_then);
+	inv_then = t;
+	n_inv_then = n;
+	inv_based = true;
+	inv_since = since;
+}
+
+/* A failed scan or allocation leaves the baseline as it was: the next report then covers
+ * both intervals (its start says so) instead of turning into totals since counting began. */
+static void inv_failed(const char *why, const char *what)
+{
+	if (!inv_failing)
+		printf("dcid: invocation counts: %s for %s; reporting again when a scan succeeds\n",
+		       why, what);
+	inv_failing = true;
+}
+
+/* A scan and its table of counted objects (for `what`, in the message), or 0 when either
+ * fails. The caller frees the snapshot when a table came back. */
+static struct inv_entry *inv_scan(struct snapshot *s, uint32_t *n, const char *what)
+{
+	if (!snapshot_take(s)) {
+		inv_failed("no scan", what);
+		return 0;
+	}
+	struct inv_entry *t = inv_table(s, n);
+	if (!t) {
+		snapshot_free(s);
+		inv_failed("no memory", what);
+	}
+	return t;
+}
+
+/* The baseline at START: the counts now, so the first report holds only its interval. */
+static void inv_start(uint64_t tb)
+{
+	free(inv_then);
+	inv_then = 0;
+	n_inv_then = 0;
+	inv_based = false;
+	inv_failing = false;
+	struct snapshot s;
+	uint32_t n;
+	struct inv_entry *t = inv_scan(&s, &n, "the baseline at start");
+	if (t) {
+		snapshot_free(&s);
+		inv_rebase(t, n, tb);
+	}
+}
+
+/* Counting switched off for pid (or one object): its counts start again at 0 if it is switched
+ * back on, so its old baseline must not be subtracted from them. */
+static void inv_forget(uint32_t pid, uint32_t index)
+{
+	uint32_t k = 0;
+	for (uint32_t j = 0; j < n_inv_then; j++)
+		if (inv_then[j].space != pid || (index != 0xFFFFFFFFu && inv_then[j].index != index))
+			inv_then[k++] = inv_then[j];
+	n_inv_then = k;
+}
+
+static void push_invocations(uint64_t end)
 {
 	struct snapshot s;
-	if (!snapshot_take(&s))
+	uint32_t n;
+	struct inv_entry *now = inv_scan(&s, &n, "this interval");
+	if (!now)
 		return;
-	struct inv_entry *now = malloc((size_t)s.n_objs * sizeof *now + 1);
-	uint32_t n = 0;
+	if (!inv_based) {
+		/* No baseline from START: differencing against nothing would report totals since
+		 * counting began. This interval only sets the baseline. */
+		monitor.invocation_reports_skipped++;
+		printf("dcid: invocation counts: interval not reported (no baseline); the next is\n");
+		inv_rebase(now, n, end);
+		inv_failing = false;
+		snapshot_free(&s);
+		return;
+	}
 	struct proto_builder b;
-	struct proto_interval h = { start, end };
+	struct proto_interval h = { inv_since, end };
 	proto_begin_invocations(&b, out, sizeof out, 0, 0, &h);
-	for (uint32_t i = 0; now && i < s.n_objs; i++) {
+	for (uint32_t i = 0; i < s.n_objs; i++) {
 		const struct scan_record *o = &s.objs[i];
 		if (!(o->flags & SCAN_COUNTED))
 			continue;
 		uint32_t space = o->flags & SCAN_USER ? o->pid : 0;
-		now[n++] = (struct inv_entry){ space, o->index, o->generation, o->invocations };
 		uint64_t was = 0;
 		for (uint32_t j = 0; j < n_inv_then; j++)
-			if (inv_then[j].space == space && inv_then[j].index == o->index &&
-			    inv_then[j].gen == o->generation && inv_then[j].calls <= o->invocations)
+			if (same_object(&inv_then[j], space, o) && inv_then[j].calls <= o->invocations)
 				was = inv_then[j].calls;
 		if (o->invocations == was)
 			continue;
@@ -381,9 +493,8 @@ static void push_invocations(uint64_t start, uint64_t end)
 			proto_add_invocation(&b, &r);
 		}
 	}
-	free(inv_then);
-	inv_then = now;
-	n_inv_then = n;
+	inv_rebase(now, n, end);
+	inv_failing = false;
 	snapshot_free(&s);
 	uint32_t k = proto_builder_count(&b);
 	if (k)
@@ -406,7 +517,7 @@ void monitor_poll(uint64_t now)
 	if (monitor.streams & PROTO_STREAM_LOCKS)
 		push_locks(monitor.interval_tb, tb);
 	if (monitor.streams & PROTO_STREAM_INVOCATIONS)
-		push_invocations(monitor.interval_tb, tb);
+		push_invocations(tb);
 	push_lost(monitor.interval_tb, tb);
 	monitor.interval_tb = tb;
 	monitor.next_interval_ns = now + (uint64_t)monitor.interval_us * 1000;
@@ -538,9 +649,8 @@ void monitor_start(struct client *c, const struct proto_frame *f)
 	n_then = km_locks(locks_then, LOCKS_MAX);   /* the first interval starts now */
 	if (n_then < 0)
 		n_then = 0;
-	free(inv_then);
-	inv_then = 0;
-	n_inv_then = 0;
+	if (monitor.streams & PROTO_STREAM_INVOCATIONS)
+		inv_start(monitor.interval_tb);
 	monitor.next_interval_ns = clock_ns() + (uint64_t)monitor.interval_us * 1000;
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);
@@ -586,6 +696,8 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 			     rc == -KOV_ESRCH || rc == -KOV_ENOENT ? PROTO_E_NOT_FOUND : PROTO_E_UNAVAILABLE, why);
 		return;
 	}
+	if (m.what == PROTO_INSTR_INVOCATIONS && !m.on)
+		inv_forget(m.pid, index);
 	printf("dcid: %s %s for pid %u %s by client %u\n",
 	       m.what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" : "invocation counting",
 	       m.on ? "on" : "off", (unsigned)m.pid, m.coid ? "(one object)" : "(all objects)", c->id);

@@ -149,5 +149,10 @@ uint64_t kov_now_ns(void);                       /* CLOCK_MONOTONIC */
 const char *kov_pvr_name(uint32_t pvr);          /* "PowerPC 970FX"; "unknown" */
 const char *kov_role_name(enum proto_role role); /* "observer", "controller", "none" */
 const char *kov_state_name(uint16_t state);      /* process states: "running"... "unknown" */
+/* A COID the way every host tool shows it (kovctl's text and JSON, the viewer): "0x" and its
+ * lowercase hex digits without leading zeros, as /metrics and the docs write them, so a
+ * user object is 0xd0000050 and a kernel object 0xd000000000000050 everywhere. Returns buf. */
+#define KOV_COID_CHARS 19                         /* the longest, with its terminator */
+const char *kov_coid_str(uint64_t coid, char buf[KOV_COID_CHARS]);
 
 #endif

@@ -1,4 +1,5 @@
-/* Names for numbers a user sees (processor, role, process state) and the clock. */
+/* Names for numbers a user sees (processor, role, process state, COID) and the clock. */
+#include <stdio.h>
 #include <time.h>
 #include "client/client.h"
 
@@ -39,4 +40,10 @@ const char *kov_state_name(uint16_t state)
 	case PROTO_PS_EXITING: return "exiting";
 	default: return "unknown";
 	}
+}
+
+const char *kov_coid_str(uint64_t coid, char buf[KOV_COID_CHARS])
+{
+	snprintf(buf, KOV_COID_CHARS, "0x%llx", (unsigned long long)coid);
+	return buf;
 }

@@ -242,12 +242,13 @@ int cmd_replay(struct kovctl *k)
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "samples", rp.objs[i].n);
 			json_kv_str(&k->j, "class", cls);
-			json_kv_hex(&k->j, "coid", rp.objs[i].coid);
+			json_kv_coid(&k->j, "coid", rp.objs[i].coid);
 			json_kv_u64(&k->j, "pid", rp.objs[i].pid);
 			json_end_object(&k->j);
 		} else {
-			printf("%-4zu %8llu %-20s 0x%016llx %6u\n", i + 1, (unsigned long long)rp.objs[i].n,
-			       cls, (unsigned long long)rp.objs[i].coid, (unsigned)rp.objs[i].pid);
+			char coid[KOV_COID_CHARS];
+			printf("%-4zu %8llu %-20s %-18s %6u\n", i + 1, (unsigned long long)rp.objs[i].n,
+			       cls, kov_coid_str(rp.objs[i].coid, coid), (unsigned)rp.objs[i].pid);
 		}
 	}
 	if (k->o->json) {

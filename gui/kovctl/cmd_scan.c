@@ -31,8 +31,9 @@ static bool process_wanted(const struct kovctl *k, const struct kov_scan_process
 
 static void print_object(const struct kov_scan_object *o, int depth)
 {
-	printf("%*s%s  0x%016llx  gen %u  reps %u  children %u%s%s\n", 2 + 2 * depth, "",
-	       o->class_name, (unsigned long long)o->coid, (unsigned)o->gen, live_reps(o),
+	char coid[KOV_COID_CHARS];
+	printf("%*s%s  %s  gen %u  reps %u  children %u%s%s\n", 2 + 2 * depth, "",
+	       o->class_name, kov_coid_str(o->coid, coid), (unsigned)o->gen, live_reps(o),
 	       (unsigned)o->n_children, o->flags & PROTO_OBJ_DYING ? "  dying" : "",
 	       o->flags & PROTO_OBJ_CHILDREN_CUT ? "  (children cut)" : "");
 }
@@ -50,10 +51,11 @@ static void print_tree(const struct kov_scan *s, bool *shown, size_t i, int dept
 			print_tree(s, shown, ci, depth + 1);
 			continue;
 		}
-		printf("%*s-> %s%s0x%016llx gen %u (%s)\n", 4 + 2 * depth, "",
+		char coid[KOV_COID_CHARS];
+		printf("%*s-> %s%s%s gen %u (%s)\n", 4 + 2 * depth, "",
 		       ci == KOV_NOT_IN_SCAN ? "" : s->objects[ci].class_name,
 		       ci == KOV_NOT_IN_SCAN ? "" : "  ",
-		       (unsigned long long)o->children[c].coid, (unsigned)o->children[c].gen,
+		       kov_coid_str(o->children[c].coid, coid), (unsigned)o->children[c].gen,
 		       ci == KOV_NOT_IN_SCAN ? "not in the scan" : "shown above");
 	}
 }
@@ -107,7 +109,7 @@ static void object_json(struct json *j, const struct kov_scan_object *o)
 {
 	json_begin_object(j);
 	json_kv_str(j, "class", o->class_name);
-	json_kv_hex(j, "coid", o->coid);
+	json_kv_coid(j, "coid", o->coid);
 	json_kv_u64(j, "gen", o->gen);
 	json_kv_hex(j, "root", o->root);
 	json_kv_u64(j, "flags", o->flags);
@@ -122,7 +124,7 @@ static void object_json(struct json *j, const struct kov_scan_object *o)
 	json_begin_array(j);
 	for (uint32_t i = 0; i < o->n_children; i++) {
 		json_begin_object(j);
-		json_kv_hex(j, "coid", o->children[i].coid);
+		json_kv_coid(j, "coid", o->children[i].coid);
 		json_kv_u64(j, "gen", o->children[i].gen);
 		json_kv_bool(j, "in_scan", o->child[i] != KOV_NOT_IN_SCAN);
 		json_end_object(j);

@@ -382,15 +382,16 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			json_kv_u64(&k->j, "samples", r->samples);
 			json_kv_double(&k->j, "own_share", own);
 			json_kv_str(&k->j, "class", cls);
-			json_kv_hex(&k->j, "coid", r->coid);
+			json_kv_coid(&k->j, "coid", r->coid);
 			json_kv_u64(&k->j, "generation", r->gen);
 			json_kv_u64(&k->j, "pid", r->pid);
 			json_kv_str(&k->j, "process", proc);
 			json_end_object(&k->j);
 		} else {
-			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s 0x%016llx %6u %s\n", i + 1, share,
+			char coid[KOV_COID_CHARS];
+			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s %-18s %6u %s\n", i + 1, share,
 			       (unsigned long long)r->hits, (unsigned long long)r->samples, own, cls,
-			       (unsigned long long)r->coid, (unsigned)r->pid, proc);
+			       kov_coid_str(r->coid, coid), (unsigned)r->pid, proc);
 		}
 	}
 	if (k->o->json) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "kovctl/json.h"
+#include "client/client.h"
 
 void json_init(struct json *j, FILE *out, bool pretty)
 {
@@ -195,3 +196,8 @@ void json_kv_u64(struct json *j, const char *key, uint64_t v) { json_key(j, key)
 void json_kv_double(struct json *j, const char *key, double v) { json_key(j, key); json_double(j, v); }
 void json_kv_bool(struct json *j, const char *key, bool v) { json_key(j, key); json_bool(j, v); }
 void json_kv_hex(struct json *j, const char *key, uint64_t v) { json_key(j, key); json_hex(j, v); }
+void json_kv_coid(struct json *j, const char *key, uint64_t coid)
+{
+	char buf[KOV_COID_CHARS];
+	json_kv_str(j, key, kov_coid_str(coid, buf));
+}

@@ -42,6 +42,7 @@ void json_kv_u64(struct json *j, const char *key, uint64_t v);
 void json_kv_double(struct json *j, const char *key, double v);
 void json_kv_bool(struct json *j, const char *key, bool v);
 void json_kv_hex(struct json *j, const char *key, uint64_t v);
+void json_kv_coid(struct json *j, const char *key, uint64_t coid);   /* kov_coid_str */
 
 /* Writes s[0..n) as a JSON string literal, quotes included. */
 void json_write_string(FILE *out, const char *s, size_t n);

@@ -442,9 +442,9 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		return;
 	}
 	const struct kov_scan_object *ob = &t->scan.objects[r->obj];
-	char title[160];
-	snprintf(title, sizeof title, "%s  0x%llx  gen %u", ob->class_name,
-		 (unsigned long long)ob->coid, ob->gen);
+	char title[160], coid[KOV_COID_CHARS];
+	snprintf(title, sizeof title, "%s  %s  gen %u", ob->class_name, kov_coid_str(ob->coid, coid),
+		 ob->gen);
 	text_draw(cr, x + 8, y + 5, FONT_BOLD, title);
 	const struct obj_stat *o = stat_of(t, ob->pid, ob->coid, ob->gen);
 	if (!o) {

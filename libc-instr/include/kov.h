@@ -10,7 +10,12 @@
 long __syscall(long nr, long a1, long a2, long a3, long a4, long a5);
 
 void exit(int status) __attribute__((noreturn));
+/* fds 1 and 2 are the console; write() is not buffered (it first writes what printf holds of
+ * the calling thread's unfinished line). printf and puts are line-buffered per thread: a line
+ * reaches the console whole, once its newline is printed; stdout_flush() writes an
+ * unfinished one now (exit() and thread_exit() do). */
 long write(int fd, const void *buf, size_t len);
+void stdout_flush(void);
 int getpid(void);
 int spawn(const char *program, const char *args);
 int wait_pid(int pid, int *status);
@@ -20,7 +25,10 @@ uint64_t clock_ns(void);
 int getcpu(void);
 long meminfo(int what);   /* MEMINFO_* from kernel/syscall_nr.h */
 
-/* Threads: fn(arg) runs on `cpu` (-1: any); the stack comes from malloc. */
+/* Threads: fn(arg) runs on `cpu`: -1 any CPU; 0 .. THREAD_CPU_MAX - 1 (kernel/syscall_nr.h)
+ * that CPU when it is online, else any online CPU (a wish, so a program written for more CPUs
+ * runs on fewer); other numbers -KOV_EINVAL. The stack comes from malloc. Returns the tid or
+ * a negative error. */
 int thread_create(void (*fn)(void *), void *arg, int cpu);
 long thread_join(int tid);
 void thread_exit(long code) __attribute__((noreturn));

@@ -7,6 +7,13 @@
 #include "../../kov/scan.h"
 
 static int failures, checks;
+static volatile int ran_on = -1;
+
+static void note_cpu(void *arg)
+{
+	(void)arg;
+	ran_on = getcpu();
+}
 
 static void expect(const char *what, long got, long want)
 {
@@ -100,6 +107,16 @@ int main(int argc, char **argv)
 	int noexec = spawn("crash", "exec");
 	expect("wait for an exec-violating child", wait_pid(noexec, &status), noexec);
 	expect("no-execute status", status, -11);
+
+	expect("meminfo CPUs", meminfo(MEMINFO_CPUS), info.cpus);
+	/* A CPU number is a wish: CPU 7 on a smaller machine runs on one that exists. */
+	int tid = thread_create(note_cpu, 0, 7);
+	expect("thread on an absent CPU 7 starts", tid > 0, 1);
+	expect("... and joins", tid > 0 ? thread_join(tid) : -1, 0);
+	expect("... on an online CPU", ran_on >= 0 && ran_on < info.cpus, 1);
+	expect("thread on cpu -2", thread_create(note_cpu, 0, -2), -KOV_EINVAL);
+	expect("thread on cpu THREAD_CPU_MAX", thread_create(note_cpu, 0, THREAD_CPU_MAX), -KOV_EINVAL);
+	expect("thread on a huge cpu", thread_create(note_cpu, 0, 1 << 30), -KOV_EINVAL);
 
 	/* Still working after all that. */
 	expect("write still works", write(1, buf, 3), 3);

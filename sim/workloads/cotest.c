@@ -5,6 +5,7 @@
  * empty on every CPU again. */
 #include <kov.h>
 #include <cobj.h>
+#include "../../kernel/syscall_nr.h"
 
 static int failures;
 
@@ -96,7 +97,8 @@ int main(void)
 	counter = make_counter();
 	check(counter != 0, "object created");
 	int tids[8], cpus = 0;
-	for (long cpu = 0; cpu < 8; cpu++) {
+	long online = meminfo(MEMINFO_CPUS);
+	for (long cpu = 0; cpu < online && cpu < 8; cpu++) {
 		int tid = thread_create(worker, (void *)cpu, (int)cpu);
 		if (tid < 0)
 			break;

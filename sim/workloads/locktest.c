@@ -2,6 +2,7 @@
  * under a sleep lock (a mutex whose waiters block in the kernel's blocked-thread queues).
  * The totals must be exact. Usage: locktest [threads-per-cpu] [rounds] */
 #include <kov.h>
+#include "../../kernel/syscall_nr.h"
 
 static struct spinlock spin;
 static struct mutex mutex = MUTEX_INIT;
@@ -97,8 +98,8 @@ int main(int argc, char **argv)
 	mutex.logged = 1;
 	lock_log_install(&log);
 	int tids[64], n = 0, cpus = 0;
-	/* Count the CPUs by asking for a thread on each until one is refused. */
-	for (int cpu = 0; cpu < 8; cpu++) {
+	long online = meminfo(MEMINFO_CPUS);
+	for (int cpu = 0; cpu < online && cpu < 8; cpu++) {
 		int first = thread_create(adder, 0, cpu);
 		if (first < 0)
 			break;

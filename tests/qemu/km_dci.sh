@@ -53,7 +53,7 @@ out_has '^0 +PM_CYC '
 
 ok top --metric spinlock --seconds 3
 out_has '^metric spinlock: instruction-overflow samples whose PC is in spin-lock acquisition code'
-out_has '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+% +SpinBench +0x[0-9a-f]{16} +[0-9]+ spinbench$'
+out_has '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+% +SpinBench +0x[1-9a-f][0-9a-f]* +[0-9]+ spinbench$'
 ok top --metric spinlock --seconds 2 --json
 python3 -c '
 import json, sys

@@ -7,13 +7,13 @@ source "$(dirname "$0")/lib.bash"
 KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp)
-trap 'rm -f "$LOG" "$OUT" "$OUT.watch"' EXIT
+trap 'rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text"' EXIT
 
 # Boots in the background with the DCI port forwarded and waits for the daemon.
 boot_target() { # sim/run options...
 	PORT=$(free_port)
 	boot_bg --port "$PORT" --timeout 60 "$@"
-	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch"' EXIT
+	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text"' EXIT
 	wait_for '^dcid: listening' 40
 }
 
@@ -59,6 +59,9 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	out_has '^  Process  0x[0-9a-f]{16}  gen [0-9]+  reps [0-9]+  children [1-9]'
 	out_has '^    [A-Za-z]+  0x[0-9a-f]{16}  gen '
 	out_has '^total: [2-9][0-9]* processes, [1-9][0-9]* objects$'
+	# COIDs in one form: a user object's without padding, as in the JSON below.
+	out_has '^  TreeNode  0xd[0-9a-f]{7}  gen [0-9]+ '
+	cp "$OUT" "$OUT.text"
 
 	ok scan --json
 	python3 -c '
@@ -76,7 +79,12 @@ for p in d["processes"]:
         int(o["coid"], 16)
         for c in o["children"]:
             int(c["coid"], 16)
-' "$OUT" || { head -c 2000 "$OUT"; fail "scan --json"; }
+# one COID form in text and JSON ("0x", no leading zeros); two scans: mostly the same objects
+text = {l.split()[1] for l in open(sys.argv[2]) if l.startswith(" ") and " gen " in l and "->" not in l}
+js = {o["coid"] for p in d["processes"] for o in p["objects"]}
+assert all(c == hex(int(c, 16)) for c in text | js), sorted(c for c in text | js if c != hex(int(c, 16)))
+assert len(text & js) >= len(js) // 2, (len(text), len(js), len(text & js))
+' "$OUT" "$OUT.text" || { head -c 2000 "$OUT"; fail "scan --json"; }
 
 	ok scan --pid 1 --class Process
 	out_has '^dcid  pid 1  '
@@ -93,7 +101,8 @@ for p in d["processes"]:
 	# A user program's symbols, from its ELF in the initial RAM disk (the daemon reads it).
 	local cpid centry
 	k scan --json
-	cpid=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if p["name"] == "cotree"][0])' "$OUT")
+	cpid=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if p["name"] == "cotree"][0])' "$OUT") ||
+		{ head -c 2000 "$OUT"; fail "no cotree pid from scan --json (exit $RC)"; }
 	centry=$(powerpc64-linux-gnu-nm --synthetic build/user/bin/cotree | awk '$3 == ".main" { print $1 }')
 	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
 	out_has "  main\+0x8\$"

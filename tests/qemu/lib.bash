@@ -42,6 +42,8 @@ free_port() {
 # Starts sim/run in the background in its own process group (console to $LOG); the target is
 # stopped when the test exits. SIM_PID is the group's leader.
 boot_bg() {
+	: >"$LOG"   # now: the background shell truncates it only later, and a wait_for right after
+	            # would find the last boot's lines (kovctl.sh boots twice)
 	setsid sim/run "$@" </dev/null >"$LOG" 2>&1 &
 	SIM_PID=$!
 	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG"' EXIT

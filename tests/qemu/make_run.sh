@@ -24,6 +24,7 @@ pgrep -f "hostfwd=tcp:127.0.0.1:$PORT-" >/dev/null && fail "QEMU still runs afte
 
 # Console attached, viewer open; QEMU killed from outside: sim/demo ends and closes the viewer.
 PORT=$(free_port)
+: >"$LOG"   # now: the background shell truncates it later, and the wait below read the old log
 setsid xvfb-run -a -s "-screen 0 1280x800x24" env KOV_PORT="$PORT" KOV_METRICS_PORT="$(free_port)" \
 	sim/demo </dev/null >"$LOG" 2>&1 &
 DEMO=$!
@@ -37,6 +38,7 @@ for ((i = 0; i < 100; i++)); do kill -0 "$DEMO" 2>/dev/null || break; sleep 0.1;
 kill -0 "$DEMO" 2>/dev/null && fail "sim/demo still runs 10 s after QEMU was killed"
 expect '^KOV: the target stopped'
 expect '^KOV: closing the viewer'
+for ((i = 0; i < 50; i++)); do kill -0 "$viewer" 2>/dev/null || break; sleep 0.1; done   # SIGTERM takes a moment
 kill -0 "$viewer" 2>/dev/null && fail "the viewer (pid $viewer) was left open"
 DEMO=
 echo "make run: ready, alive, self-stopping; QEMU killed -> viewer closed"

@@ -897,6 +897,11 @@ static void test_names(void **state)
 	assert_string_equal(kov_role_name(PROTO_ROLE_CONTROLLER), "controller");
 	assert_string_equal(kov_state_name(PROTO_PS_BLOCKED), "blocked");
 	assert_string_equal(kov_state_name(99), "unknown");
+	/* COIDs: one form for kernel and user objects, no padding (kovctl, viewer, /metrics). */
+	char coid[KOV_COID_CHARS];
+	assert_string_equal(kov_coid_str(0xd0000050ull, coid), "0xd0000050");
+	assert_string_equal(kov_coid_str(0xD000000000000050ull, coid), "0xd000000000000050");
+	assert_string_equal(kov_coid_str(UINT64_MAX, coid), "0xffffffffffffffff");
 }
 
 int main(void)

@@ -40,7 +40,8 @@ static void test_json_structure(void **state)
 	json_begin_object(j);
 	json_kv_str(j, "name", "kmalloc");
 	json_kv_u64(j, "n", 18446744073709551615ull);
-	json_kv_hex(j, "coid", 0xc000000000012345ull);
+	json_kv_hex(j, "addr", 0xc000000000012345ull);
+	json_kv_coid(j, "coid", 0xd0000050ull);
 	json_kv_bool(j, "yes", true);
 	json_kv_double(j, "us", 12.5);
 	json_key(j, "list");
@@ -56,7 +57,7 @@ static void test_json_structure(void **state)
 	json_end_object(j);
 	assert_string_equal(close_json(j),
 	                    "{\"name\":\"kmalloc\",\"n\":18446744073709551615,"
-	                    "\"coid\":\"0xc000000000012345\",\"yes\":true,\"us\":12.5,"
+	                    "\"addr\":\"0xc000000000012345\",\"coid\":\"0xd0000050\",\"yes\":true,\"us\":12.5,"
 	                    "\"list\":[-3,null,{},[],null]}");
 	free(mem);
 }
