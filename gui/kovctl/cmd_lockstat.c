@@ -62,7 +62,7 @@ int cmd_lockstat(struct kovctl *k)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
 				"them needs the controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_NOT_CONTROLLER;
 		}
 		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
 			return rc;

@@ -255,7 +255,7 @@ int cmd_top(struct kovctl *k)
 			if (!controller) {
 				fprintf(stderr, "kovctl: the target is not streaming invocation counts, and "
 					"starting them needs the controller token (--token)\n");
-				return EXIT_USAGE;
+				return EXIT_NOT_CONTROLLER;
 			}
 			if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_INVOCATIONS, 0)))
 				return rc;
@@ -277,7 +277,7 @@ int cmd_top(struct kovctl *k)
 		if (!controller) {
 			fprintf(stderr, "kovctl: nothing is configured on the target, and configuring "
 				"needs the controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_NOT_CONTROLLER;
 		}
 		struct proto_pmu_config cfg = { .unit = PROTO_UNIT_MICROSECONDS, .slice = 10000,
 						.flags = PROTO_CFG_KERNEL | PROTO_CFG_USER, .n_groups = 1 };
@@ -296,7 +296,7 @@ int cmd_top(struct kovctl *k)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not sampling, and starting needs the "
 				"controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_NOT_CONTROLLER;
 		}
 		if ((rc = kovctl_start(k, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0)))
 			return rc;

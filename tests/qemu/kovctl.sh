@@ -7,13 +7,13 @@ source "$(dirname "$0")/lib.bash"
 KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp)
-trap 'rm -f "$LOG" "$OUT" "$OUT.watch"' EXIT
+trap 'rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.conf"' EXIT
 
 # Boots in the background with the DCI port forwarded and waits for the daemon.
 boot_target() { # sim/run options...
 	PORT=$(free_port)
 	boot_bg --port "$PORT" --timeout 60 "$@"
-	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch"' EXIT
+	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.conf"' EXIT
 	wait_for '^dcid: listening' 40
 }
 
@@ -147,4 +147,20 @@ PORT=$(free_port)
 k info
 [ "$RC" = 1 ] || fail "kovctl against a closed port exited with $RC, want 1"
 out_has "^kovctl: cannot connect to 127\\.0\\.0\\.1:$PORT: Connection refused\$"
+
+# Usage errors are 2 whether or not a target answers: files named on the command line are
+# read before connecting (the port is closed here).
+exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
+exits 2 configure /nonexistent/kov.pmu
+out_has '^kovctl: cannot open /nonexistent/kov\.pmu$'
+printf 'group spin 100\n  PM_INST_CMPL lots\n' >"$OUT.conf"
+exits 2 configure "$OUT.conf"
+out_has 'line 2: threshold .lots. is not a number'
+exits 2 replay /nonexistent/rec.kov
+exits 2 scan --frob
+out_has "unknown option '--frob' for scan"
+exits 2 top
+out_has '^kovctl: top needs --metric'
+exits 2 --timeout 0 info
+rm -f "$OUT.conf"
 echo "kovctl: all checks passed"
