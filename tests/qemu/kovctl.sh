@@ -59,6 +59,11 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	out_has '^  Process  0x[0-9a-f]{16}  gen [0-9]+  reps [0-9]+  children [1-9]'
 	out_has '^    [A-Za-z]+  0x[0-9a-f]{16}  gen '
 	out_has '^total: [2-9][0-9]* processes, [1-9][0-9]* objects$'
+	# The ProcessAnnex's children are the Processes listed under their own pids: links to
+	# there. Nothing churns here, so no child is missing from the scan.
+	out_has '^    -> Process  0xd0[0-9a-f]{14} gen [0-9]+ \(listed under pid 1, dcid\)$'
+	out_has '^    -> Process  0xd0[0-9a-f]{14} gen [0-9]+ \(listed under pid [0-9]+, cotree\)$'
+	! grep -q 'not in the scan' "$OUT" || { cat "$OUT"; fail "a child is 'not in the scan' in a quiet system"; }
 
 	ok scan --json
 	python3 -c '
@@ -71,6 +76,9 @@ assert d["totals"]["processes"] == len(d["processes"])
 assert d["totals"]["objects"] == sum(len(p["objects"]) for p in d["processes"]) > 0
 classes = {o["class"] for p in d["processes"] for o in p["objects"]}
 assert "Process" in classes and "TreeNode" in classes, classes
+annex = [o for o in procs[0]["objects"] if o["class"] == "ProcessAnnex"][0]
+assert all(c["in_scan"] for c in annex["children"]), annex
+assert {c["listed_under"] for c in annex["children"]} == set(procs) - {0}, annex
 for p in d["processes"]:
     for o in p["objects"]:
         int(o["coid"], 16)
