@@ -37,6 +37,20 @@ ok() { # kovctl ARGS: must succeed
 	[ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; }
 }
 
+# The kovctl examples of README.md, as written there (port changed): each must succeed, and
+# the symbols example must print what the README says it prints.
+readme_examples() {
+	local line n=0
+	while IFS= read -r line; do
+		line=${line//127.0.0.1:7242/127.0.0.1:$PORT}
+		bash -c "$line" >"$OUT" 2>&1 || { cat "$OUT"; fail "README example failed: $line"; }
+		case $line in *" symbols "*) out_has '^0xc0[0-9a-f]{14}  kmalloc$' ;; esac
+		n=$((n + 1))
+	done < <(sed -n 's/^    \(build\/host\/kovctl --target 127\.0\.0\.1:7242 [^#]*\)\( *#.*\)\{0,1\}$/\1/p' README.md |
+		 grep -v -- '--token')
+	[ "$n" -ge 5 ] || fail "only $n kovctl examples found in README.md"
+}
+
 check_profile() { # profile pvr-prefix processor sim/run-options...
 	local profile=$1 pvr=$2 processor=$3; shift 3
 	boot_target --profile "$profile" --append "dci.token=s3cret" --workload cotree:forever "$@"
@@ -105,6 +119,8 @@ for p in d["processes"]:
 	centry=$(powerpc64-linux-gnu-nm --synthetic build/user/bin/cotree | awk '$3 == ".main" { print $1 }')
 	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
 	out_has "  main\+0x8\$"
+
+	[ "$profile" != smp ] || readme_examples
 
 	ok symbols --json "$addr"
 	python3 -m json.tool "$OUT" >/dev/null || fail "symbols --json is not JSON"
