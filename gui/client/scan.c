@@ -160,6 +160,12 @@ static struct kov_scan_process *find_proc(struct kov_scan *s, uint32_t pid)
 	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
 }
 
+const struct kov_scan_process *kov_scan_process(const struct kov_scan *s, uint32_t pid)
+{
+	struct kov_scan_process key = { .pid = pid };
+	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
+}
+
 /* Sorts, gives every object a process (one that exited between the two lists gets a
  * placeholder) and resolves children: COIDs are per address space, so within the pid. */
 static bool link_up(struct kov_scan *s, size_t *pcap)

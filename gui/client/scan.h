@@ -57,6 +57,8 @@ size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, 
  * another process (the ProcessAnnex's Processes are under their own pids). Its index, or
  * KOV_NOT_IN_SCAN when the scan does not hold it at all. */
 size_t kov_scan_find_child(const struct kov_scan *s, const struct kov_scan_object *o, uint32_t c);
+/* The process pid of the scan, or NULL. */
+const struct kov_scan_process *kov_scan_process(const struct kov_scan *s, uint32_t pid);
 void kov_scan_free(struct kov_scan *s);
 
 #endif

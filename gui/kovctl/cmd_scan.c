@@ -54,11 +54,8 @@ static void print_link(const struct kov_scan *s, const struct kov_scan_object *o
 	} else if (s->objects[k].pid == o->pid) {
 		printf("shown above)\n");
 	} else {
-		const char *name = "?";
-		for (size_t p = 0; p < s->n_procs; p++)
-			if (s->procs[p].pid == s->objects[k].pid)
-				name = s->procs[p].name;
-		printf("listed under pid %u, %s)\n", (unsigned)s->objects[k].pid, name);
+		const struct kov_scan_process *p = kov_scan_process(s, s->objects[k].pid);
+		printf("listed under pid %u, %s)\n", (unsigned)s->objects[k].pid, p ? p->name : "?");
 	}
 }
 

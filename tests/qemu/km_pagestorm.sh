@@ -16,6 +16,8 @@ wait_for '^dcid: listening' 60
 cat "$OUT"
 grep -qE '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+% +(PM|FCM) +0xd0{5}' "$OUT" ||
 	fail "a page-fetch object (PM or FCM) is not ranked first"
+# Objects gone by the end keep the class and process a scan saw; none is just "?".
+! grep -E '^[0-9]+ ' "$OUT" | awk '{ print $7 }' | grep -qx '?' || fail "a ranked object has class '?'"
 
 # Scans while processes come and go every few milliseconds: every object has its class and
 # its process, also a process started between the daemon's process list and its scan.
