@@ -16,12 +16,20 @@ static void copy_name(char *dst, size_t n, const char *src)
 	dst[len] = 0;
 }
 
+/* Another CPU may be creating an object in this slot: co_create publishes the root, then the
+ * state with release order, so the root is read only after an acquiring load of the state
+ * (a plain load could pair LIVE with the previous, reclaimed root). */
+static bool live(const struct gtt_entry *g)
+{
+	return __atomic_load_n(&g->state, __ATOMIC_ACQUIRE) == CO_LIVE;
+}
+
 /* Gives every object reachable from a process the process's pid (depth-first, bounded). */
 static void claim(uint32_t index, uint32_t limit, uint32_t pid, const char *name,
 		  uint32_t *owner, const char **owner_name, int depth)
 {
 	const struct gtt_entry *g = co_gtt(index);
-	if (!g || index >= limit || g->state != CO_LIVE || owner[index] || depth > 16)
+	if (!g || index >= limit || !live(g) || owner[index] || depth > 16)
 		return;
 	owner[index] = pid;
 	owner_name[index] = name;
@@ -57,7 +65,7 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 	}
 	for (uint32_t index = 1; index < limit; index++) {
 		const struct gtt_entry *g = co_gtt(index);
-		if (g->state != CO_LIVE)
+		if (!live(g))
 			continue;
 		t.objects++;
 		if (t.written == max)

@@ -31,7 +31,8 @@ static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 	uint32_t n = 0;
 	for (uint32_t i = 1; i < co_index_limit() && n < cap; i++) {
 		const struct gtt_entry *g = co_gtt(i);
-		if (g->state != CO_LIVE)
+		/* Acquire: another thread may be creating it (co_create publishes the root first). */
+		if (__atomic_load_n(&g->state, __ATOMIC_ACQUIRE) != CO_LIVE)
 			continue;
 		struct scan_record *r = &out[n++];
 		memset(r, 0, sizeof *r);

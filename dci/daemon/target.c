@@ -47,6 +47,40 @@ uint64_t coid_of(uint32_t pid, uint32_t index)
 	return (pid == 0 ? 0xD000000000000000ull : USER_LTT_BASE) + (uint64_t)index * 16;
 }
 
+/* The process list and the scan are two system calls: a process started between them owns
+ * objects of the scan but is not in the list, and its objects would have no process. Such
+ * processes are looked up in a second list; one gone by then is listed with the name the scan
+ * recorded, as exited (it was waited for: no threads, no parent known). */
+static void complete_processes(struct snapshot *s)
+{
+	uint32_t checked = 0;
+	bool missing = false;
+	for (uint32_t i = 0; i < s->n_objs && !missing; i++) {
+		uint32_t pid = s->objs[i].pid;
+		missing = pid && pid != checked && !snapshot_process(s, pid);
+		checked = pid;
+	}
+	if (!missing)
+		return;
+	struct km_process *again = malloc(PROCS_MAX * sizeof *again);
+	long n = again ? km_processes(again, PROCS_MAX) : 0;
+	if (n > PROCS_MAX)
+		n = PROCS_MAX;
+	for (uint32_t i = 0; i < s->n_objs && s->n_procs < PROCS_MAX; i++) {
+		const struct scan_record *r = &s->objs[i];
+		if (!r->pid || snapshot_process(s, r->pid))
+			continue;
+		struct km_process *p = &s->procs[s->n_procs++];
+		*p = (struct km_process){ .pid = r->pid, .state = KM_PROC_EXITED };
+		memcpy(p->name, r->process_name, sizeof p->name);
+		p->name[sizeof p->name - 1] = 0;
+		for (long j = 0; j < n; j++)
+			if (again[j].pid == r->pid)
+				*p = again[j];
+	}
+	free(again);
+}
+
 bool snapshot_take(struct snapshot *s)
 {
 	*s = (struct snapshot){ 0 };
@@ -65,6 +99,7 @@ bool snapshot_take(struct snapshot *s)
 	s->n_procs = np < PROCS_MAX ? (uint32_t)np : PROCS_MAX;
 	s->n_objs = (uint32_t)no;
 	s->timebase = timebase_now();
+	complete_processes(s);
 	return true;
 }
 

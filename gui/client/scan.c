@@ -26,6 +26,12 @@ static int cmp_obj(const void *a, const void *b)
 	return cmp_key(x->pid, x->coid, x->gen, y->pid, y->coid, y->gen);
 }
 
+static int cmp_kref(const void *a, const void *b)
+{
+	const struct kov_scan_kref *x = a, *y = b;
+	return cmp_key(0, x->coid, x->gen, 0, y->coid, y->gen);
+}
+
 size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen)
 {
 	size_t lo = 0, hi = s->n_objects;
@@ -46,13 +52,22 @@ size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint
 size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen)
 {
 	size_t i = kov_scan_find(s, pid, coid, gen);
-	if (i != KOV_NOT_IN_SCAN || pid != 0)
+	if (i != KOV_NOT_IN_SCAN || pid != 0 || coid < KOV_KERNEL_COID_BASE)
 		return i;
-	for (i = 0; i < s->n_objects; i++)
-		if (s->objects[i].coid == coid && s->objects[i].gen == gen &&
-		    coid >= KOV_KERNEL_COID_BASE)
-			return i;
-	return KOV_NOT_IN_SCAN;
+	struct kov_scan_kref key = { coid, gen, 0 };
+	const struct kov_scan_kref *k = bsearch(&key, s->kernel, s->n_kernel, sizeof key, cmp_kref);
+	return k ? k->index : KOV_NOT_IN_SCAN;
+}
+
+size_t kov_scan_find_child(const struct kov_scan *s, const struct kov_scan_object *o, uint32_t c)
+{
+	if (c >= o->n_children)
+		return KOV_NOT_IN_SCAN;
+	if (o->child[c] != KOV_NOT_IN_SCAN)
+		return o->child[c];
+	/* Only kernel COIDs name the same object from every process's listing. */
+	return o->coid >= KOV_KERNEL_COID_BASE ?
+	       kov_scan_find_any(s, 0, o->children[c].coid, o->children[c].gen) : KOV_NOT_IN_SCAN;
 }
 
 void kov_scan_free(struct kov_scan *s)
@@ -64,6 +79,7 @@ void kov_scan_free(struct kov_scan *s)
 	}
 	free(s->objects);
 	free(s->procs);
+	free(s->kernel);
 	memset(s, 0, sizeof *s);
 }
 
@@ -123,7 +139,28 @@ static bool add_process(struct kov_scan *s, size_t *cap, const struct proto_proc
 	return true;
 }
 
+/* Kernel objects are listed under the process owning them, but named by (0, COID, gen) in
+ * samples and in other processes' children: an index by COID finds them without a walk. */
+static bool index_kernel(struct kov_scan *s)
+{
+	s->kernel = malloc((s->n_objects ? s->n_objects : 1) * sizeof *s->kernel);
+	if (!s->kernel)
+		return false;
+	for (size_t i = 0; i < s->n_objects; i++)
+		if (s->objects[i].coid >= KOV_KERNEL_COID_BASE)
+			s->kernel[s->n_kernel++] = (struct kov_scan_kref){ s->objects[i].coid,
+									    s->objects[i].gen, i };
+	qsort(s->kernel, s->n_kernel, sizeof *s->kernel, cmp_kref);
+	return true;
+}
+
 static struct kov_scan_process *find_proc(struct kov_scan *s, uint32_t pid)
+{
+	struct kov_scan_process key = { .pid = pid };
+	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
+}
+
+const struct kov_scan_process *kov_scan_process(const struct kov_scan *s, uint32_t pid)
 {
 	struct kov_scan_process key = { .pid = pid };
 	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
@@ -158,7 +195,7 @@ static bool link_up(struct kov_scan *s, size_t *pcap)
 				s->objects[k].parents++;
 		}
 	}
-	return true;
+	return index_kernel(s);
 }
 
 int kov_scan_build(const struct kov_answer *a, struct kov_scan *out, char *err, size_t n)

@@ -17,8 +17,10 @@ struct kov_scan_object {
 	uint64_t *reps;                  /* rep address per CPU, 0 = none yet */
 	uint32_t n_children;
 	struct proto_ref *children;      /* as the target listed them */
-	size_t *child;                   /* index in kov_scan.objects, or KOV_NOT_IN_SCAN */
-	uint32_t parents;                /* objects of the scan listing it as a child */
+	size_t *child;                   /* index in kov_scan.objects when listed under the same
+	                                    process (the tree), else KOV_NOT_IN_SCAN: see
+	                                    kov_scan_find_child for links to other processes */
+	uint32_t parents;                /* objects of the same process listing it as a child */
 };
 
 struct kov_scan_process {
@@ -34,6 +36,8 @@ struct kov_scan {
 	size_t n_procs;
 	struct kov_scan_object *objects; /* by pid, then COID, then generation */
 	size_t n_objects;
+	struct kov_scan_kref { uint64_t coid; uint32_t gen; size_t index; } *kernel;
+	size_t n_kernel;                 /* kernel objects, by COID and generation */
 };
 
 /* Asks for processes and objects (pid: one process, or PROTO_PID_ALL) and builds the scan.
@@ -49,6 +53,12 @@ size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint
  * object whatever process it is listed under. */
 #define KOV_KERNEL_COID_BASE 0xD000000000000000ull
 size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen);
+/* Child c of object o wherever it is listed: a kernel object's child may be listed under
+ * another process (the ProcessAnnex's Processes are under their own pids). Its index, or
+ * KOV_NOT_IN_SCAN when the scan does not hold it at all. */
+size_t kov_scan_find_child(const struct kov_scan *s, const struct kov_scan_object *o, uint32_t c);
+/* The process pid of the scan, or NULL. */
+const struct kov_scan_process *kov_scan_process(const struct kov_scan *s, uint32_t pid);
 void kov_scan_free(struct kov_scan *s);
 
 #endif

@@ -91,7 +91,7 @@ static void print_json(struct kovctl *k, const struct proto_lock *l, struct owne
 	char name[PROTO_SYMBOL_MAX + 24];
 	json_kv_str(&k->j, "class", o.cls);
 	json_kv_str(&k->j, "name", sym_text(&names[PROTO_LOCK_SITES], name, sizeof name));
-	json_kv_hex(&k->j, "coid", l->coid);
+	json_kv_coid(&k->j, "coid", l->coid);
 	json_kv_u64(&k->j, "pid", l->pid);
 	json_kv_str(&k->j, "process", o.proc);
 	json_kv_str(&k->j, "owner_from", l->flags & PROTO_LOCK_OWNER_SET ? "registered" :
@@ -165,7 +165,7 @@ int cmd_lockstat(struct kovctl *k)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
 				"them needs the controller token (--token)\n");
-			return EXIT_TARGET;
+			return EXIT_NOT_CONTROLLER;
 		}
 		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
 			return rc;

@@ -39,13 +39,14 @@ int cmd_events(struct kovctl *k)
 	return EXIT_OK;
 }
 
+/* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason. */
 static int need_controller(struct kovctl *k)
 {
 	if (kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER)
-		return 0;
+		return EXIT_OK;
 	fprintf(stderr, "kovctl: %s needs the controller role: pass --token (%s)\n", k->o->cmd_name,
 		kov_client_target(k->c)->reason[0] ? kov_client_target(k->c)->reason : "observing");
-	return -1;
+	return EXIT_NOT_CONTROLLER;
 }
 
 static void print_config(struct kovctl *k, const struct proto_pmu_config *cfg)
@@ -107,30 +108,35 @@ int kovctl_configure(struct kovctl *k, const struct proto_pmu_config *cfg, bool 
 	return rc == 0 ? EXIT_OK : EXIT_TARGET;
 }
 
-int cmd_configure(struct kovctl *k)
+int kovctl_load_conf(const char *file, const struct kov_pmuconf **conf)
 {
-	FILE *f = fopen(k->o->file, "rb");
+	static char text[256 * 1024];
+	static struct kov_pmuconf parsed;
+	FILE *f = fopen(file, "rb");
 	if (!f) {
-		fprintf(stderr, "kovctl: cannot open %s\n", k->o->file);
+		fprintf(stderr, "kovctl: cannot open %s\n", file);
 		return EXIT_USAGE;
 	}
-	static char text[256 * 1024];
 	size_t len = fread(text, 1, sizeof text, f);
 	bool too_big = !feof(f);
 	fclose(f);
 	if (too_big) {
-		fprintf(stderr, "kovctl: %s is larger than 256 KiB\n", k->o->file);
+		fprintf(stderr, "kovctl: %s is larger than 256 KiB\n", file);
 		return EXIT_USAGE;
 	}
-	static struct kov_pmuconf conf;
 	char err[300];
-	if (kov_pmuconf_parse(text, len, &conf, err, sizeof err) < 0) {
-		fprintf(stderr, "kovctl: %s: %s\n", k->o->file, err);
+	if (kov_pmuconf_parse(text, len, &parsed, err, sizeof err) < 0) {
+		fprintf(stderr, "kovctl: %s: %s\n", file, err);
 		return EXIT_USAGE;
 	}
-	if (need_controller(k))
-		return EXIT_USAGE;
-	return kovctl_configure(k, &conf.cfg, false);
+	*conf = &parsed;
+	return EXIT_OK;
+}
+
+int cmd_configure(struct kovctl *k)
+{
+	int rc = need_controller(k);
+	return rc ? rc : kovctl_configure(k, &k->conf->cfg, false);
 }
 
 int kovctl_start(struct kovctl *k, uint32_t streams, uint32_t interval_us)
@@ -156,10 +162,11 @@ int kovctl_stop(struct kovctl *k)
 
 int cmd_start(struct kovctl *k)
 {
-	if (need_controller(k))
-		return EXIT_USAGE;
+	int rc = need_controller(k);
+	if (rc)
+		return rc;
 	uint32_t streams = k->o->streams ? k->o->streams : PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS;
-	int rc = kovctl_start(k, streams, k->o->interval_ms * 1000);
+	rc = kovctl_start(k, streams, k->o->interval_ms * 1000);
 	if (rc == EXIT_OK && !k->o->json)
 		printf("monitoring started\n");
 	return rc;
@@ -167,9 +174,10 @@ int cmd_start(struct kovctl *k)
 
 int cmd_stop(struct kovctl *k)
 {
-	if (need_controller(k))
-		return EXIT_USAGE;
-	int rc = kovctl_stop(k);
+	int rc = need_controller(k);
+	if (rc)
+		return rc;
+	rc = kovctl_stop(k);
 	if (rc == EXIT_OK && !k->o->json)
 		printf("monitoring stopped\n");
 	return rc;
@@ -304,8 +312,9 @@ int cmd_counts(struct kovctl *k)
 
 int cmd_instrument(struct kovctl *k)
 {
-	if (need_controller(k))
-		return EXIT_USAGE;
+	int rc = need_controller(k);
+	if (rc)
+		return rc;
 	struct proto_instrument m = { k->o->pid, k->o->coid,
 				      k->o->what_locks ? PROTO_INSTR_SLEEPLOCKS : PROTO_INSTR_INVOCATIONS, k->o->on };
 	struct kov_answer a;

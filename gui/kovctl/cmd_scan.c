@@ -1,6 +1,8 @@
 /* kovctl scan: the live objects of the target, per process, as a tree along the children
  * links. An object listed as the child of several others is printed under the first and
- * referred to afterwards, so cycles end; what no root reaches is printed as a root. */
+ * referred to afterwards, so cycles end; what no root reaches is printed as a root. A
+ * kernel object's child listed under another process (the ProcessAnnex's Processes) is a
+ * link to that listing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,26 @@ static void print_object(const struct kov_scan_object *o, int depth)
 	       o->flags & PROTO_OBJ_CHILDREN_CUT ? "  (children cut)" : "");
 }
 
+/* Where child c of o is, when it is not printed under o here. */
+static void print_link(const struct kov_scan *s, const struct kov_scan_object *o, uint32_t c,
+		       int depth)
+{
+	size_t k = kov_scan_find_child(s, o, c);
+	printf("%*s-> ", 4 + 2 * depth, "");
+	if (k != KOV_NOT_IN_SCAN)
+		printf("%s  ", s->objects[k].class_name);
+	char coid[KOV_COID_CHARS];
+	printf("%s gen %u (", kov_coid_str(o->children[c].coid, coid), (unsigned)o->children[c].gen);
+	if (k == KOV_NOT_IN_SCAN) {
+		printf("not in the scan)\n");
+	} else if (s->objects[k].pid == o->pid) {
+		printf("shown above)\n");
+	} else {
+		const struct kov_scan_process *p = kov_scan_process(s, s->objects[k].pid);
+		printf("listed under pid %u, %s)\n", (unsigned)s->objects[k].pid, p ? p->name : "?");
+	}
+}
+
 static void print_tree(const struct kov_scan *s, bool *shown, size_t i, int depth)
 {
 	const struct kov_scan_object *o = &s->objects[i];
@@ -47,16 +69,10 @@ static void print_tree(const struct kov_scan *s, bool *shown, size_t i, int dept
 		return;
 	for (uint32_t c = 0; c < o->n_children; c++) {
 		size_t ci = o->child[c];
-		if (ci != KOV_NOT_IN_SCAN && !shown[ci]) {
+		if (ci != KOV_NOT_IN_SCAN && !shown[ci])
 			print_tree(s, shown, ci, depth + 1);
-			continue;
-		}
-		char coid[KOV_COID_CHARS];
-		printf("%*s-> %s%s%s gen %u (%s)\n", 4 + 2 * depth, "",
-		       ci == KOV_NOT_IN_SCAN ? "" : s->objects[ci].class_name,
-		       ci == KOV_NOT_IN_SCAN ? "" : "  ",
-		       kov_coid_str(o->children[c].coid, coid), (unsigned)o->children[c].gen,
-		       ci == KOV_NOT_IN_SCAN ? "not in the scan" : "shown above");
+		else
+			print_link(s, o, c, depth);
 	}
 }
 
@@ -105,7 +121,7 @@ static void scan_text(const struct kovctl *k, const struct kov_scan *s, size_t *
 	free(shown);
 }
 
-static void object_json(struct json *j, const struct kov_scan_object *o)
+static void object_json(struct json *j, const struct kov_scan *s, const struct kov_scan_object *o)
 {
 	json_begin_object(j);
 	json_kv_str(j, "class", o->class_name);
@@ -126,7 +142,13 @@ static void object_json(struct json *j, const struct kov_scan_object *o)
 		json_begin_object(j);
 		json_kv_coid(j, "coid", o->children[i].coid);
 		json_kv_u64(j, "gen", o->children[i].gen);
-		json_kv_bool(j, "in_scan", o->child[i] != KOV_NOT_IN_SCAN);
+		size_t k = kov_scan_find_child(s, o, i);
+		json_kv_bool(j, "in_scan", k != KOV_NOT_IN_SCAN);
+		json_key(j, "listed_under");     /* the pid whose objects list it */
+		if (k != KOV_NOT_IN_SCAN)
+			json_u64(j, s->objects[k].pid);
+		else
+			json_null(j);
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -158,7 +180,7 @@ static void scan_json(struct kovctl *k, const struct kov_scan *s, size_t *np, si
 		json_begin_array(j);
 		for (size_t i = pr->first; i < end; i++)
 			if (wanted(k, &s->objects[i]))
-				object_json(j, &s->objects[i]);
+				object_json(j, s, &s->objects[i]);
 		json_end_array(j);
 		json_end_object(j);
 	}

@@ -7,18 +7,21 @@
 #include <string.h>
 #include <strings.h>
 #include "kovctl/kovctl.h"
+#include "client/objname.h"
 #include "client/scan.h"
 #include "client/symcache.h"
 #include "client/lockstat.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_PCS 65536
+#define RENAME_NS 250000000ull  /* newly sampled objects are named by a scan this often at most */
 
 struct obj_row {
 	uint32_t pid, gen;
 	uint64_t coid;
 	uint64_t samples;       /* of the metric's events */
 	uint64_t hits;          /* of them, what the metric counts (spin-lock PCs) */
+	struct kov_objname name; /* as the last scan that listed it said */
 };
 
 struct sampled_pc { uint32_t row; uint32_t space; uint64_t pc; };
@@ -35,6 +38,8 @@ struct top {
 	/* samples kept for the PC classification: (row, pid or kernel, pc) */
 	struct sampled_pc pcs[MAX_PCS];
 	size_t n_pcs;
+	size_t named_rows;      /* rows that a scan has looked for */
+	uint64_t named_ns;      /* when */
 };
 
 static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32_t gen, size_t *idx)
@@ -47,7 +52,7 @@ static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32
 	if (t->n_rows == MAX_OBJECTS)
 		return NULL;
 	*idx = t->n_rows;
-	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0 };
+	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0, { "", "", 0, false, false } };
 	return &t->rows[t->n_rows++];
 }
 
@@ -231,11 +236,37 @@ static void classify_pcs(struct kovctl *k, struct top *t)
 	kov_symcache_free(sc);
 }
 
-static int by_metric(const void *a, const void *b)
+/* Names every row from a fresh scan; rows gone since keep their last names. False when the
+ * scan failed (the connection's error then shows at the next pump). */
+static bool name_rows(struct kovctl *k, struct top *t)
 {
-	const struct obj_row *x = a, *y = b;
-	return x->hits != y->hits ? (x->hits < y->hits ? 1 : -1) :
-	       x->samples != y->samples ? (x->samples < y->samples ? 1 : -1) : 0;
+	static struct kov_scan scan;
+	if (kov_scan_collect(k->c, PROTO_PID_ALL, &scan))
+		return false;
+	/* Samples pushed while the scan was answered added rows: the scan covers them too. */
+	for (size_t i = 0; i < t->n_rows; i++)
+		kov_objname_update(&t->rows[i].name, &scan, t->rows[i].pid, t->rows[i].coid,
+				   t->rows[i].gen);
+	t->named_rows = t->n_rows;
+	t->named_ns = kov_now_ns();
+	kov_scan_free(&scan);
+	return true;
+}
+
+/* Pumps for `seconds` like kovctl_collect, and scans when new objects were sampled (at most
+ * every RENAME_NS), so objects that live for less than the run still get their class and
+ * process: one scan at the end would miss every object gone by then. */
+static int collect_named(struct kovctl *k, struct top *t, double seconds)
+{
+	uint64_t end = kov_now_ns() + (uint64_t)(seconds * 1e9);
+	for (uint64_t now; (now = kov_now_ns()) < end;) {
+		int ms = (int)((end - now) / 1000000) + 1;
+		if (kov_client_pump(k->c, ms > 200 ? 200 : ms) < 0)
+			return kovctl_client_error(k);
+		if (t->n_rows > t->named_rows && kov_now_ns() - t->named_ns >= RENAME_NS)
+			name_rows(k, t);
+	}
+	return EXIT_OK;
 }
 
 static int report(struct kovctl *k, struct top *t, const char *method);
@@ -264,14 +295,14 @@ int cmd_top(struct kovctl *k)
 			if (!controller) {
 				fprintf(stderr, "kovctl: the target is not streaming invocation counts, and "
 					"starting them needs the controller token (--token)\n");
-				return EXIT_USAGE;
+				return EXIT_NOT_CONTROLLER;
 			}
 			if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_INVOCATIONS, 0)))
 				return rc;
 			started_calls = !st.streams;
 		}
 		kov_client_on_push(k->c, on_samples, &t);
-		rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 5);
+		rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
 		if (started_calls)
 			kovctl_stop(k);
 		if (rc)
@@ -286,7 +317,7 @@ int cmd_top(struct kovctl *k)
 		if (!controller) {
 			fprintf(stderr, "kovctl: nothing is configured on the target, and configuring "
 				"needs the controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_NOT_CONTROLLER;
 		}
 		struct proto_pmu_config cfg = { .unit = PROTO_UNIT_MICROSECONDS, .slice = 10000,
 						.flags = PROTO_CFG_KERNEL | PROTO_CFG_USER, .n_groups = 1 };
@@ -305,7 +336,7 @@ int cmd_top(struct kovctl *k)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not sampling, and starting needs the "
 				"controller token (--token)\n");
-			return EXIT_USAGE;
+			return EXIT_NOT_CONTROLLER;
 		}
 		if ((rc = kovctl_start(k, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0)))
 			return rc;
@@ -313,7 +344,7 @@ int cmd_top(struct kovctl *k)
 	}
 	t.config_id = st.config_id;
 	kov_client_on_push(k->c, on_samples, &t);
-	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 5);
+	rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
 	if (started_here)
 		kovctl_stop(k);
 	if (rc)
@@ -327,16 +358,21 @@ int cmd_top(struct kovctl *k)
 	return report(k, &t, method);
 }
 
-/* Ranks the rows and prints them with their class and process from a fresh scan. */
+/* Ranks the rows (gone objects of exited processes folded per class and program) and prints
+ * them with their class and process as the last scan that listed each said. */
 static int report(struct kovctl *k, struct top *t, const char *method)
 {
-	qsort(t->rows, t->n_rows, sizeof t->rows[0], by_metric);
-
-	static struct kov_scan scan;
-	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
+	static struct kov_top_item items[MAX_OBJECTS];
+	static struct kov_top_row rows[MAX_OBJECTS];
+	name_rows(k, t);
 	uint64_t hits_total = 0;
-	for (size_t i = 0; i < t->n_rows; i++)
-		hits_total += t->rows[i].hits;
+	for (size_t i = 0; i < t->n_rows; i++) {
+		const struct obj_row *r = &t->rows[i];
+		hits_total += r->hits;
+		items[i] = (struct kov_top_item){ &r->name, r->pid, { r->hits, r->samples } };
+	}
+	size_t n_rows = kov_top_fold(items, t->n_rows, rows);
+	kov_top_sort(rows, n_rows);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
 	if (k->o->json) {
 		json_begin_object(&k->j);
@@ -358,40 +394,46 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		printf("%-4s %7s %8s %8s %6s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
 		       "OWN", "CLASS", "OBJECT", "PID", "PROCESS");
 	}
-	for (size_t i = 0; i < t->n_rows && i < limit; i++) {
-		const struct obj_row *r = &t->rows[i];
-		if (!r->hits)
+	for (size_t i = 0; i < n_rows && i < limit; i++) {
+		const struct kov_top_row *row = &rows[i];
+		const struct obj_row *r = &t->rows[row->item];
+		const struct kov_objname *nm = &r->name;
+		if (!row->v[0])
 			break;
-		const char *cls = "?", *proc = r->pid ? "?" : "kernel";
-		size_t o = named ? kov_scan_find_any(&scan, r->pid, r->coid, r->gen) : KOV_NOT_IN_SCAN;
-		if (o != KOV_NOT_IN_SCAN) {
-			cls = scan.objects[o].class_name;
-			for (size_t p = 0; p < scan.n_procs; p++)   /* a kernel object's owner */
-				if (scan.procs[p].pid == scan.objects[o].pid)
-					proc = scan.procs[p].name;
-		}
-		double share = hits_total ? 100.0 * (double)r->hits / (double)hits_total : 0;
+		char cls[160], proc[160], object[24] = "-", pid[12] = "-";
+		kov_top_names(items, row, false, cls, sizeof cls, proc, sizeof proc);
+		if (row->objects == 1)
+			kov_coid_str(r->coid, object);
+		if (row->objects == 1 && nm->cls[0])
+			snprintf(pid, sizeof pid, "%u", (unsigned)nm->proc_pid);
+		double share = hits_total ? 100.0 * (double)row->v[0] / (double)hits_total : 0;
 		/* For spinlock: the share of the object's own samples spent acquiring spin locks,
 		 * the thesis's per-object contention figure. */
-		double own = r->samples ? 100.0 * (double)r->hits / (double)r->samples : 0;
+		double own = row->v[1] ? 100.0 * (double)row->v[0] / (double)row->v[1] : 0;
 		if (k->o->json) {
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "rank", i + 1);
 			json_kv_double(&k->j, "share", share);
-			json_kv_u64(&k->j, "metric_samples", r->hits);
-			json_kv_u64(&k->j, "samples", r->samples);
+			json_kv_u64(&k->j, "metric_samples", row->v[0]);
+			json_kv_u64(&k->j, "samples", row->v[1]);
 			json_kv_double(&k->j, "own_share", own);
-			json_kv_str(&k->j, "class", cls);
+			json_key(&k->j, "class");          /* null: no scan listed it */
+			nm->cls[0] ? json_str(&k->j, nm->cls) : json_null(&k->j);
+			json_kv_str(&k->j, "label", cls);
+			json_kv_bool(&k->j, "gone", nm->gone || !nm->cls[0]);
+			json_kv_u64(&k->j, "objects", row->objects);
 			json_kv_coid(&k->j, "coid", r->coid);
 			json_kv_u64(&k->j, "generation", r->gen);
 			json_kv_u64(&k->j, "pid", r->pid);
-			json_kv_str(&k->j, "process", proc);
+			json_key(&k->j, "process");
+			nm->cls[0] ? json_str(&k->j, nm->proc) : json_null(&k->j);
+			json_kv_u64(&k->j, "process_pid", nm->proc_pid);
+			json_kv_bool(&k->j, "process_exited", nm->proc_gone);
 			json_end_object(&k->j);
 		} else {
-			char coid[KOV_COID_CHARS];
-			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s %-18s %6u %s\n", i + 1, share,
-			       (unsigned long long)r->hits, (unsigned long long)r->samples, own, cls,
-			       kov_coid_str(r->coid, coid), (unsigned)r->pid, proc);
+			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s %-18s %6s %s\n", i + 1, share,
+			       (unsigned long long)row->v[0], (unsigned long long)row->v[1], own, cls,
+			       object, pid, proc);
 		}
 	}
 	if (k->o->json) {
@@ -399,8 +441,6 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		json_end_object(&k->j);
 		json_end(&k->j);
 	}
-	if (named)
-		kov_scan_free(&scan);
 	if (!t->total) {
 		fprintf(stderr, "kovctl: no %s arrived in %.1f s\n", t->by_calls ?
 			"invocation counts (is counting on? kovctl instrument)" : "samples",
@@ -445,7 +485,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
 			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
 				"them needs the controller token (--token)\n");
-			return EXIT_TARGET;
+			return EXIT_NOT_CONTROLLER;
 		}
 		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
 			return rc;
@@ -531,7 +571,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 			json_kv_u64(&k->j, "contentions", r->contentions);
 			json_kv_u64(&k->j, "locks", r->locks);
 			json_kv_str(&k->j, "class", cls);
-			json_kv_hex(&k->j, "coid", r->coid);
+			json_kv_coid(&k->j, "coid", r->coid);
 			json_kv_u64(&k->j, "generation", r->gen);
 			if (!r->coid)
 				json_kv_hex(&k->j, "lock", r->lock);
@@ -542,7 +582,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		} else {
 			char obj[32];
 			if (r->coid)
-				snprintf(obj, sizeof obj, "0x%016llx", (unsigned long long)r->coid);
+				kov_coid_str(r->coid, obj);
 			else
 				snprintf(obj, sizeof obj, "lock 0x%llx", (unsigned long long)r->lock);
 			printf("%-4zu %6.1f%% %11.1f %9llu %6.2f%% %-20s %-18s %6u %s%s\n", i + 1, share, wait_us,

@@ -12,10 +12,15 @@
 #define KOVCTL_NAME "kovctl 0.1"
 #define KOVCTL_MAX_ADDRS 4096
 
-/* Exit codes. */
+/* Exit codes (README's table): bad usage is found before the target is asked anything;
+ * what depends on the target's state is 1, or 3 when only the controller role is missing,
+ * so a script can tell "retry with --token" from a failure. */
 #define EXIT_OK 0
-#define EXIT_TARGET 1                /* unreachable, refused, or the target reported an error */
-#define EXIT_USAGE 2
+#define EXIT_TARGET 1                /* unreachable, refused, the target reported an error, or
+                                        it cannot do what was asked (not streaming, no samples) */
+#define EXIT_USAGE 2                 /* unknown command or option, bad value, unreadable or
+                                        malformed FILE given on the command line */
+#define EXIT_NOT_CONTROLLER 3        /* needs the controller role, and this client observes */
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
@@ -57,15 +62,20 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 extern const char kovctl_usage[];
 
 /* What a command works with. */
+struct kov_pmuconf;
 struct kovctl {
 	const struct kovctl_opts *o;
+	const struct kov_pmuconf *conf;  /* configure: the file, read before connecting */
 	struct kov_client *c;
 	char target[300];            /* "host:port", for messages */
 	struct json j;               /* stdout, when o->json */
 };
 
-/* Prints "kovctl: <the client's error>" and returns EXIT_TARGET. */
+/* Prints "kovctl: <the client's error>" and returns EXIT_TARGET (EXIT_NOT_CONTROLLER when
+ * the target answered NOT_CONTROLLER). */
 int kovctl_client_error(struct kovctl *k);
+/* configure FILE: reads and parses the file (EXIT_OK, or EXIT_USAGE with the reason). */
+int kovctl_load_conf(const char *file, const struct kov_pmuconf **conf);
 
 int cmd_info(struct kovctl *k);
 int cmd_scan(struct kovctl *k);

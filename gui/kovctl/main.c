@@ -8,7 +8,7 @@ static struct kovctl_opts opts;  /* large (the address list): not on the stack *
 int kovctl_client_error(struct kovctl *k)
 {
 	fprintf(stderr, "kovctl: %s\n", kov_client_error(k->c));
-	return EXIT_TARGET;
+	return kov_client_error_code(k->c) == PROTO_E_NOT_CONTROLLER ? EXIT_NOT_CONTROLLER : EXIT_TARGET;
 }
 
 static int run(struct kovctl *k)
@@ -47,6 +47,13 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	struct kovctl k = { .o = &opts };
+	/* A file named on the command line is the user's: its mistakes are usage errors whether
+	 * or not the target can be reached. */
+	if (opts.cmd == CMD_CONFIGURE) {
+		int rc = kovctl_load_conf(opts.file, &k.conf);
+		if (rc)
+			return rc;
+	}
 	if (opts.cmd == CMD_REPLAY) {   /* a file, no target */
 		json_init(&k.j, stdout, true);
 		return cmd_replay(&k);

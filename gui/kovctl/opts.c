@@ -55,7 +55,9 @@ const char kovctl_usage[] =
 	"  --timeout SEC        connect and answer time limit (default 10)\n"
 	"  --help               this text\n"
 	"\n"
-	"exit status: 0 ok, 1 target unreachable, refused or reporting an error, 2 bad usage\n";
+	"exit status: 0 ok; 1 the target is unreachable, refused the connection, answered with\n"
+	"an error or cannot do what was asked; 2 bad usage (options, values, FILE); 3 the\n"
+	"command needs the controller role (--token) and this client observes\n";
 
 struct cmd_def {
 	const char *name;

@@ -373,29 +373,51 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	v->hover_shown = true;
 }
 
-static void draw_top(cairo_t *cr, const struct target *t, double x, double y, double w, double h)
+/* Objects gone with their process are folded per class and program (gui/client/objname.h);
+ * each row names its class and process as the last scan listing it said. */
+static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double x, double y,
+		     double w, double h)
 {
+	static struct kov_top_item *items;
+	static struct kov_top_row *rows;
+	static size_t cap;
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
 	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
-	size_t rows = (size_t)((h - 28) / 18);
-	const struct obj_stat *order[64];
+	v->drawn_top[0] = 0;
+	size_t shown = (size_t)((h - 28) / 18);
+	const struct kov_top_row *order[64];
 	size_t n = 0;
 	uint64_t total = 0;
-	/* The top `rows` by samples, by insertion: no sort of every object each frame. */
-	if (rows > 64)
-		rows = 64;
+	if (t->n_objs > cap) {
+		size_t c = t->n_objs * 2;
+		struct kov_top_item *i2 = realloc(items, c * sizeof *items);
+		items = i2 ? i2 : items;
+		struct kov_top_row *r2 = realloc(rows, c * sizeof *rows);
+		rows = r2 ? r2 : rows;
+		if (!i2 || !r2)
+			return;
+		cap = c;
+	}
 	for (size_t i = 0; i < t->n_objs; i++) {
 		const struct obj_stat *o = &t->objs[i];
 		total += o->samples;
-		if (n == rows && o->samples <= order[n - 1]->samples)
+		items[i] = (struct kov_top_item){ &o->name, o->pid, { o->samples, o->spin } };
+	}
+	size_t n_rows = kov_top_fold(items, t->n_objs, rows);
+	/* The top `shown` rows by samples, by insertion: no sort of every row each frame. */
+	if (shown > 64)
+		shown = 64;
+	for (size_t i = 0; i < n_rows && shown; i++) {
+		const struct kov_top_row *r = &rows[i];
+		if (!r->v[0] || (n == shown && r->v[0] <= order[n - 1]->v[0]))
 			continue;
-		size_t j = n < rows ? n++ : n - 1;
-		while (j > 0 && order[j - 1]->samples < o->samples) {
+		size_t j = n < shown ? n++ : n - 1;
+		while (j > 0 && order[j - 1]->v[0] < r->v[0]) {
 			order[j] = order[j - 1];
 			j--;
 		}
-		order[j] = o;
+		order[j] = r;
 	}
 	if (!n) {
 		rgb(cr, 0x57606A);
@@ -403,26 +425,21 @@ static void draw_top(cairo_t *cr, const struct target *t, double x, double y, do
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct obj_stat *o = order[i];
-		double ry = y + 26 + (double)i * 18, share = total ? (double)o->samples / (double)total : 0;
-		/* An object no longer in the latest scan (a process that exited) says so. */
-		const char *cls = "(gone)", *proc = o->pid ? "—" : "kernel";
-		size_t k = t->have_scan ? kov_scan_find_any(&t->scan, o->pid, o->coid, o->gen) : KOV_NOT_IN_SCAN;
-		if (k != KOV_NOT_IN_SCAN) {
-			cls = t->scan.objects[k].class_name;
-			for (size_t p = 0; p < t->scan.n_procs; p++)
-				if (t->scan.procs[p].pid == t->scan.objects[k].pid)
-					proc = t->scan.procs[p].name;
-		}
+		const struct kov_top_row *r = order[i];
+		double ry = y + 26 + (double)i * 18, share = total ? (double)r->v[0] / (double)total : 0;
+		char cls[160], proc[160], line[400];
+		kov_top_names(items, r, true, cls, sizeof cls, proc, sizeof proc);
 		heat(cr, 0.25 + 0.75 * share);
 		cairo_rectangle(cr, x + 8, ry + 2, (w * 0.25) * share, 13);
 		cairo_fill(cr);
-		char line[256];
 		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu, %.0f%% spin", 100 * share, cls,
-			 proc, (unsigned long long)o->samples,
-			 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0);
+			 proc, (unsigned long long)r->v[0],
+			 r->v[0] ? 100.0 * (double)r->v[1] / (double)r->v[0] : 0);
 		rgb(cr, 0x1F2328);
 		text_draw(cr, x + 12 + w * 0.25, ry, FONT_SMALL, line);
+		size_t used = strlen(v->drawn_top);
+		snprintf(v->drawn_top + used, sizeof v->drawn_top - used, "%s%s · %s", i ? " | " : "",
+			 cls, proc);
 	}
 }
 
@@ -611,7 +628,7 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	for (int p = 0; p < PANES; p++)
 		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
-	draw_top(cr, t, px, ty, tw - PAD / 2, h - ty - PAD);
+	draw_top(cr, v, t, px, ty, tw - PAD / 2, h - ty - PAD);
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);

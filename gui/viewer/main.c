@@ -499,6 +499,7 @@ int main(int argc, char **argv)
 			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
+			printf("viewer: top: %s\n", v.drawn_top);
 			if (v.config.open)
 				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);

@@ -9,6 +9,7 @@
 
 #define RETRY_NS 2000000000ull
 #define RESCAN_NS 5000000000ull
+#define RESCAN_UNNAMED_NS 1000000000ull   /* sooner when samples name objects no scan listed */
 
 const char *conn_name(enum conn_state s)
 {
@@ -113,11 +114,33 @@ static struct obj_stat *obj_of(struct target *t, uint32_t pid, uint64_t coid, ui
 		t->objs = o;
 		t->cap_objs = cap;
 	}
-	memset(&t->objs[t->n_objs], 0, sizeof t->objs[0]);
-	t->objs[t->n_objs].pid = pid;
-	t->objs[t->n_objs].gen = gen;
-	t->objs[t->n_objs].coid = coid;
-	return &t->objs[t->n_objs++];
+	struct obj_stat *o = &t->objs[t->n_objs++];
+	memset(o, 0, sizeof *o);
+	o->pid = pid;
+	o->gen = gen;
+	o->coid = coid;
+	if (t->have_scan)
+		kov_objname_update(&o->name, &t->scan, pid, coid, gen);
+	/* Unnamed: scan again soon, before more of what lives briefly (pagestorm's
+	 * processes) is gone. Never while replaying: a recording holds one scan. */
+	if (!o->name.cls[0] && t->c && t->next_scan_ns > RESCAN_NS) {
+		uint64_t soon = t->next_scan_ns - RESCAN_NS + RESCAN_UNNAMED_NS;
+		if (soon < t->next_scan_ns)
+			t->next_scan_ns = soon;
+	}
+	return o;
+}
+
+void target_take_scan(struct target *t, struct kov_scan *s)
+{
+	if (t->have_scan)
+		kov_scan_free(&t->scan);
+	t->scan = *s;
+	t->have_scan = true;
+	for (size_t i = 0; i < t->n_objs; i++) {
+		struct obj_stat *o = &t->objs[i];
+		kov_objname_update(&o->name, &t->scan, o->pid, o->coid, o->gen);
+	}
 }
 
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen)
@@ -542,12 +565,8 @@ void target_poll(struct target *t, uint64_t now)
 			t->recorded_scan = t->rec != NULL;
 			struct kov_scan s;
 			char err[200];
-			if (kov_scan_build(&a, &s, err, sizeof err) == 0) {
-				if (t->have_scan)
-					kov_scan_free(&t->scan);
-				t->scan = s;
-				t->have_scan = true;
-			}
+			if (kov_scan_build(&a, &s, err, sizeof err) == 0)
+				target_take_scan(t, &s);
 			kov_answer_free(&a);
 			t->scan_req = 0;
 			t->next_scan_ns = now + RESCAN_NS;

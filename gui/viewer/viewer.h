@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cairo.h>
 #include "client/client.h"
+#include "client/objname.h"
 #include "client/scan.h"
 #include "client/pmuconf.h"
 
@@ -59,6 +60,7 @@ struct obj_stat {                     /* samples per object since connected */
 	size_t hist_head, hist_n;
 	struct { uint64_t pc; uint64_t n; } pcs[OBJ_PCS];
 	size_t n_pcs;
+	struct kov_objname name;          /* as the last scan listing it said: kept once it is gone */
 };
 
 enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
@@ -145,6 +147,8 @@ const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint6
 const char *conn_name(enum conn_state s);
 /* From the catalogue: which panes this target can show (target.c). */
 void judge_panes(struct target *t);
+/* Installs a new scan and names the sampled objects from it (gone ones keep their names). */
+void target_take_scan(struct target *t, struct kov_scan *s);
 /* One pushed frame into the model (live or replayed). */
 void target_take_frame(struct target *t, const struct proto_frame *f);
 
@@ -216,6 +220,7 @@ struct view {
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */
 	size_t drawn_rows, drawn_series, drawn_points;
+	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 };
 void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);

@@ -1,7 +1,7 @@
 # Monitoring end to end through the DCI with kovctl, against spinbench (two threads contending
 # for their object's spin lock): the catalogue says what counts here; configuration files with
 # mistakes are refused with their line, impossible configurations with the target's reason;
-# observers cannot configure; counts come scaled with enabled/running; top ranks spinbench's
+# observers cannot configure (exit 3), what the target cannot do now exits 1; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
 # ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; STOP stops
@@ -36,10 +36,20 @@ printf 'group spin 100\n  PM_LARX_LSU0 100000\n' >"$CONF"
 exits 1 --token s3cret configure "$CONF"
 out_has 'PM_LARX_LSU0 does not count on this machine'
 printf 'slice 10000 us\ngroup spin 100\n  PM_INST_CMPL 100003\n' >"$CONF"
-exits 2 configure "$CONF"
+# Refusals that depend on the target's state are not usage errors: an observer gets 3
+# wherever the controller role is missing, 1 for what the target cannot do now.
+exits 3 configure "$CONF"
 out_has 'needs the controller role'
+exits 3 start
+exits 3 stop
+exits 3 top --metric spinlock --seconds 1
+out_has 'nothing is configured on the target, and configuring needs the controller token'
 exits 1 counts --seconds 0.5
 out_has 'not streaming interval counts'
+exits 1 --token s3cret top --metric branchmiss --seconds 1
+out_has 'per-object branchmiss needs samples of PM_BR_MPRED_CR'
+exits 2 top --metric no_such_event
+out_has "unknown metric 'no_such_event'"
 
 ok --token s3cret configure "$CONF"
 out_has '^configuration [1-9][0-9]* applied'
@@ -73,7 +83,7 @@ head -c 100 "$REC" >"$CONF"
 exits 2 replay "$CONF"
 out_has 'damaged'
 
-exits 2 lockstat --seconds 1
+exits 3 lockstat --seconds 1
 out_has 'needs the controller token'
 ok --token s3cret lockstat --seconds 2
 out_has '^0x[0-9a-f]{16} SleepBench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +2$'
@@ -90,7 +100,7 @@ assert l["max_queue"] == 2 and 1 <= l["avg_queue"] <= 2, l
 ' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
 
 cotree=$(grep -a 'workload cotree started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
-exits 2 instrument --pid "$cotree" on
+exits 3 instrument --pid "$cotree" on
 exits 2 --token s3cret instrument --pid "$cotree"
 exits 1 --token s3cret instrument --pid 999 on
 out_has 'no such process'

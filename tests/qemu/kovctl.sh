@@ -7,13 +7,13 @@ source "$(dirname "$0")/lib.bash"
 KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp)
-trap 'rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text"' EXIT
+trap 'rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text" "$OUT.conf"' EXIT
 
 # Boots in the background with the DCI port forwarded and waits for the daemon.
 boot_target() { # sim/run options...
 	PORT=$(free_port)
 	boot_bg --port "$PORT" --timeout 60 "$@"
-	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text"' EXIT
+	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text" "$OUT.conf"' EXIT
 	wait_for '^dcid: listening' 40
 }
 
@@ -35,6 +35,20 @@ out_has() { # regex: must appear in the last kovctl output
 ok() { # kovctl ARGS: must succeed
 	k "$@"
 	[ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; }
+}
+
+# The kovctl examples of README.md, as written there (port changed): each must succeed, and
+# the symbols example must print what the README says it prints.
+readme_examples() {
+	local line n=0
+	while IFS= read -r line; do
+		line=${line//127.0.0.1:7242/127.0.0.1:$PORT}
+		bash -c "$line" >"$OUT" 2>&1 || { cat "$OUT"; fail "README example failed: $line"; }
+		case $line in *" symbols "*) out_has '^0xc0[0-9a-f]{14}  kmalloc$' ;; esac
+		n=$((n + 1))
+	done < <(sed -n 's/^    \(build\/host\/kovctl --target 127\.0\.0\.1:7242 [^#]*\)\( *#.*\)\{0,1\}$/\1/p' README.md |
+		 grep -v -- '--token')
+	[ "$n" -ge 5 ] || fail "only $n kovctl examples found in README.md"
 }
 
 check_profile() { # profile pvr-prefix processor sim/run-options...
@@ -62,6 +76,11 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	# COIDs in one form: a user object's without padding, as in the JSON below.
 	out_has '^  TreeNode  0xd[0-9a-f]{7}  gen [0-9]+ '
 	cp "$OUT" "$OUT.text"
+	# The ProcessAnnex's children are the Processes listed under their own pids: links to
+	# there. Nothing churns here, so no child is missing from the scan.
+	out_has '^    -> Process  0xd0[0-9a-f]{14} gen [0-9]+ \(listed under pid 1, dcid\)$'
+	out_has '^    -> Process  0xd0[0-9a-f]{14} gen [0-9]+ \(listed under pid [0-9]+, cotree\)$'
+	! grep -q 'not in the scan' "$OUT" || { cat "$OUT"; fail "a child is 'not in the scan' in a quiet system"; }
 
 	ok scan --json
 	python3 -c '
@@ -74,6 +93,9 @@ assert d["totals"]["processes"] == len(d["processes"])
 assert d["totals"]["objects"] == sum(len(p["objects"]) for p in d["processes"]) > 0
 classes = {o["class"] for p in d["processes"] for o in p["objects"]}
 assert "Process" in classes and "TreeNode" in classes, classes
+annex = [o for o in procs[0]["objects"] if o["class"] == "ProcessAnnex"][0]
+assert all(c["in_scan"] for c in annex["children"]), annex
+assert {c["listed_under"] for c in annex["children"]} == set(procs) - {0}, annex
 for p in d["processes"]:
     for o in p["objects"]:
         int(o["coid"], 16)
@@ -106,6 +128,8 @@ assert len(text & js) >= len(js) // 2, (len(text), len(js), len(text & js))
 	centry=$(powerpc64-linux-gnu-nm --synthetic build/user/bin/cotree | awk '$3 == ".main" { print $1 }')
 	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
 	out_has "  main\+0x8\$"
+
+	[ "$profile" != smp ] || readme_examples
 
 	ok symbols --json "$addr"
 	python3 -m json.tool "$OUT" >/dev/null || fail "symbols --json is not JSON"
@@ -156,4 +180,20 @@ PORT=$(free_port)
 k info
 [ "$RC" = 1 ] || fail "kovctl against a closed port exited with $RC, want 1"
 out_has "^kovctl: cannot connect to 127\\.0\\.0\\.1:$PORT: Connection refused\$"
+
+# Usage errors are 2 whether or not a target answers: files named on the command line are
+# read before connecting (the port is closed here).
+exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
+exits 2 configure /nonexistent/kov.pmu
+out_has '^kovctl: cannot open /nonexistent/kov\.pmu$'
+printf 'group spin 100\n  PM_INST_CMPL lots\n' >"$OUT.conf"
+exits 2 configure "$OUT.conf"
+out_has 'line 2: threshold .lots. is not a number'
+exits 2 replay /nonexistent/rec.kov
+exits 2 scan --frob
+out_has "unknown option '--frob' for scan"
+exits 2 top
+out_has '^kovctl: top needs --metric'
+exits 2 --timeout 0 info
+rm -f "$OUT.conf"
 echo "kovctl: all checks passed"

@@ -70,6 +70,9 @@ png_ok 1280 800
 [ "$(field series)" = 3 ] || fail "the three countable panes must draw series"
 [ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
 [ "$(field contributors)" -ge 1 ] || fail "no object got samples"
+# Top contributors name class and process (with its pid while it lives).
+grep -qE '^viewer: top: (.* \| )?SpinBench · spinbench pid [0-9]+( \||$)' "$OUT" ||
+	fail "the top contributors do not name SpinBench and its process"
 [ "$(field selected_samples)" -gt 50 ] || fail "the selected SpinBench object shows no samples"
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"

@@ -20,6 +20,7 @@
 #include "client/scan.h"
 #include "client/symcache.h"
 #include "kernel/lib/bytes.h"
+#include "scan_fixture.h"
 
 /* ---- the scripted server ----------------------------------------------------------------- */
 
@@ -530,6 +531,50 @@ static void count_push(void *arg, const struct proto_frame *f)
 		p->clients[p->n++] = st.clients;
 }
 
+/* The kernel's ProcessAnnex lists Processes that are listed under their own pids: links to
+ * those listings, not "missing" children and not parents that hide a process's root. */
+static void test_scan_kernel_children_across_processes(void **state)
+{
+	(void)state;
+	const uint64_t K = KOV_KERNEL_COID_BASE;
+	const struct proto_ref annex_kids[] = { { K + 0xd0, 0 }, { K + 0x500, 34 }, { K + 0x710, 7 } };
+	const struct proto_ref proc_kids[] = { { K + 0x40, 0 } };
+	const struct proto_process procs[] = {
+		{ 0, 0, 0, PROTO_PS_RUNNING, PROTO_STR("kernel") },
+		{ 1, 0, 1, PROTO_PS_RUNNING, PROTO_STR("dcid") },
+		{ 5, 1, 1, PROTO_PS_RUNNING, PROTO_STR("pagestorm") },
+	};
+	const struct proto_object objs[] = {
+		fx_obj(0, K + 0x10, 0, "ProcessAnnex", annex_kids, 3),
+		fx_obj(1, K + 0xd0, 0, "Process", proc_kids, 1),
+		fx_obj(1, K + 0x40, 0, "HAT", NULL, 0),
+		fx_obj(5, K + 0x500, 34, "Process", NULL, 0),
+		fx_obj(5, 0xD0000010ull, 34, "UserThing", NULL, 0),   /* a user COID: own space */
+	};
+	struct kov_scan sc;
+	fx_scan(&sc, 1, procs, 3, objs, 5);
+	size_t annex = kov_scan_find(&sc, 0, K + 0x10, 0), dcid = kov_scan_find(&sc, 1, K + 0xd0, 0);
+	size_t storm = kov_scan_find(&sc, 5, K + 0x500, 34);
+	assert_true(annex != KOV_NOT_IN_SCAN && dcid != KOV_NOT_IN_SCAN && storm != KOV_NOT_IN_SCAN);
+	const struct kov_scan_object *a = &sc.objects[annex];
+	/* Not in the annex's own listing, found in the others'; the third is truly absent. */
+	assert_int_equal(a->child[0], KOV_NOT_IN_SCAN);
+	assert_int_equal(kov_scan_find_child(&sc, a, 0), dcid);
+	assert_int_equal(kov_scan_find_child(&sc, a, 1), storm);
+	assert_int_equal(kov_scan_find_child(&sc, a, 2), KOV_NOT_IN_SCAN);
+	assert_int_equal(kov_scan_find_child(&sc, a, 3), KOV_NOT_IN_SCAN);
+	/* A Process stays the root of its own listing; its HAT resolves within the process. */
+	assert_int_equal(sc.objects[dcid].parents, 0);
+	assert_int_equal(sc.objects[dcid].child[0], kov_scan_find(&sc, 1, K + 0x40, 0));
+	assert_int_equal(sc.objects[sc.objects[dcid].child[0]].parents, 1);
+	/* Samples name kernel objects under pid 0; user COIDs only in their own space. */
+	assert_int_equal(kov_scan_find_any(&sc, 0, K + 0x500, 34), storm);
+	assert_int_equal(kov_scan_find_any(&sc, 0, K + 0x500, 33), KOV_NOT_IN_SCAN);
+	assert_int_equal(kov_scan_find_any(&sc, 0, 0xD0000010ull, 34), KOV_NOT_IN_SCAN);
+	assert_int_equal(kov_scan_find_any(&sc, 5, 0xD0000010ull, 34), kov_scan_find(&sc, 5, 0xD0000010ull, 34));
+	kov_scan_free(&sc);
+}
+
 static void test_pipelined_answers_and_push_callback(void **state)
 {
 	(void)state;
@@ -915,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_handshake_timeout),
 		cmocka_unit_test(test_not_a_kov_server),
 		cmocka_unit_test(test_scan_over_frames_with_push),
+		cmocka_unit_test(test_scan_kernel_children_across_processes),
 		cmocka_unit_test(test_pipelined_answers_and_push_callback),
 		cmocka_unit_test(test_error_answer),
 		cmocka_unit_test(test_symbols_and_cache),
