@@ -63,7 +63,8 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
-void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf)
+void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
+	const struct trap_frame *tf)
 {
 	__label__ here;
 	uint64_t pc, sp, lr;
@@ -89,6 +90,7 @@ here:
 		.pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
 		.flags = user ? KM_SMP_USER : KM_SMP_KERNEL,
+		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
 	};
 	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
 	if (w.prog) {
@@ -117,11 +119,12 @@ here:
 		c->lost[ring][event]++;
 }
 
-/* Overflowed counters: a sampled one records one sample and is preloaded again, keeping the
- * events counted past the overflow (the interrupt can be held off while interrupts are
- * disabled), so every `threshold` events give one sample; whole thresholds that passed
- * without an interrupt are counted as lost samples. A counting-only one that reached the
- * top bit (PMCjCE enables all of PMC2-8 at once) is folded and restarted. */
+/* Overflowed counters: a sampled one records one sample for the period that just ended and is
+ * preloaded with the next, randomized period (kov/sample_period.h) less the events counted
+ * past the overflow (the interrupt can be held off while interrupts are disabled), so every
+ * period gives exactly one sample; whole periods that passed without an interrupt are counted
+ * as lost samples. A counting-only one that reached the top bit (PMCjCE enables all of PMC2-8
+ * at once) is folded and restarted. */
 void km_pmu_interrupt(struct trap_frame *tf)
 {
 	struct km_cpu *c = &km_cpus[this_cpu()->index];
@@ -158,11 +161,10 @@ void km_pmu_interrupt(struct trap_frame *tf)
 				const struct km_plan_event *e = &g->ev[i];
 				c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 				if (e->threshold) {
-					uint64_t over = v - 0x80000000u;
-					km_record(c, pmc - 1, e->event, tf);
-					c->lost[pmc - 1][e->event] += over / e->threshold;
-					next = p970_overflow_preload((uint32_t)e->threshold) +
-					       (uint32_t)(over % e->threshold);
+					km_record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
+					next = period_reload(&c->periods, e->threshold, v,
+							     &c->period[pmc - 1],
+							     &c->lost[pmc - 1][e->event]);
 					c->handler_samples++;
 				}
 			}
@@ -190,7 +192,7 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 			if (thr && !c->in_handler && --*left == 0) {
 				*left = thr;
 				c->in_handler = true;
-				km_record(c, KM_SW_RING, g->ev[i].event, tf);
+				km_record(c, KM_SW_RING, g->ev[i].event, thr, tf);
 				c->in_handler = false;
 			}
 		}

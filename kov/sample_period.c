@@ -18,7 +18,8 @@ void period_seed(struct period_gen *g, uint64_t timebase, uint32_t cpu, bool fix
 	g->fixed = fixed;
 }
 
-uint32_t period_draw(struct period_gen *g, uint64_t t)
+/* Inlined into the reload: the overflow handler's cost is counted per sample. */
+static inline __attribute__((always_inline)) uint32_t draw(struct period_gen *g, uint64_t t)
 {
 	if (t > PERIOD_MAX)
 		t = PERIOD_MAX;
@@ -38,30 +39,45 @@ uint32_t period_draw(struct period_gen *g, uint64_t t)
 	return p > PERIOD_MAX ? PERIOD_MAX : (uint32_t)p;
 }
 
+uint32_t period_draw(struct period_gen *g, uint64_t t)
+{
+	return draw(g, t);
+}
+
+/* The interrupt was held off past the end of the next period p (or several): usually by one,
+ * drawn exactly; a long hold-off at the mean, so the handler's time stays bounded. Returns the
+ * period now being counted (high half) and what is left of `over` (low half, below it). */
+static __attribute__((noinline)) uint64_t skip(struct period_gen *g, uint64_t t, uint32_t over,
+	uint32_t p, uint64_t *lost)
+{
+	uint64_t n = 0;
+	while (over >= p && n < 4) {
+		over -= p;
+		n++;
+		p = draw(g, t);
+	}
+	if (over >= p) {
+		uint64_t mean = t > PERIOD_MAX ? PERIOD_MAX : t;
+		n += over / mean;
+		over %= mean;
+		if (over >= p) {   /* p < mean: once at most, over < mean - p < p after */
+			over -= p;
+			n++;
+		}
+	}
+	*lost += n;
+	return (uint64_t)p << 32 | over;
+}
+
 uint32_t period_reload(struct period_gen *g, uint64_t t, uint32_t value, uint32_t *period,
 	uint64_t *lost)
 {
 	uint32_t over = value - PERIOD_MAX;
-	uint32_t p = period_draw(g, t);
-	if (over >= p) {
-		/* Held off past the end of the next period (or several): usually by one, drawn
-		 * exactly; a long hold-off at the mean, so the handler's time stays bounded. */
-		uint64_t n = 0;
-		while (over >= p && n < 4) {
-			over -= p;
-			n++;
-			p = period_draw(g, t);
-		}
-		if (over >= p) {
-			uint64_t mean = t > PERIOD_MAX ? PERIOD_MAX : t;
-			n += over / mean;
-			over %= mean;
-			if (over >= p) {   /* p < mean: once at most, over < mean - p < p after */
-				over -= p;
-				n++;
-			}
-		}
-		*lost += n;
+	uint32_t p = draw(g, t);
+	if (__builtin_expect(over >= p, 0)) {
+		uint64_t r = skip(g, t, over, p, lost);
+		p = (uint32_t)(r >> 32);
+		over = (uint32_t)r;
 	}
 	*period = p;
 	return PERIOD_MAX - (p - over);
