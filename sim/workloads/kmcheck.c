@@ -511,7 +511,7 @@ static void alias_run(long thr, bool fixed, const char *args)
 	else
 		check(tot.period_min[inst] >= t - t / 8 && tot.period_max[inst] <= t + t / 8 &&
 		      tot.period_min[inst] < tot.period_max[inst], "periods randomized within T +- T/8");
-	check(pid_user_samples >= 100, "beatbench sampled");
+	check(pid_user_samples >= 50, "beatbench sampled");
 }
 
 static void alias(long thr, long a, long b, long rounds, long count, long step)
