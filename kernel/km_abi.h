@@ -71,6 +71,10 @@ struct km_netinfo {
 #define KM_CFG_KERNEL 0x1u          /* count and sample in the kernel */
 #define KM_CFG_USER 0x2u            /* ... in user programs (at least one of the two) */
 #define KM_CFG_CALLCHAIN 0x4u       /* samples carry a call chain of chain_depth */
+#define KM_CFG_FIXED_PERIOD 0x8u    /* reload hardware counters with exactly the threshold
+                                       instead of a randomized period: the old behaviour, kept to
+                                       show the aliasing it causes (kmcheck alias); not in the
+                                       wire protocol */
 /* km_config.unit of the slice: the protocol's proto_slice_unit */
 #define KM_UNIT_CYCLES 1
 #define KM_UNIT_INSTRUCTIONS 2
@@ -119,7 +123,11 @@ struct km_sample {
 	uint16_t cpu;
 	uint16_t event;
 	uint16_t flags;
-	uint16_t reserved[3];
+	uint16_t reserved;
+	uint32_t period;            /* events that passed for this sample: the counter's period
+	                               that ended with it, drawn from [T - T/8, T + T/8] for hardware
+	                               events (exactly T with KM_CFG_FIXED_PERIOD), T for software
+	                               events; saturated at 2^32 - 1 */
 };
 
 /* SYS_KM_COUNTS: the counts of the interval since the previous call (or START). */

@@ -36,6 +36,11 @@ static struct km_config cfg_in;
 static struct km_plan plan_in;
 #define CHUNK 128
 static struct sample chunk[CHUNK];
+/* The rings' records are copied out as they are. */
+_Static_assert(sizeof(struct sample) == sizeof(struct km_sample) &&
+	       __builtin_offsetof(struct sample, flags) == __builtin_offsetof(struct km_sample, flags) &&
+	       __builtin_offsetof(struct sample, period) == __builtin_offsetof(struct km_sample, period),
+	       "struct sample and struct km_sample differ");
 
 static bool ring_setup(struct km_cpu *c)
 {

@@ -9,6 +9,7 @@
 #include "km_plan.h"
 #include "mux.h"
 #include "sample_ring.h"
+#include "sample_period.h"
 #include "attrib.h"
 #include "../kernel/percpu.h"
 
@@ -44,6 +45,8 @@ struct km_cpu {
 	uint64_t slice_units;        /* slice-unit events since then (cycles or instructions) */
 	uint64_t last_fold;          /* timebase of the last fold */
 	uint32_t base[8];            /* each PMC's value at the last fold or reload */
+	uint32_t period[8];          /* each sampled PMC's period now being counted */
+	struct period_gen periods;   /* draws them, seeded at START */
 	uint64_t sw_left[KM_MAX_GROUPS][SW_EVENT_COUNT];   /* software events until the next sample */
 	uint64_t clock_rem;          /* decrementer time not yet counted, timebase ticks */
 	struct mux_count count[KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];   /* since START */
@@ -64,9 +67,11 @@ extern struct km_cpu km_cpus[MAX_CPUS];
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
 void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
 
-/* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`. tf: the
- * interrupted state; 0 for the caller's kernel stack. */
-void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf);
+/* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`, standing for
+ * the `period` events that ended with it. tf: the interrupted state; 0 for the caller's kernel
+ * stack. */
+void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
+	const struct trap_frame *tf);
 
 /* kov/km_sampler.c: the object whose method is running, from the interrupted state tf, or
  * with tf 0 from the caller's own kernel stack (no allocation, no lock, never a fault). */

@@ -71,7 +71,7 @@ static int check_header(const struct catalogue *cat, const struct km_config *cfg
 		return 0;
 	if (cfg->flags & KM_CFG_CALLCHAIN)
 		return refuse(why, n, "call chains are not recorded by this kernel yet");
-	if (cfg->flags & ~(uint32_t)(KM_CFG_KERNEL | KM_CFG_USER))
+	if (cfg->flags & ~(uint32_t)(KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_FIXED_PERIOD))
 		return refuse(why, n, "unknown flags 0x%x", (unsigned)cfg->flags);
 	if (!(cfg->flags & (KM_CFG_KERNEL | KM_CFG_USER)))
 		return refuse(why, n, "count the kernel, user programs or both (flags 0x1, 0x2)");

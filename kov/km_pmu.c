@@ -29,8 +29,11 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 	mtspr(SPRN_MMCRA, g->mmcra);
 	for (int pmc = 1; pmc <= 8; pmc++) {
 		int i = g->ev_of_pmc[pmc - 1];
-		uint32_t v = i >= 0 && g->ev[i].threshold ?
-			p970_overflow_preload((uint32_t)g->ev[i].threshold) : 0;
+		uint32_t v = 0;
+		if (i >= 0 && g->ev[i].threshold) {
+			c->period[pmc - 1] = period_draw(&c->periods, g->ev[i].threshold);
+			v = p970_overflow_preload(c->period[pmc - 1]);
+		}
 		write_pmc(pmc, v);
 		c->base[pmc - 1] = v;
 	}
@@ -120,6 +123,8 @@ void km_cpu_apply(struct km_cpu *c)
 		__atomic_add_fetch(&c->count_gen, 1, __ATOMIC_RELEASE);
 		c->last_fold = now;
 		c->clock_rem = 0;
+		period_seed(&c->periods, now, (uint32_t)this_cpu()->index,
+			    km.applied.flags & KM_CFG_FIXED_PERIOD);
 		program_group(c, mux_switch(&c->mux, now).next, now);
 		c->active = true;
 	}
@@ -148,7 +153,7 @@ static void cpu_clock(struct km_cpu *c, uint64_t dt, const struct trap_frame *tf
 	/* The configuration keeps thresholds at or above the tick, so one sample is due. */
 	*left = thr - (us - *left) % thr;
 	c->in_handler = true;
-	km_record(c, KM_SW_RING, g->ev[i].event, tf);
+	km_record(c, KM_SW_RING, g->ev[i].event, thr, tf);
 	c->in_handler = false;
 }
 

@@ -102,7 +102,8 @@ here:
 	return r;
 }
 
-void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_frame *tf)
+void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
+	const struct trap_frame *tf)
 {
 	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
@@ -115,6 +116,7 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_fra
 		.config_id = km.applied.id, .pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
 		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
+		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
 	};
 	if (sample_ring_push(&c->ring[ring], &s))
 		c->taken++;
@@ -122,11 +124,12 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, const struct trap_fra
 		c->lost[ring][event]++;
 }
 
-/* Overflowed counters: a sampled one records one sample and is preloaded again, keeping the
- * events counted past the overflow (the interrupt can be held off while interrupts are
- * disabled), so every `threshold` events give one sample; whole thresholds that passed
- * without an interrupt are counted as lost samples. A counting-only one that reached the
- * top bit (PMCjCE enables all of PMC2-8 at once) is folded and restarted. */
+/* Overflowed counters: a sampled one records one sample for the period that just ended and is
+ * preloaded with the next, randomized period (kov/sample_period.h) less the events counted
+ * past the overflow (the interrupt can be held off while interrupts are disabled), so every
+ * period gives exactly one sample; whole periods that passed without an interrupt are counted
+ * as lost samples. A counting-only one that reached the top bit (PMCjCE enables all of PMC2-8
+ * at once) is folded and restarted. */
 void km_pmu_interrupt(struct trap_frame *tf)
 {
 	struct km_cpu *c = &km_cpus[this_cpu()->index];
@@ -163,11 +166,10 @@ void km_pmu_interrupt(struct trap_frame *tf)
 				const struct km_plan_event *e = &g->ev[i];
 				c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 				if (e->threshold) {
-					uint64_t over = v - 0x80000000u;
-					km_record(c, pmc - 1, e->event, tf);
-					c->lost[pmc - 1][e->event] += over / e->threshold;
-					next = p970_overflow_preload((uint32_t)e->threshold) +
-					       (uint32_t)(over % e->threshold);
+					km_record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
+					next = period_reload(&c->periods, e->threshold, v,
+							     &c->period[pmc - 1],
+							     &c->lost[pmc - 1][e->event]);
 					c->handler_samples++;
 				}
 			}
@@ -195,7 +197,7 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 			if (thr && !c->in_handler && --*left == 0) {
 				*left = thr;
 				c->in_handler = true;
-				km_record(c, KM_SW_RING, g->ev[i].event, tf);
+				km_record(c, KM_SW_RING, g->ev[i].event, thr, tf);
 				c->in_handler = false;
 			}
 		}

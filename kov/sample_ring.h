@@ -29,7 +29,9 @@ struct sample {
 	uint16_t cpu;
 	uint16_t event;         /* catalogue index (kov/pmu_event.h) */
 	uint16_t flags;
-	uint16_t reserved[3];
+	uint16_t reserved;
+	uint32_t period;        /* events this sample stands for: the period that ended with it
+	                           (drawn around the threshold, kov/sample_period.h) */
 };
 
 _Static_assert(sizeof(struct sample) == 48, "sample records are 48 bytes");

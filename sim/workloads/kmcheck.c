@@ -11,7 +11,9 @@
  *                                    (nosw: without the software MMU-miss events)
  *   kmcheck locks THREADS ITER       sleepbench's monitored mutex: acquisitions, waiters seen
  *   kmcheck refuse                   configurations the KM must refuse, with their reasons
- *   kmcheck sw CALLS                 software events: its own system calls, sampled */
+ *   kmcheck sw CALLS                 software events: its own system calls, sampled
+ *   kmcheck alias THR A B ROUNDS     beatbench's two objects' shares of the samples with
+ *                                    fixed, then randomized periods of THR instructions */
 #include <stdbool.h>
 #include <kov.h>
 #include <km.h>
@@ -83,6 +85,7 @@ struct totals {
 	uint64_t raw[KM_MAX_GROUPS][MAX_EVENTS], enabled[KM_MAX_GROUPS][MAX_EVENTS],
 		running[KM_MAX_GROUPS][MAX_EVENTS];
 	uint64_t samples[MAX_EVENTS];
+	uint64_t period_sum[MAX_EVENTS], period_min[MAX_EVENTS], period_max[MAX_EVENTS];
 	uint64_t delivered;
 };
 static struct totals tot;
@@ -114,6 +117,11 @@ static void collect_samples(void)
 		for (long i = 0; i < n; i++) {
 			struct km_sample *s = &samples[i];
 			tot.samples[s->event]++;
+			tot.period_sum[s->event] += s->period;
+			if (!tot.period_min[s->event] || s->period < tot.period_min[s->event])
+				tot.period_min[s->event] = s->period;
+			if (s->period > tot.period_max[s->event])
+				tot.period_max[s->event] = s->period;
 			if ((int)s->pid != watch_pid || !(s->flags & KM_SMP_USER))
 				continue;
 			pid_user_samples++;
@@ -170,9 +178,12 @@ static void spin(long iterations, long threshold, long threads)
 	run_monitored("spinbench", args);
 	int inst = event("PM_INST_CMPL");
 	uint64_t raw = tot.raw[0][inst], taken = tot.samples[inst];
-	printf("kmcheck: spin instructions=%lu threshold=%ld samples=%lu expected=%lu\n",
+	uint64_t sum = tot.period_sum[inst], thr = (uint64_t)threshold;
+	printf("kmcheck: spin instructions=%lu threshold=%ld samples=%lu expected=%lu "
+	       "period_sum=%lu period_min=%lu period_max=%lu\n",
 	       (unsigned long)raw, threshold, (unsigned long)taken,
-	       (unsigned long)(raw / (uint64_t)threshold));
+	       (unsigned long)(raw / thr), (unsigned long)sum, (unsigned long)tot.period_min[inst],
+	       (unsigned long)tot.period_max[inst]);
 	uint64_t best = 0, best_obj = 0;
 	for (int t = 0; t < n_tallies; t++)
 		if (tallies[t].n > best) {
@@ -183,8 +194,19 @@ static void spin(long iterations, long threshold, long threads)
 	       "no_object=%lu truncated=%lu\n", watch_pid, (unsigned long)pid_user_samples,
 	       (unsigned long)best_obj, (unsigned long)best, (unsigned long)no_object,
 	       (unsigned long)truncated);
-	long d = (long)taken - (long)(raw / (uint64_t)threshold);
-	check(d >= -1 && d <= 1, "samples = instructions / threshold (within 1)");
+	/* Every counted instruction belongs to a sample's period but those of each CPU's
+	 * unfinished period (no samples are lost here). */
+	struct km_info info;
+	km_info(&info);
+	check(sum <= raw && raw - sum < info.cpus * (thr + thr / 8),
+	      "the samples' periods add up to the instructions counted (within a period per CPU)");
+	check(tot.period_min[inst] >= thr - thr / 8 && tot.period_max[inst] <= thr + thr / 8 &&
+	      tot.period_min[inst] < tot.period_max[inst], "periods randomized within T +- T/8");
+	/* n draws of mean T: the count is within 4 standard deviations (T/sqrt(48) each). */
+	long d = (long)taken - (long)(raw / thr), n = (long)taken, sd = 1;
+	while (sd * sd * 48 < n)
+		sd++;
+	check(d >= -4 * sd - 1 && d <= 4 * sd + 1, "samples = instructions / threshold (within 4 sd)");
 }
 
 static void ipc(long thousands)
@@ -462,11 +484,51 @@ static void sw(long calls)
 	check(d >= -1 && d <= 1, "one sample per 100 system calls");
 }
 
+/* beatbench monitored with instruction samples every `thr` (fixed or randomized): the user
+ * samples of each of its objects, for the test to compare with the objects' instructions. */
+static void alias_run(long thr, bool fixed, const char *args)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	if (fixed)
+		c.flags |= KM_CFG_FIXED_PERIOD;
+	group(&c, "beat", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)thr);
+	apply(&c);
+	n_tallies = 0;
+	pid_user_samples = no_object = truncated = 0;
+	run_monitored("beatbench", args);
+	int inst = event("PM_INST_CMPL");
+	printf("kmcheck: alias fixed=%d threshold=%ld user_samples=%lu no_object=%lu "
+	       "period_min=%lu period_max=%lu objects", fixed, thr, (unsigned long)pid_user_samples,
+	       (unsigned long)no_object, (unsigned long)tot.period_min[inst],
+	       (unsigned long)tot.period_max[inst]);
+	for (int t = 0; t < n_tallies; t++)
+		printf(" 0x%lx:%lu", (unsigned long)tallies[t].object, (unsigned long)tallies[t].n);
+	printf("\n");
+	uint64_t t = (uint64_t)thr;
+	if (fixed)
+		check(tot.period_min[inst] == t && tot.period_max[inst] == t, "fixed periods are T");
+	else
+		check(tot.period_min[inst] >= t - t / 8 && tot.period_max[inst] <= t + t / 8 &&
+		      tot.period_min[inst] < tot.period_max[inst], "periods randomized within T +- T/8");
+	check(pid_user_samples >= 50, "beatbench sampled");
+}
+
+static void alias(long thr, long a, long b, long rounds, long count, long step)
+{
+	char args[64];
+	snprintf(args, sizeof args, "%ld,%ld,%ld", a, b, rounds);
+	for (long i = 0; i < count; i++) {
+		alias_run(thr + i * step, true, args);
+		alias_run(thr + i * step, false, args);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	n_events = km_catalogue(events, MAX_EVENTS);
 	if (n_events <= 0 || argc < 2) {
-		printf("kmcheck: usage: kmcheck spin|ipc|mux|overload|refuse|sw ... (catalogue %ld)\n",
+		printf("kmcheck: usage: kmcheck spin|ipc|mux|overload|refuse|sw|alias ... (catalogue %ld)\n",
 		       n_events);
 		return 2;
 	}
@@ -491,6 +553,10 @@ int main(int argc, char **argv)
 		refuse();
 	else if (strcmp(mode, "sw") == 0)
 		sw(number(argc > 2 ? argv[2] : "1000"));
+	else if (strcmp(mode, "alias") == 0)
+		alias(number(argc > 2 ? argv[2] : "96000"), number(argc > 3 ? argv[3] : "1500"),
+		      number(argc > 4 ? argv[4] : "500"), number(argc > 5 ? argv[5] : "5000"),
+		      number(argc > 6 ? argv[6] : "1"), number(argc > 7 ? argv[7] : "1"));
 	else {
 		printf("kmcheck: unknown mode %s\n", mode);
 		return 2;

@@ -1,6 +1,6 @@
 # The KM's sampling and counting through its system calls (kmcheck, deterministic under
-# --icount): instruction-overflow samples equal the counted instructions over the threshold
-# and land on spinbench's own object in at least 99% of its samples; IPC of a dependent add
+# --icount): the randomized periods of instruction-overflow samples stay within T +- T/8 and
+# add up to the counted instructions (less each CPU's unfinished period), and the samples land on spinbench's own object in at least 99% of its samples; IPC of a dependent add
 # chain; two groups at 50/50 scale to the single-group count within 2%; an overload whose
 # lost count is exactly produced minus delivered, after which the ring grows; configurations
 # the KM refuses with their reasons; software events (system calls) counted and sampled; a
