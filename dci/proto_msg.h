@@ -227,7 +227,8 @@ enum proto_slice_unit {
 #define PROTO_CFG_CALLCHAIN 0x0004u
 struct proto_group_event {
 	struct proto_str name;       /* 1..NAME_MAX, a catalogue name */
-	uint64_t threshold;          /* sample every `threshold` events; 0 counts only */
+	uint64_t threshold;          /* sample every `threshold` events on average (the KM
+	                                randomizes each period by +-1/8); 0 counts only */
 };
 struct proto_group {
 	struct proto_str name;       /* 1..32 */

@@ -123,6 +123,7 @@ void answer_request(struct client *c, const struct proto_frame *f);
 void encode_status(struct proto_status *st);
 
 /* ---- monitoring (monitor.c) -------------------------------------------------------------- */
+#define DCID_PERIOD_EVENTS 64              /* catalogue events whose sample periods are kept */
 struct monitor_state {
 	uint32_t config_id;
 	uint32_t streams;                 /* PROTO_STREAM_* running, 0 when stopped */
@@ -132,6 +133,10 @@ struct monitor_state {
 	uint64_t samples_lost;            /* reported by the KM since the daemon started */
 	uint64_t unresolved;              /* samples whose rep no scan knew */
 	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */
+	/* Per catalogue event, the samples drained since the daemon started and the periods they
+	 * stood for (randomized around the threshold by the KM), shown on /metrics so the
+	 * distribution can be checked; the wire protocol's samples do not carry them. */
+	struct sample_periods { uint64_t samples, events; uint32_t min, max; } periods[DCID_PERIOD_EVENTS];
 };
 extern struct monitor_state monitor;
 void monitor_pmu_config(struct client *c, const struct proto_frame *f);

@@ -45,6 +45,30 @@ static void family(struct text *t, const char *name, const char *type, const cha
 	add(t, "# TYPE %s %s\n# HELP %s %s\n", name, type, name, help);
 }
 
+/* One series per event sampled since the daemon started. The samples' periods are drawn
+ * around the threshold; sampled_events / samples is their mean. */
+static void sample_periods(struct text *t)
+{
+	static const struct { const char *name, *type, *help; } fam[] = {
+		{ "kov_samples", "counter", "Samples drained from the KM, per event." },
+		{ "kov_sampled_events", "counter", "Events the samples stood for: their periods summed." },
+		{ "kov_sample_period_min", "gauge", "Shortest sampling period seen, in events." },
+		{ "kov_sample_period_max", "gauge", "Longest sampling period seen, in events." },
+	};
+	for (int f = 0; f < 4; f++) {
+		family(t, fam[f].name, fam[f].type, fam[f].help);
+		for (uint32_t e = 0; e < target.n_events && e < DCID_PERIOD_EVENTS; e++) {
+			const struct sample_periods *p = &monitor.periods[e];
+			if (!p->samples)
+				continue;
+			uint64_t v = f == 0 ? p->samples : f == 1 ? p->events : f == 2 ? p->min : p->max;
+			add(t, "%s%s{event=\"", fam[f].name, f < 2 ? "_total" : "");
+			add_label(t, target.events[e].name);
+			add(t, "\"} %lu\n", (unsigned long)v);
+		}
+	}
+}
+
 static void render(struct text *t)
 {
 	target_refresh();
@@ -90,6 +114,7 @@ static void render(struct text *t)
 		add(t, "kov_net_interrupts_total %lu\n", (unsigned long)ni.interrupts);
 	}
 
+	sample_periods(t);
 	struct snapshot s;
 	if (!snapshot_take(&s))
 		return;

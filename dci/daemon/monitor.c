@@ -501,15 +501,33 @@ static void push_invocations(uint64_t end)
 		push_all(out, (size_t)proto_finish(&b), PROTO_INVOCATIONS, k);
 }
 
+static void tally_periods(long n)
+{
+	for (long i = 0; i < n; i++) {
+		const struct km_sample *s = &samples[i];
+		if (s->event >= DCID_PERIOD_EVENTS)
+			continue;
+		struct sample_periods *p = &monitor.periods[s->event];
+		if (!p->samples || s->period < p->min)
+			p->min = s->period;
+		if (s->period > p->max)
+			p->max = s->period;
+		p->samples++;
+		p->events += s->period;
+	}
+}
+
 /* Drains what the KM has: samples every call, counts and losses at interval ends. */
 void monitor_poll(uint64_t now)
 {
 	if (!monitor.streams)
 		return;
 	long n;
-	while ((n = km_samples(samples, SAMPLE_BATCH)) > 0)
+	while ((n = km_samples(samples, SAMPLE_BATCH)) > 0) {
+		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
 			push_samples(n);
+	}
 	if (now < monitor.next_interval_ns)
 		return;
 	uint64_t tb = timebase_now();

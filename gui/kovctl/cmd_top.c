@@ -1,7 +1,9 @@
 /* kovctl top: objects ranked by a metric, from the samples the target pushes. When nothing is
  * configured (and kovctl holds the controller token) it configures the events the metric
  * needs, runs for --seconds and stops again. Where this target's PMU cannot count what a
- * metric needs it says so and how the figure is derived instead, or refuses. */
+ * metric needs it says so and how the figure is derived instead, or refuses. Figures are
+ * sample counts and shares, never samples x threshold: the KM randomizes each sample's period
+ * around the threshold (docs/architecture.md) and the wire does not carry it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

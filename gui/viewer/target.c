@@ -173,6 +173,8 @@ static void count_pc(struct obj_stat *o, uint64_t pc)
 	}
 }
 
+/* Counts only: shares of samples stay unbiased under the KM's randomized periods, while
+ * samples x threshold would not be a count of events (the periods are not on the wire). */
 static void on_samples(struct target *t, const struct proto_frame *f)
 {
 	struct proto_samples_head h;

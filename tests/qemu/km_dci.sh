@@ -4,15 +4,15 @@
 # observers cannot configure (exit 3), what the target cannot do now exits 1; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
-# ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; STOP stops
-# the streams.
+# ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; /metrics shows the
+# samples' periods spread over T +- T/8 with mean T; STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp) CONF=$(mktemp) REC=$(mktemp)
-PORT=$(free_port)
-boot_bg --port "$PORT" --timeout 90 --append "dci.token=s3cret" \
+PORT=$(free_port) MPORT=$(free_port)
+boot_bg --port "$PORT" --metrics-port "$MPORT" --timeout 90 --append "dci.token=s3cret" \
 	--workload spinbench:1000000:2:0,sleepbench:3:1000:0,cotree:touch
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT" "$CONF" "$REC"' EXIT
 wait_for '^dcid: listening' 40
@@ -73,6 +73,22 @@ assert top["class"] == "SpinBench" and top["process"] == "spinbench", top
 assert top["metric_samples"] > 0 and d["samples"] >= d["metric_samples"]
 ' "$OUT" || { cat "$OUT"; fail "top --json"; }
 
+# The periods the samples stood for (PM_INST_CMPL at 100003 since the configuration above).
+python3 - "$MPORT" <<'PY' || fail "sample periods on /metrics"
+import re, sys, urllib.request
+text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+def get(name):
+    m = re.search(r'^%s\{event="PM_INST_CMPL"\} (\d+)$' % name, text, re.M)
+    assert m, "no %s in\n%s" % (name, text[:2000])
+    return int(m.group(1))
+n, ev = get("kov_samples_total"), get("kov_sampled_events_total")
+lo, hi = get("kov_sample_period_min"), get("kov_sample_period_max")
+t, s = 100003, 100003 // 8
+print("metrics: %d samples, mean period %.0f, min %d, max %d" % (n, ev / n, lo, hi))
+assert n >= 100 and t - s <= lo < hi <= t + s, (n, lo, hi)
+assert lo < t - s // 2 and hi > t + s // 2, "periods do not spread over T +- T/8"
+assert abs(ev / n - t) < 4 * (s / 3 ** 0.5) / n ** 0.5 + 1, "mean period is not T"
+PY
 ok record --out "$REC" --seconds 2
 out_has '^recorded [1-9][0-9]* frames'
 ok replay "$REC"

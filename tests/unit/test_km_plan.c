@@ -199,9 +199,7 @@ static void test_header_refusals(void **state)
 	refused_with(&qemu, &bad, "unknown flags 0x13");
 	bad = cfg;   /* the comparison switch is accepted and kept in the applied configuration */
 	bad.flags |= KM_CFG_FIXED_PERIOD;
-	struct km_plan plan;
-	struct km_config applied;
-	assert_int_equal(km_plan_build(&qemu, &bad, &plan, &applied, NULL, 0), 0);
+	assert_int_equal(build(&qemu, &bad), 0);
 	assert_int_equal(applied.flags, KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_FIXED_PERIOD);
 	bad = cfg;
 	bad.slice = 0;
