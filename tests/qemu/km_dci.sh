@@ -43,7 +43,7 @@ out_has 'needs the controller role'
 exits 3 start
 exits 3 stop
 exits 3 top --metric spinlock --seconds 1
-out_has 'nothing is configured on the target, and configuring needs the controller token'
+out_has 'is not streaming lock statistics, and starting them needs the controller token'
 exits 1 counts --seconds 0.5
 out_has 'not streaming interval counts'
 exits 1 --token s3cret top --metric branchmiss --seconds 1
@@ -61,16 +61,15 @@ ok counts --seconds 1
 out_has '^0 +PM_INST_CMPL +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]*'
 out_has '^0 +PM_CYC '
 
-ok top --metric spinlock --seconds 3
-out_has '^metric spinlock: instruction-overflow samples whose PC is in spin-lock acquisition code'
-out_has '^1 +[0-9.]+% +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+% +SpinBench +0x[1-9a-f][0-9a-f]* +[0-9]+ spinbench$'
-ok top --metric spinlock --seconds 2 --json
+# The sampling second opinion counts only samples in a spin lock's wait loop (under QEMU a
+# waiting CPU yields, so there may be none); measured wait is tests/qemu/lockstat_*.
+ok top --metric spinlock-samples --seconds 3
+out_has '^metric spinlock-samples: second opinion: instruction-overflow samples whose PC is in a spin lock.s wait loop'
+ok top --metric spinlock-samples --seconds 2 --json
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-top = d["objects"][0]
-assert top["class"] == "SpinBench" and top["process"] == "spinbench", top
-assert top["metric_samples"] > 0 and d["samples"] >= d["metric_samples"]
+assert d["samples"] > 0 and d["samples"] >= d["metric_samples"], d
 ' "$OUT" || { cat "$OUT"; fail "top --json"; }
 
 # The periods the samples stood for (PM_INST_CMPL at 100003 since the configuration above).
@@ -102,7 +101,7 @@ out_has 'damaged'
 exits 3 lockstat --seconds 1
 out_has 'needs the controller token'
 ok --token s3cret lockstat --seconds 2
-out_has '^0x[0-9a-f]{16} SleepBench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +2$'
+out_has '^sleep +0x[0-9a-f]{16} SleepBench +sleepbench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +2$'
 ok status
 out_has 'streams=0x7|streams +0x7'
 ok --token s3cret lockstat --seconds 1 --json
@@ -112,7 +111,8 @@ d = json.load(open(sys.argv[1]))
 l = [x for x in d["locks"] if x["class"] == "SleepBench"][0]
 assert 0 < l["contentions"] <= l["acquisitions"], l
 assert l["wait_max_us"] <= l["wait_us"] and l["hold_max_us"] <= l["hold_us"], l
-assert l["max_queue"] == 2 and 1 <= l["avg_queue"] <= 2, l
+assert l["max_waiters"] == 2 and 1 <= l["avg_waiters"] <= 2, l
+assert l["acquisitions_counted"] == "all" and l["owner_from"] == "registered", l
 ' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
 
 cotree=$(grep -a 'workload cotree started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
