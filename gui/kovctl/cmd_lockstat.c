@@ -154,7 +154,7 @@ static void print_text(struct kovctl *k, const struct proto_lock *l, struct owne
 		printf("      site (others)%-33s %9llu contentions\n", "", (unsigned long long)l->other_sites);
 }
 
-int cmd_lockstat(struct kovctl *k)
+int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds)
 {
 	struct proto_status st;
 	int rc = kovctl_running(k, &st);
@@ -171,12 +171,18 @@ int cmd_lockstat(struct kovctl *k)
 			return rc;
 		started = !st.streams;
 	}
-	static struct kov_lock_table t;
-	memset(&t, 0, sizeof t);
-	kov_client_on_push(k->c, on_locks, &t);
-	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 2);
+	memset(t, 0, sizeof *t);
+	kov_client_on_push(k->c, on_locks, t);
+	rc = kovctl_collect(k, seconds);
 	if (started)
 		kovctl_stop(k);
+	return rc;
+}
+
+int cmd_lockstat(struct kovctl *k)
+{
+	static struct kov_lock_table t;
+	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2);
 	if (rc)
 		return rc;
 	/* Only the locks asked for, ranked. */

@@ -454,11 +454,6 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 
 /* ---- measured lock wait (spinlock, lockwait) -------------------------------------------- */
 
-static void on_lock_frame(void *arg, const struct proto_frame *f)
-{
-	kov_lock_table_add(arg, f);
-}
-
 struct lock_row {
 	uint32_t pid, gen;
 	uint64_t coid;
@@ -478,28 +473,9 @@ static int by_wait(const void *a, const void *b)
  * belong to no object stand alone), with the figures behind each rank. */
 static int top_locks(struct kovctl *k, struct top *t, const char *method)
 {
-	struct proto_status st;
-	int rc = kovctl_running(k, &st);
-	if (rc)
-		return rc;
-	bool started = false;
-	if (!(st.streams & PROTO_STREAM_LOCKS)) {
-		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
-			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
-				"them needs the controller token (--token)\n");
-			return EXIT_NOT_CONTROLLER;
-		}
-		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
-			return rc;
-		started = !st.streams;
-	}
 	static struct kov_lock_table locks;
-	memset(&locks, 0, sizeof locks);
-	kov_client_on_push(k->c, on_lock_frame, &locks);
 	double seconds = k->o->seconds > 0 ? k->o->seconds : 5;
-	rc = kovctl_collect(k, seconds);
-	if (started)
-		kovctl_stop(k);
+	int rc = kovctl_collect_locks(k, &locks, seconds);
 	if (rc)
 		return rc;
 	static struct lock_row rows[KOV_LOCKS_MAX];

@@ -102,6 +102,10 @@ int kovctl_stop(struct kovctl *k);
 int kovctl_running(struct kovctl *k, struct proto_status *st);
 /* Pumps the connection for `seconds`, pushed frames going to the handler set before. */
 int kovctl_collect(struct kovctl *k, double seconds);
+/* Lock reports for `seconds` into t (emptied first), starting the lock stream when it is not
+ * running (controller only; stopped again if nothing else ran) (cmd_lockstat.c). */
+struct kov_lock_table;
+int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds);
 
 /* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
 void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);
