@@ -253,6 +253,8 @@ struct proto_pmu_config {            /* PMU_CONFIG */
 #define PROTO_STREAM_ALL 0x000Fu
 #define PROTO_INSTR_INVOCATIONS 1
 #define PROTO_INSTR_SLEEPLOCKS 2            /* lockstat figures of a process's monitored mutexes */
+#define PROTO_INSTR_LOCKS_FULL 3            /* every acquisition and hold of the locks of an object
+                                             * or process counted, not only contended ones (1.2) */
 struct proto_instrument {            /* INSTRUMENT (1.1) */
 	uint32_t pid;                /* PROTO_PID_KERNEL or a process */
 	uint64_t coid;               /* one object of pid's space, 0 = all of them (and new ones) */
