@@ -244,6 +244,10 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
 			for (uint32_t i = 0; i < km.plan.group[g].n; i++) {
 				struct mux_count now = c->count[g][i], *was = &reported[cpu][g][i];
+				if (h.count >= max) {
+					h.missed++;   /* not consumed: its delta stays for the next read */
+					continue;
+				}
 				struct km_count r = {
 					.cpu = (uint16_t)cpu, .group = (uint16_t)g,
 					.event = km.plan.group[g].ev[i].event,
@@ -251,15 +255,13 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 					.enabled = diff(now.enabled, was->enabled),
 					.running = diff(now.running, was->running),
 				};
-				*was = now;
 				if (r.running > r.enabled)
 					r.running = r.enabled;
-				if (h.count < max) {
-					long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
-					if (rc)
-						return rc;
-					h.count++;
-				}
+				long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
+				if (rc)
+					return rc;
+				*was = now;
+				h.count++;
 			}
 		}
 	}

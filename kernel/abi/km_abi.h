@@ -139,6 +139,8 @@ struct km_counts_head {
 	uint32_t config_id;
 	uint32_t count;             /* records written */
 	uint64_t start, end;        /* timebase */
+	uint32_t missed;            /* records that did not fit: kept, they come with the next read */
+	uint32_t pad;
 };
 
 /* SYS_KM_LOST: samples the rings refused since the previous call, per CPU, ring and event. */
