@@ -3,23 +3,52 @@
 
 struct daemon_state dcid;
 
+uint32_t clients_pending(void)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < DCID_SLOTS; i++)
+		if (dcid.clients[i].used && dcid.clients[i].role == PROTO_ROLE_NONE)
+			n++;
+	return n;
+}
+
+/* With every pending slot taken, the oldest pending connection gives way (one already refused
+ * and closing first): an idle connection can delay a real client by nothing, a flood of them
+ * only by pushing each other out. At most DCID_MAX_CLIENTS are past the handshake, so a slot
+ * is then free. */
+static void make_room(void)
+{
+	if (clients_pending() < DCID_MAX_PENDING)
+		return;
+	struct client *victim = 0;
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (!c->used || c->role != PROTO_ROLE_NONE)
+			continue;
+		if (!victim || (c->closing && !victim->closing) ||
+		    (c->closing == victim->closing && c->opened_ns < victim->opened_ns))
+			victim = c;
+	}
+	dcid.handshakes_closed++;
+	client_close(victim, "no HELLO yet, and a newer connection needed its slot");
+}
+
 void client_open(int fd)
 {
+	make_room();
 	struct client *c = 0;
 	for (int i = 0; i < DCID_SLOTS && !c; i++)
 		if (!dcid.clients[i].used)
 			c = &dcid.clients[i];
 	uint8_t *rbuf = c ? malloc(PROTO_MAX_FRAME) : 0;
-	uint8_t *q = rbuf ? malloc(DCID_QUEUE_BYTES) : 0;
-	if (!q) {
-		/* Every slot taken, also those kept for OVERLOAD refusals: close it unanswered. */
-		free(rbuf);
+	if (!rbuf) {
 		close(fd);
-		dcid.refused++;
-		printf("dcid: refused a connection: %d connections already\n", DCID_SLOTS);
+		dcid.handshakes_closed++;
+		printf("dcid: closed a new connection: no memory for it\n");
 		return;
 	}
-	*c = (struct client){ .used = true, .fd = fd, .id = ++dcid.next_id, .rbuf = rbuf, .q = q };
+	/* The output queue is allocated when something has to wait in it (client_queue). */
+	*c = (struct client){ .used = true, .fd = fd, .id = ++dcid.next_id, .rbuf = rbuf };
 	c->opened_ns = c->progress_ns = clock_ns();
 	proto_reader_init(&c->reader, rbuf, PROTO_MAX_FRAME);
 	int one = 1;
@@ -89,6 +118,10 @@ bool client_queue(struct client *c, const void *frame, size_t len)
 	}
 	if (c->len + len > DCID_QUEUE_BYTES) {
 		cut_off(c, "its output queue is full");
+		return false;
+	}
+	if (!c->q && !(c->q = malloc(DCID_QUEUE_BYTES))) {
+		cut_off(c, "no memory for its output queue");
 		return false;
 	}
 	if (c->head + c->len + len > DCID_QUEUE_BYTES) {
@@ -277,8 +310,10 @@ void client_timers(uint64_t now)
 			continue;
 		if (c->fin_sent && now - c->progress_ns > DCID_LINGER_NS)
 			client_close(c, "after a fatal error");
-		else if (c->role == PROTO_ROLE_NONE && !c->closing && now - c->opened_ns > DCID_HELLO_TIMEOUT_NS)
-			client_close(c, "no HELLO within 10 s");
+		else if (c->role == PROTO_ROLE_NONE && !c->closing && now - c->opened_ns > DCID_HELLO_TIMEOUT_NS) {
+			dcid.handshakes_closed++;
+			client_close(c, "no HELLO within 3 s");
+		}
 		else if (c->len && now - c->progress_ns > DCID_STALL_NS)
 			cut_off(c, "it has not read for 10 s");
 	}

@@ -12,9 +12,13 @@
 
 #define DCID_NAME "kov-dcid 1.0"
 #define DCID_MAX_CLIENTS 16               /* past the handshake */
-#define DCID_SLOTS (DCID_MAX_CLIENTS + 2)  /* connections: room to refuse with OVERLOAD */
+/* Connections whose HELLO has not been answered have slots of their own, so idle connections
+ * cannot keep clients out: when all are taken, the oldest gives way to a new connection. */
+#define DCID_MAX_PENDING 4
+#define DCID_SLOTS (DCID_MAX_CLIENTS + DCID_MAX_PENDING)
+#define DCID_BACKLOG 16                   /* the kernel's accept queue (DEFAULT_ACCEPTMBOX_SIZE) */
 #define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */
-#define DCID_HELLO_TIMEOUT_NS 10000000000ull
+#define DCID_HELLO_TIMEOUT_NS 3000000000ull
 #define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
 #define DCID_LINGER_NS 2000000000ull      /* after a fatal error: wait this long for the close */
 
@@ -81,7 +85,8 @@ struct daemon_state {
 	uint32_t next_id;
 	uint32_t controller;              /* client id, 0 for none */
 	char token[PROTO_NAME_MAX + 1];   /* empty: no controller possible */
-	uint32_t clients_cut_off, refused;
+	uint32_t clients_cut_off;
+	uint64_t handshakes_closed;       /* no HELLO in time, or gave way to a newer connection */
 	uint64_t frames_dropped;
 	uint64_t bytes_out, frames_out;
 	uint64_t bad_frames;
@@ -89,6 +94,8 @@ struct daemon_state {
 extern struct daemon_state dcid;
 
 void client_open(int fd);
+/* Connections waiting for their HELLO to be answered (or refused and closing). */
+uint32_t clients_pending(void);
 void client_close(struct client *c, const char *why);
 /* Reads what the socket has and handles whole frames while the output queue is below half
  * full: requests beyond that wait (in `in`, then in TCP) until the queue drains, so a client
@@ -100,7 +107,7 @@ bool client_wants_input(const struct client *c);
 void client_resume(struct client *c);
 /* Sends what the queue holds (without blocking). */
 void client_writable(struct client *c);
-/* Closes clients whose HELLO never came or whose queue stalled. */
+/* Closes clients whose HELLO did not come in time or whose queue stalled. */
 void client_timers(uint64_t now);
 uint32_t clients_connected(void);
 /* Pushes STATUS to every client past the handshake. */
@@ -151,8 +158,37 @@ void monitor_poll(uint64_t now_ns);
 /* The longest the loop may sleep in poll(): -1 while not monitoring. */
 int monitor_wait_ms(void);
 
-/* ---- metrics (metrics.c) ----------------------------------------------------------------- */
-/* Serves one HTTP connection on the metrics port (a short, bounded exchange). */
-void metrics_serve(int fd);
+/* ---- metrics (metrics.c, metrics_render.c) ---------------------------------------------- */
+#define DCID_METRICS_CONNS 4
+#define DCID_METRICS_REQUEST_NS 5000000000ull   /* the request head must arrive within */
+#define DCID_METRICS_ANSWER_NS 20000000000ull   /* and the answer be taken within */
+#define DCID_METRICS_BODY_MAX (4u << 20)
+enum metrics_state { METRICS_FREE, METRICS_READING, METRICS_ANSWERING, METRICS_LINGER };
+struct metrics_conn {
+	enum metrics_state state;
+	int fd;
+	uint64_t opened_ns, deadline_ns;
+	char req[2048];                   /* HTTP_HEAD_MAX */
+	size_t len;
+	char *out;                        /* the whole answer, head and body */
+	size_t out_len, out_pos;
+};
+extern struct metrics_conn metrics_conns[DCID_METRICS_CONNS];
+struct metrics_stats {
+	uint64_t closed;                  /* before their answer was out */
+	uint64_t failed;                  /* answered 503: the exposition could not be made */
+};
+extern struct metrics_stats metrics_stats;
+void metrics_init(void);
+/* Takes a new connection on the metrics port. */
+void metrics_accept(int fd);
+/* What to poll a busy connection for, and its poll result. */
+short metrics_events(const struct metrics_conn *m);
+void metrics_ready(struct metrics_conn *m, short revents);
+/* Closes what has passed its deadline (a late request is answered 408). */
+void metrics_timers(uint64_t now);
+struct expo;
+/* The whole exposition; false when it could not be made (no snapshot, no memory, too big). */
+bool metrics_render(struct expo *t);
 
 #endif

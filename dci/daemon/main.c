@@ -13,12 +13,26 @@ static int listen_on(uint16_t port)
 	struct sockaddr_in sa = { sizeof sa, AF_INET, htons(port), { INADDR_ANY }, { 0 } };
 	int rc = bind(fd, &sa, sizeof sa);
 	if (rc == 0)
-		rc = listen(fd, 8);
+		rc = listen(fd, DCID_BACKLOG);
 	if (rc < 0) {
 		close(fd);
 		return rc;
 	}
 	return fd;
+}
+
+/* Takes every connection waiting on a listening socket (a burst of connects is not left in
+ * the kernel's queue for later loops), at most `max` per loop so the others are served. */
+static void accept_all(int lfd, void (*take)(int fd), int max)
+{
+	for (int k = 0; k < max; k++) {
+		struct pollfd p = { lfd, POLLIN, 0 };
+		if (k && poll(&p, 1, 0) <= 0)
+			return;
+		int fd = accept(lfd, 0, 0);   /* an aborted or unplaceable one fails: go on */
+		if (fd >= 0)
+			take(fd);
+	}
 }
 
 static bool arg_value(const char *arg, const char *key, const char **value)
@@ -72,8 +86,9 @@ int main(int argc, char **argv)
 	printf("dcid: listening on %u (protocol %u.%u), metrics on %u%s\n", port, PROTO_MAJOR,
 	       PROTO_MINOR, metrics_port, dcid.token[0] ? ", controller token set" : "");
 
-	struct pollfd fds[2 + DCID_SLOTS];
-	int slot[2 + DCID_SLOTS];
+	metrics_init();
+	struct pollfd fds[2 + DCID_SLOTS + DCID_METRICS_CONNS];
+	int slot[2 + DCID_SLOTS + DCID_METRICS_CONNS];
 	for (;;) {
 		unsigned n = 0;
 		bool more_input = false;   /* received requests wait that can run now: do not block */
@@ -89,23 +104,25 @@ int main(int argc, char **argv)
 			fds[n++] = (struct pollfd){ c->fd, (short)((client_wants_input(c) ? POLLIN : 0) |
 								   (c->len ? POLLOUT : 0)), 0 };
 		}
+		unsigned first_metrics = n;
+		for (int i = 0; i < DCID_METRICS_CONNS; i++) {
+			struct metrics_conn *m = &metrics_conns[i];
+			if (m->state == METRICS_FREE)
+				continue;
+			slot[n] = i;
+			fds[n++] = (struct pollfd){ m->fd, metrics_events(m), 0 };
+		}
 		int wait = monitor_wait_ms() >= 0 ? monitor_wait_ms() : POLL_MS;
 		int ready = poll(fds, n, more_input ? 0 : wait);
 		if (ready < 0) {
 			printf("dcid: poll failed: error %d\n", -ready);
 			return 1;
 		}
-		if (fds[0].revents & POLLIN) {
-			int fd = accept(lfd, 0, 0);
-			if (fd >= 0)
-				client_open(fd);
-		}
-		if (fds[1].revents & POLLIN) {
-			int fd = accept(mfd, 0, 0);
-			if (fd >= 0)
-				metrics_serve(fd);
-		}
-		for (unsigned k = 2; k < n; k++) {
+		if (fds[0].revents & POLLIN)
+			accept_all(lfd, client_open, DCID_BACKLOG);
+		if (fds[1].revents & POLLIN)
+			accept_all(mfd, metrics_accept, DCID_METRICS_CONNS);
+		for (unsigned k = 2; k < first_metrics; k++) {
 			struct client *c = &dcid.clients[slot[k]];
 			if (!c->used || c->fd != fds[k].fd)
 				continue;
@@ -116,6 +133,12 @@ int main(int argc, char **argv)
 			if (c->used && c->in_pos < c->in_len)
 				client_resume(c);   /* the queue may have drained */
 		}
+		for (unsigned k = first_metrics; k < n; k++) {
+			struct metrics_conn *m = &metrics_conns[slot[k]];
+			if (m->state != METRICS_FREE && m->fd == fds[k].fd && fds[k].revents)
+				metrics_ready(m, fds[k].revents);
+		}
+		metrics_timers(clock_ns());
 		client_timers(clock_ns());
 		monitor_poll(clock_ns());
 	}

@@ -591,6 +591,14 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f)
 {
 	static struct proto_pmu_config p;
 	proto_decode_pmu_config(f, &p);
+	if (p.config_id != 0) {
+		/* The server numbers configurations; a client's number would pose as one of them. */
+		char why[120];
+		snprintf(why, sizeof why, "config_id must be 0 from a client (got %u): the server numbers "
+			 "the configurations it applies", (unsigned)p.config_id);
+		client_error(c, f->req, f->type, PROTO_E_CONFIG, why);
+		return;
+	}
 	memset(&kcfg, 0, sizeof kcfg);
 	kcfg.n_groups = p.n_groups;
 	kcfg.unit = p.unit;

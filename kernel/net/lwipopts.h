@@ -18,6 +18,10 @@
 #define LWIP_SO_RCVBUF 1
 #define LWIP_SO_LINGER 0
 #define SO_REUSE 1
+/* listen()'s backlog counts connections not yet accepted (SYN received or established); past
+ * it a SYN is dropped, and the peer retries, rather than the connection being reset once it
+ * does not fit the accept mailbox. */
+#define TCP_LISTEN_BACKLOG 1
 #define LWIP_TCP_KEEPALIVE 1
 #define LWIP_PROVIDE_ERRNO 1
 #define LWIP_NETIF_API 0
@@ -50,8 +54,8 @@ unsigned short kov_inet_chksum(const void *data, int len);
 #define MEM_ALIGNMENT 8
 #define MEM_SIZE (4 * 1024 * 1024)
 #define MEMP_NUM_PBUF 256
-#define MEMP_NUM_NETCONN 32
-#define MEMP_NUM_TCP_PCB 32
+#define MEMP_NUM_NETCONN 64
+#define MEMP_NUM_TCP_PCB 64
 #define MEMP_NUM_TCP_PCB_LISTEN 8
 #define MEMP_NUM_UDP_PCB 8
 #define MEMP_NUM_NETBUF 32

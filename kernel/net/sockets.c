@@ -333,7 +333,9 @@ long net_syscall(uint64_t nr, const uint64_t *a)
 			return -KOV_EBADF;
 		if (a[1] > 255)
 			return -KOV_EINVAL;
-		return lwip_listen(s, (int)a[1]) < 0 ? error() : 0;
+		/* The accept mailbox holds no more: a longer backlog would reset connections. */
+		int backlog = a[1] < DEFAULT_ACCEPTMBOX_SIZE ? (int)a[1] : DEFAULT_ACCEPTMBOX_SIZE;
+		return lwip_listen(s, backlog) < 0 ? error() : 0;
 	}
 	case SYS_ACCEPT: return sys_accept(a[0], a[1], a[2]);
 	case SYS_CONNECT: return sys_bind_connect(false, a[0], a[1], a[2]);

@@ -2,8 +2,12 @@
  * loop, taking and releasing the object's spin lock around a counter update, from one or more
  * threads at once. Every instruction of the loop runs inside the object's method, so the
  * monitor should attribute (nearly) every sample taken in it to this object.
- * Usage: spinbench [iterations per round (1000000)] [threads (1)] [rounds (1; 0 = forever)] */
+ * Usage: spinbench [iterations per round (1000000)] [threads (1)] [rounds (1; 0 = forever)]
+ *                  [pause after each round, ms (0)]
+ * A pause leaves the CPU idle between rounds: a steady stream of samples that does not take
+ * all of the machine (tests that time the daemon's answers). */
 #include "workload.h"
+#include <socket.h>
 
 struct bench;
 struct bench_ops { long (*run)(struct bench *b, long iterations); };
@@ -37,6 +41,7 @@ int main(int argc, char **argv)
 	iterations = wl_number(argc > 1 ? argv[1] : 0, 1000000);
 	long threads = wl_number(argc > 2 ? argv[2] : 0, 1);
 	long rounds = wl_number(argc > 3 ? argv[3] : 0, 1);
+	long pause_ms = wl_number(argc > 4 ? argv[4] : 0, 0);
 	if (threads < 1 || threads > 16) {
 		printf("spinbench: threads must be 1 to 16\n");
 		return 2;
@@ -59,6 +64,10 @@ int main(int argc, char **argv)
 		if (rounds)
 			printf("spinbench: round %ld done in %lu ns, count %ld\n", r + 1,
 			       (unsigned long)(clock_ns() - t0), the_bench.count);
+		if (pause_ms) {
+			struct pollfd none = { -1, 0, 0 };   /* ignored: the wait is a sleep */
+			poll(&none, 1, (int)pause_ms);
+		}
 	}
 	return 0;
 }

@@ -108,3 +108,44 @@ def wait_port(port, limit=30):
         except OSError:
             time.sleep(0.2)
     raise SystemExit("port %d never opened" % port)
+
+PMU_CONFIG, START, STOP = 0x203, 0x205, 0x206
+SAMPLES, LOST_SAMPLES, DROPPED = 0x301, 0x305, 0x00A
+
+def pmu_config(req, events, config_id=0, slice_us=10000, group=b"g"):
+    """PMU_CONFIG of one group (share 100) sampling [(name, threshold), ...], kernel and user."""
+    g = s(group) + struct.pack(">HH", 100, len(events))
+    for name, threshold in events:
+        g += s(name) + struct.pack(">Q", threshold)
+    return frame(PMU_CONFIG, req, struct.pack(">IHHQHH", config_id, 3, 3, slice_us, 0, 1) + g)
+
+def start(req, streams=1, interval_us=0):
+    return frame(START, req, struct.pack(">II", streams, interval_us))
+
+class Tally:
+    """What a client saw of the pushed monitoring data: samples, samples the target's rings
+    lost (LOST_SAMPLES), and data frames its own queue dropped (DROPPED)."""
+    def __init__(self):
+        self.samples = self.lost = self.dropped_frames = 0
+
+    def add(self, fr):
+        t, fl, req, p = fr
+        if t == SAMPLES:
+            self.samples += struct.unpack(">I", p[4:8])[0]
+        elif t == LOST_SAMPLES:
+            (n,) = struct.unpack(">I", p[16:20])
+            for i in range(n):
+                self.lost += struct.unpack(">Q", p[20 + 14 * i + 6:20 + 14 * i + 14])[0]
+        elif t == DROPPED:
+            self.dropped_frames = struct.unpack(">Q", p[0:8])[0]
+
+def call(conn, data, req, tally=None):
+    """Sends a request and returns its answer's first frame; pushed frames go to tally."""
+    conn.send(data)
+    while True:
+        fr = conn.recv_frame()
+        assert fr is not None, "connection closed"
+        if fr[2] == req:
+            return fr
+        if tally:
+            tally.add(fr)

@@ -1,0 +1,151 @@
+/* What /metrics shows: the target, the daemon's own counters, the losses, the NIC, the sample
+ * periods, and the live processes and objects from a fresh snapshot. Names are OpenMetrics
+ * family names; expo.c gives each format its sample names. */
+#include "dcid.h"
+#include "expo.h"
+
+/* One series per event sampled since the daemon started. The samples' periods are drawn
+ * around the threshold; sampled_events / samples is their mean. */
+static void sample_periods(struct expo *t)
+{
+	static const struct { const char *name; enum expo_type type; const char *help; } fam[] = {
+		{ "kov_samples", EXPO_COUNTER, "Samples drained from the KM, per event." },
+		{ "kov_sampled_events", EXPO_COUNTER, "Events the samples stood for: their periods summed." },
+		{ "kov_sample_period_min", EXPO_GAUGE, "Shortest sampling period seen, in events." },
+		{ "kov_sample_period_max", EXPO_GAUGE, "Longest sampling period seen, in events." },
+	};
+	for (int f = 0; f < 4; f++) {
+		expo_family(t, fam[f].name, fam[f].type, 0, fam[f].help);
+		for (uint32_t e = 0; e < target.n_events && e < DCID_PERIOD_EVENTS; e++) {
+			const struct sample_periods *p = &monitor.periods[e];
+			if (!p->samples)
+				continue;
+			expo_sample(t);
+			expo_label(t, "event", target.events[e].name);
+			expo_value(t, f == 0 ? p->samples : f == 1 ? p->events : f == 2 ? p->min : p->max);
+		}
+	}
+}
+
+static void counter(struct expo *t, const char *name, const char *help, uint64_t v)
+{
+	expo_family(t, name, EXPO_COUNTER, 0, help);
+	expo_simple(t, v);
+}
+
+static void per_direction(struct expo *t, const char *name, const char *help, uint64_t rx, uint64_t tx)
+{
+	expo_family(t, name, EXPO_COUNTER, 0, help);
+	expo_sample(t);
+	expo_label(t, "direction", "rx");
+	expo_value(t, rx);
+	expo_sample(t);
+	expo_label(t, "direction", "tx");
+	expo_value(t, tx);
+}
+
+static void daemon_counters(struct expo *t)
+{
+	expo_family(t, "kov_dci_clients", EXPO_GAUGE, 0, "Protocol clients past the handshake.");
+	expo_simple(t, clients_connected());
+	expo_family(t, "kov_dci_pending", EXPO_GAUGE, 0, "Protocol connections whose HELLO has not been answered.");
+	expo_simple(t, clients_pending());
+	counter(t, "kov_dci_sent_bytes", "Bytes the daemon sent to its clients.", dcid.bytes_out);
+	counter(t, "kov_dci_frames_dropped", "Frames not delivered to slow clients.", dcid.frames_dropped);
+	counter(t, "kov_dci_clients_cut_off", "Clients cut off for not reading.", dcid.clients_cut_off);
+	counter(t, "kov_dci_handshakes_closed", "Connections closed before their handshake: "
+		"no HELLO in time, or the oldest pending one when the pending slots were full.",
+		dcid.handshakes_closed);
+	counter(t, "kov_metrics_connections_closed", "Metrics connections closed before they were "
+		"answered: request or answer not done in time, or room needed for a new one.",
+		metrics_stats.closed);
+	counter(t, "kov_samples_lost", "Samples the monitor's rings refused (full).", monitor.samples_lost);
+	counter(t, "kov_samples_discarded", "Samples drained while no client took the samples "
+		"stream: never sent.", monitor.samples_discarded);
+	counter(t, "kov_samples_unresolved", "Samples sent without an object: their rep was in no scan.",
+		monitor.unresolved);
+	counter(t, "kov_counts_late", "Interval counts that did not fit one read: carried into the "
+		"next interval.", monitor.counts_late);
+}
+
+static void objects(struct expo *t, const struct snapshot *s)
+{
+	const struct km_info *i = &target.info;
+	expo_family(t, "kov_processes", EXPO_GAUGE, 0, "Live processes.");
+	expo_simple(t, s->n_procs);
+	expo_family(t, "kov_process_threads", EXPO_GAUGE, 0, "Live threads per process.");
+	for (uint32_t k = 0; k < s->n_procs; k++) {
+		expo_sample(t);
+		expo_labelf(t, "pid", "%u", s->procs[k].pid);
+		expo_label(t, "process", s->procs[k].name);
+		expo_value(t, s->procs[k].threads);
+	}
+	expo_family(t, "kov_objects", EXPO_GAUGE, 0, "Live clustered objects (kernel and user).");
+	expo_simple(t, s->totals.objects);
+	expo_family(t, "kov_scan_seconds", EXPO_GAUGE, "seconds", "Time the KM's last object scan took.");
+	expo_sample(t);
+	expo_value_fixed(t, s->totals.tb_ticks / i->timebase_hz,
+			 s->totals.tb_ticks * 1000000 / i->timebase_hz % 1000000, 6);
+	expo_family(t, "kov_object", EXPO_INFO, 0, "One series per live object: its class and owner.");
+	for (uint32_t k = 0; k < s->n_objs; k++) {
+		const struct scan_record *r = &s->objs[k];
+		bool user = r->flags & SCAN_USER;
+		expo_sample(t);
+		expo_labelf(t, "pid", "%u", r->pid);
+		expo_label(t, "process", r->pid ? r->process_name : "kernel");
+		expo_label(t, "class", r->class_name);
+		expo_labelf(t, "coid", "0x%lx", (unsigned long)coid_of(user ? r->pid : 0, r->index));
+		expo_labelf(t, "gen", "%u", r->generation);
+		expo_label(t, "space", user ? "user" : "kernel");
+		expo_value(t, 1);
+	}
+	expo_family(t, "kov_object_children", EXPO_GAUGE, 0, "Children of each live object.");
+	for (uint32_t k = 0; k < s->n_objs; k++) {
+		const struct scan_record *r = &s->objs[k];
+		expo_sample(t);
+		expo_labelf(t, "pid", "%u", r->pid);
+		expo_labelf(t, "coid", "0x%lx",
+			    (unsigned long)coid_of(r->flags & SCAN_USER ? r->pid : 0, r->index));
+		expo_value(t, r->nchildren);
+	}
+}
+
+bool metrics_render(struct expo *t)
+{
+	target_refresh();
+	const struct km_info *i = &target.info;
+	expo_family(t, "kov", EXPO_INFO, 0, "The target: profile, model, PMU backend and kernel build.");
+	expo_sample(t);
+	expo_label(t, "profile", i->profile);
+	expo_label(t, "model", i->model);
+	expo_label(t, "pmu", i->pmu);
+	expo_label(t, "build", i->build_id);
+	expo_labelf(t, "pvr", "0x%08x", i->pvr);
+	expo_value(t, 1);
+	expo_family(t, "kov_cpus", EXPO_GAUGE, 0, "Online CPUs.");
+	expo_simple(t, i->cpus);
+	expo_family(t, "kov_memory_bytes", EXPO_GAUGE, "bytes", "Installed memory.");
+	expo_simple(t, i->memory);
+	expo_family(t, "kov_uptime_seconds", EXPO_GAUGE, "seconds", "Time since boot.");
+	expo_sample(t);
+	expo_value_fixed(t, i->uptime_ns / 1000000000, i->uptime_ns / 1000000 % 1000, 3);
+	daemon_counters(t);
+
+	struct km_netinfo ni;
+	if (netinfo(&ni) == 0) {
+		per_direction(t, "kov_net_packets", "Frames through the NIC.", ni.rx_packets, ni.tx_packets);
+		per_direction(t, "kov_net_bytes", "Bytes through the NIC.", ni.rx_bytes, ni.tx_bytes);
+		per_direction(t, "kov_net_dropped", "Frames dropped by the driver or the stack.",
+			      ni.rx_dropped, ni.tx_dropped);
+		counter(t, "kov_net_interrupts", "Receive interrupts taken.", ni.interrupts);
+	}
+
+	sample_periods(t);
+	struct snapshot s;
+	if (!snapshot_take(&s))
+		return false;
+	objects(t, &s);
+	snapshot_free(&s);
+	expo_end(t);
+	return !t->failed;
+}
