@@ -20,6 +20,14 @@ static void make_room(void)
 {
 	if (clients_pending() < DCID_MAX_PENDING)
 		return;
+	/* A burst of connects is accepted before their HELLOs are read: read those first. */
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (c->used && c->role == PROTO_ROLE_NONE && !c->closing)
+			client_readable(c);
+	}
+	if (clients_pending() < DCID_MAX_PENDING)
+		return;
 	struct client *victim = 0;
 	for (int i = 0; i < DCID_SLOTS; i++) {
 		struct client *c = &dcid.clients[i];

@@ -14,7 +14,7 @@
 #define DCID_MAX_CLIENTS 16               /* past the handshake */
 /* Connections whose HELLO has not been answered have slots of their own, so idle connections
  * cannot keep clients out: when all are taken, the oldest gives way to a new connection. */
-#define DCID_MAX_PENDING 4
+#define DCID_MAX_PENDING 8                /* fds: 16 + 8 + 4 metrics + 2 listening <= 32 */
 #define DCID_SLOTS (DCID_MAX_CLIENTS + DCID_MAX_PENDING)
 #define DCID_BACKLOG 16                   /* the kernel's accept queue (DEFAULT_ACCEPTMBOX_SIZE) */
 #define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */

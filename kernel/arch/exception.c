@@ -112,12 +112,14 @@ void exception_dispatch(struct trap_frame *tf)
 		if (!platform->external_interrupt)
 			panic_trap(tf, "external interrupt on a platform that takes none");
 		translation_on();
+		timer_check();
 		platform->external_interrupt();
 		break;
 	case 0xc00:
 		translation_on();
 		if (!user)
 			panic_trap(tf, "system call from the kernel");
+		timer_check();
 		km_sw(SW_SYSCALL, tf);
 		syscall_dispatch(tf);
 		break;

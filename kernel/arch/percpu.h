@@ -31,6 +31,7 @@ struct percpu {
 	uint64_t ipis;             /* inter-processor interrupts received */
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */
+	uint64_t ticks_rearmed;    /* decrementer interrupts found lost and re-armed (timer.c) */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

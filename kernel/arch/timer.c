@@ -3,6 +3,7 @@
 #include "platform.h"
 #include "cpu.h"
 #include "../proc/thread.h"
+#include "../drivers/console.h"
 
 static unsigned int hz = TIMER_HZ_DEFAULT;
 
@@ -58,4 +59,18 @@ void timer_interrupt(struct trap_frame *tf)
 	cpu->next_tick_tb += cpu->dec_period;
 	program_next(cpu);
 	sched_tick();
+}
+
+void timer_check(void)
+{
+	struct percpu *cpu = this_cpu();
+	if (!cpu->dec_period)
+		return;   /* not started yet */
+	int64_t late = (int64_t)(mftb() - cpu->next_tick_tb);
+	if (late <= (int64_t)(2 * cpu->dec_period))
+		return;
+	if (!cpu->ticks_rearmed++)
+		kprintf("timer: cpu%u's decrementer interrupt was lost (%lu us late); re-armed\n",
+			cpu->index, (unsigned long)((uint64_t)late / (machine.tb_freq / 1000000)));
+	program_next(cpu);   /* the tick is in the past: the next is one period from now */
 }

@@ -17,6 +17,13 @@ void timer_start_cpu(void);
 
 void timer_interrupt(struct trap_frame *tf);
 
+/* Re-arms this CPU's decrementer when its interrupt is more than two periods overdue (call
+ * with interrupts off, where the CPU passes often: external interrupts, system calls). The
+ * 970's decrementer interrupt is edge-triggered: one that is lost never comes again, and QEMU's
+ * pseries machine was seen losing one while the CPU was ceded, leaving the CPU without ticks
+ * (no preemption, no timeouts) for good. */
+void timer_check(void);
+
 /* Nanoseconds since the timebase started (monotonic, never wraps in practice). */
 uint64_t clock_ns(void);
 

@@ -76,6 +76,12 @@ unsigned short kov_inet_chksum(const void *data, int len);
 #define LWIP_TCP_SACK_OUT 0
 #define TCP_QUEUE_OOSEQ 1
 #define LWIP_TCP_TIMESTAMPS 0
+/* TIME_WAIT lasts 2 x MSL. lwIP's 60 s MSL kept a closed connection's port for two minutes, and
+ * lwIP answers a new SYN on such a port with an ACK instead of taking it (as BSD and Linux do
+ * when its sequence number is higher): a host that reused the port (QEMU's user network
+ * forwards the host client's port) got no connection for many seconds. Segments on a LAN or
+ * QEMU's virtual one live far shorter than 2 s. */
+#define TCP_MSL 2000UL
 
 /* Threads and mailboxes. */
 #define TCPIP_THREAD_NAME "tcpip"
