@@ -1,7 +1,9 @@
 /* kovctl record and replay. A recording (gui/client/recording.h) is the raw protocol stream:
  * the target's catalogue, a scan and every program's symbol table (so a replay can name events
  * and objects and tell spin-lock code), then every frame the target pushed, each with the
- * time it arrived. */
+ * time it arrived. Ctrl-C (SIGINT) or SIGTERM ends a recording as its time running out would:
+ * whole frames only, the file closed, exit 0. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,27 @@ static void write_frame(struct recorder *r, const struct proto_frame *f)
 	r->bytes += PROTO_HEADER_SIZE + f->size;
 }
 
+static volatile sig_atomic_t record_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	record_stop = 1;
+}
+
+/* Collects pushed frames for `seconds` or until a stop signal. */
+static int record_until(struct kovctl *k, double seconds)
+{
+	uint64_t end = kov_now_ns() + (uint64_t)(seconds * 1e9);
+	for (uint64_t now; !record_stop && (now = kov_now_ns()) < end;) {
+		int ms = (int)((end - now) / 1000000) + 1;
+		int r = kov_client_pump(k->c, ms > 200 ? 200 : ms);
+		if (r < 0 && !record_stop)
+			return kovctl_client_error(k);
+	}
+	return EXIT_OK;
+}
+
 static void on_push(void *arg, const struct proto_frame *f)
 {
 	write_frame(arg, f);
@@ -35,7 +58,7 @@ static int record_answer(struct kovctl *k, struct recorder *r, void *frame, size
 {
 	struct kov_answer a;
 	if (kov_client_call(k->c, frame, len, &a) < 0)
-		return kovctl_client_error(k);
+		return record_stop ? EXIT_OK : kovctl_client_error(k);
 	for (size_t i = 0; i < a.count; i++)
 		write_frame(r, &a.frames[i].f);
 	if (keep)
@@ -47,6 +70,11 @@ static int record_answer(struct kovctl *k, struct recorder *r, void *frame, size
 
 int cmd_record(struct kovctl *k)
 {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;   /* no SA_RESTART: a wait returns and the file is closed */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	struct recorder r = { fopen(k->o->out, "wb"), kov_now_ns(), 0, 0, false };
 	if (!r.f) {
 		fprintf(stderr, "kovctl: cannot create %s\n", k->o->out);
@@ -65,7 +93,7 @@ int cmd_record(struct kovctl *k)
 	struct kov_scan scan;
 	char err[200];
 	bool have = !rc && kov_scan_build(&scan_answer, &scan, err, sizeof err) == 0;
-	for (size_t p = 0; !rc && p <= (have ? scan.n_procs : 0); p++) {
+	for (size_t p = 0; !rc && !record_stop && p <= (have ? scan.n_procs : 0); p++) {
 		struct proto_symbol_query q = { p == 0 ? PROTO_PID_KERNEL : scan.procs[p - 1].pid };
 		if (p && !q.pid)
 			continue;
@@ -75,16 +103,16 @@ int cmd_record(struct kovctl *k)
 			for (size_t i = 0; i < a.count; i++)
 				write_frame(&r, &a.frames[i].f);
 			kov_answer_free(&a);
-		} else if (kov_client_error_code(k->c) == 0) {
+		} else if (kov_client_error_code(k->c) == 0 && !record_stop) {
 			rc = kovctl_client_error(k);
 		}
 	}
 	if (have)
 		kov_scan_free(&scan);
 	kov_answer_free(&scan_answer);
-	if (!rc) {
+	if (!rc && !record_stop) {
 		kov_client_on_push(k->c, on_push, &r);
-		rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 10);
+		rc = record_until(k, k->o->seconds > 0 ? k->o->seconds : 10);
 	}
 	if (fclose(r.f) != 0 || r.failed) {
 		fprintf(stderr, "kovctl: writing %s failed\n", k->o->out);
@@ -97,11 +125,12 @@ int cmd_record(struct kovctl *k)
 		json_kv_str(&k->j, "file", k->o->out);
 		json_kv_u64(&k->j, "frames", r.frames);
 		json_kv_u64(&k->j, "bytes", r.bytes);
+		json_kv_bool(&k->j, "stopped_by_signal", record_stop);
 		json_end_object(&k->j);
 		json_end(&k->j);
 	} else {
-		printf("recorded %llu frames (%llu bytes) to %s\n", (unsigned long long)r.frames,
-		       (unsigned long long)r.bytes, k->o->out);
+		printf("recorded %llu frames (%llu bytes) to %s%s\n", (unsigned long long)r.frames,
+		       (unsigned long long)r.bytes, k->o->out, record_stop ? " (stopped by a signal)" : "");
 	}
 	return EXIT_OK;
 }

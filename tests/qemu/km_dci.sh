@@ -4,7 +4,8 @@
 # observers cannot configure (exit 3), what the target cannot do now exits 1; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
-# ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; /metrics shows the
+# ranks its three TreeNodes 3:2:1 as it calls them; a recording replays, also one ended by
+# Ctrl-C; /metrics shows the
 # samples' periods spread over T +- T/8 with mean T; STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
@@ -97,6 +98,19 @@ out_has '^1 +[1-9][0-9]* +SpinBench '
 head -c 100 "$REC" >"$CONF"
 exits 2 replay "$CONF"
 out_has 'damaged'
+# Ctrl-C ends a recording: exit 0, and the file replays (whole frames, samples in it).
+rm -f "$REC"
+"$KOVCTL" --target "127.0.0.1:$PORT" --timeout 10 record --out "$REC" --seconds 120 >"$OUT" 2>&1 &
+rec_pid=$!
+for _ in $(seq 100); do [ "$(stat -c %s "$REC" 2>/dev/null || echo 0)" -gt 200000 ] && break; sleep 0.1; done
+kill -INT "$rec_pid"
+for _ in $(seq 50); do kill -0 "$rec_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$rec_pid" 2>/dev/null && { kill "$rec_pid"; fail "kovctl record ignored SIGINT"; }
+wait "$rec_pid"; RC=$?
+[ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl record exited $RC after SIGINT"; }
+out_has '^recorded [1-9][0-9]* frames .*\(stopped by a signal\)'
+ok replay "$REC"
+out_has 'samples \([0-9]+ without an object\)'
 
 exits 3 lockstat --seconds 1
 out_has 'needs the controller token'
