@@ -3,6 +3,7 @@
 #   make test   set-up, build, all tests; ends with "N passed, N failed"
 #   make run    set-up, build, boot the default machine
 #   make bench  set-up, build, benchmarks
+#   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -186,10 +187,12 @@ $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel
 
 # The viewer's build rules live with it.
 -include gui/viewer/viewer.mk
+# Fuzzers and the sanitizer builds (make test builds them; make fuzz runs the fuzzers).
+include tests/fuzz/fuzz.mk
 
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all fuzzers sanitized
 	@tests/run
 
 # The default target with its DCI daemon forwarded to the host, the viewer on it (sim/demo).

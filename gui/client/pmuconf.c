@@ -46,6 +46,38 @@ static int words(char *line, char **w)
 	return n;
 }
 
+/* A name the text format can carry as one word: no separator or comment character, and for
+ * an event (the first word of its line) not a directive. */
+static bool word_ok(struct proto_str s, bool event)
+{
+	for (uint16_t i = 0; i < s.len; i++)
+		if (strchr(" \t\r\n#", s.s[i]) || !s.s[i])
+			return false;
+	return !event || !(proto_str_eq(s, "slice") || proto_str_eq(s, "count") || proto_str_eq(s, "group"));
+}
+
+/* A configuration from JSON must be one the text format can write back (kovctl and the
+ * viewer save configurations as text). */
+static int writable(const struct proto_pmu_config *cfg, char *err, size_t n)
+{
+	for (uint16_t g = 0; g < cfg->n_groups; g++) {
+		const struct proto_group *pg = &cfg->groups[g];
+		if (!word_ok(pg->name, false)) {
+			snprintf(err, n, "group name '%.*s': white space and '#' cannot be in a name",
+				 (int)pg->name.len, pg->name.s);
+			return -1;
+		}
+		for (uint16_t e = 0; e < pg->n_events; e++)
+			if (!word_ok(pg->events[e].name, true)) {
+				snprintf(err, n, "event name '%.*s' in group %.*s: not a catalogue name "
+					 "(white space, '#', or a directive)", (int)pg->events[e].name.len,
+					 pg->events[e].name.s, (int)pg->name.len, pg->name.s);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static struct proto_str keep(struct kov_pmuconf *c, unsigned *used, const char *s)
 {
 	char *slot = c->names[(*used)++];
@@ -61,7 +93,7 @@ int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, cha
 			       text[first] == '\n'))
 		first++;
 	if (first < len && text[first] == '{')
-		return kov_pmuconf_parse_json(text, len, out, err, n);
+		return kov_pmuconf_parse_json(text, len, out, err, n) < 0 ? -1 : writable(&out->cfg, err, n);
 	memset(out, 0, sizeof *out);
 	struct proto_pmu_config *cfg = &out->cfg;
 	cfg->unit = PROTO_UNIT_MICROSECONDS;

@@ -5,6 +5,20 @@
 #include "client/client_priv.h"
 #include "client/scan.h"
 
+/* qsort and bsearch of possibly empty arrays: the C library takes no NULL base, even with no
+ * elements (an empty scan has none). */
+static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
+static void *search_n(const void *key, const void *base, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, base, n, size, cmp) : NULL;
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct kov_scan_process *x = a, *y = b;
@@ -55,7 +69,7 @@ size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, 
 	if (i != KOV_NOT_IN_SCAN || pid != 0 || coid < KOV_KERNEL_COID_BASE)
 		return i;
 	struct kov_scan_kref key = { coid, gen, 0 };
-	const struct kov_scan_kref *k = bsearch(&key, s->kernel, s->n_kernel, sizeof key, cmp_kref);
+	const struct kov_scan_kref *k = search_n(&key, s->kernel, s->n_kernel, sizeof key, cmp_kref);
 	return k ? k->index : KOV_NOT_IN_SCAN;
 }
 
@@ -150,28 +164,28 @@ static bool index_kernel(struct kov_scan *s)
 		if (s->objects[i].coid >= KOV_KERNEL_COID_BASE)
 			s->kernel[s->n_kernel++] = (struct kov_scan_kref){ s->objects[i].coid,
 									    s->objects[i].gen, i };
-	qsort(s->kernel, s->n_kernel, sizeof *s->kernel, cmp_kref);
+	sort_n(s->kernel, s->n_kernel, sizeof *s->kernel, cmp_kref);
 	return true;
 }
 
 static struct kov_scan_process *find_proc(struct kov_scan *s, uint32_t pid)
 {
 	struct kov_scan_process key = { .pid = pid };
-	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
+	return search_n(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
 }
 
 const struct kov_scan_process *kov_scan_process(const struct kov_scan *s, uint32_t pid)
 {
 	struct kov_scan_process key = { .pid = pid };
-	return bsearch(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
+	return search_n(&key, s->procs, s->n_procs, sizeof key, cmp_proc);
 }
 
 /* Sorts, gives every object a process (one that exited between the two lists gets a
  * placeholder) and resolves children: COIDs are per address space, so within the pid. */
 static bool link_up(struct kov_scan *s, size_t *pcap)
 {
-	qsort(s->procs, s->n_procs, sizeof *s->procs, cmp_proc);
-	qsort(s->objects, s->n_objects, sizeof *s->objects, cmp_obj);
+	sort_n(s->procs, s->n_procs, sizeof *s->procs, cmp_proc);
+	sort_n(s->objects, s->n_objects, sizeof *s->objects, cmp_obj);
 	for (size_t i = 0; i < s->n_objects; i++) {
 		uint32_t pid = s->objects[i].pid;
 		if (find_proc(s, pid))
@@ -179,7 +193,7 @@ static bool link_up(struct kov_scan *s, size_t *pcap)
 		struct proto_process ph = { .pid = pid, .name = PROTO_STR("?") };
 		if (!add_process(s, pcap, &ph))
 			return false;
-		qsort(s->procs, s->n_procs, sizeof *s->procs, cmp_proc);
+		sort_n(s->procs, s->n_procs, sizeof *s->procs, cmp_proc);
 	}
 	for (size_t i = 0; i < s->n_objects; i++) {
 		struct kov_scan_process *p = find_proc(s, s->objects[i].pid);

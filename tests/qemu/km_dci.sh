@@ -9,7 +9,8 @@
 # samples' periods spread over T +- T/8 with mean T; STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
-KOVCTL=build/host/kovctl
+KOVCTL=build/asan/kovctl                      # with ASan and UBSan when make test built it
+[ -x "$KOVCTL" ] || KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp) CONF=$(mktemp) REC=$(mktemp)
 PORT=$(free_port) MPORT=$(free_port)

@@ -4,7 +4,10 @@
 # (right, wrong), a target error, and the usage errors that never reach the target.
 source "$(dirname "$0")/lib.bash"
 
-KOVCTL=build/host/kovctl
+# kovctl built with ASan and UBSan when make test built it (tests/fuzz/fuzz.mk): a memory
+# error or a leak makes the command fail.
+KOVCTL=build/asan/kovctl
+[ -x "$KOVCTL" ] || KOVCTL=build/host/kovctl
 [ -x "$KOVCTL" ] || fail "$KOVCTL is not built"
 OUT=$(mktemp)
 trap 'rm -f "$LOG" "$OUT" "$OUT.watch" "$OUT.text" "$OUT.conf"' EXIT

@@ -165,6 +165,20 @@ static void test_json(void **state)
 	refused("{ \"groups\": [ { \"name\": \"a\\q\" } ] }", "escapes");
 }
 
+/* Found by fuzz_pmuconf: JSON names the text format cannot write back (kovctl and the viewer
+ * save configurations as text) are refused with the reason. */
+static void test_json_names_the_text_can_carry(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"groups\":[{\"name\":\"#in\",\"share\":100,\"events\":[\"PM_CYC\"]}]}"), -1);
+	assert_non_null(strstr(err, "group name '#in'"));
+	assert_int_equal(parse("{\"groups\":[{\"name\":\"a b\",\"share\":100,\"events\":[\"PM_CYC\"]}]}"), -1);
+	assert_non_null(strstr(err, "white space"));
+	assert_int_equal(parse("{\"groups\":[{\"name\":\"g\",\"share\":100,\"events\":[\"slice\"]}]}"), -1);
+	assert_non_null(strstr(err, "event name 'slice'"));
+	assert_int_equal(parse("{\"groups\":[{\"name\":\"slice\",\"share\":100,\"events\":[\"PM_CYC\"]}]}"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_mistakes),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_names_the_text_can_carry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
