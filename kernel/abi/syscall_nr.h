@@ -82,6 +82,7 @@
 #define MEMINFO_HEAP_BLOCKS 2   /* kernel heap blocks in use */
 #define MEMINFO_PROCESSES   3   /* live processes (ProcessAnnex) */
 #define MEMINFO_CPUS        4   /* CPUs online, numbered 0 .. n - 1 */
+#define MEMINFO_SOCKETS     5   /* sockets open, all processes together */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

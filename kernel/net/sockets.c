@@ -119,6 +119,16 @@ static long sys_bind_connect(bool bind, uint64_t fd, uint64_t uaddr, uint64_t le
 	long rc = addr_from_user(&sa, uaddr, len);
 	if (rc)
 		return rc;
+	if (bind) {
+		/* lwIP's tcp_bind puts an already bound socket on its list of bound PCBs a second
+		 * time when the port differs, which makes the list a cycle: the next bind or
+		 * connect then loops forever under the stack's lock (sysfuzz found it). POSIX
+		 * answers a second bind with EINVAL. */
+		struct sockaddr_in was;
+		socklen_t wlen = sizeof was;
+		if (lwip_getsockname(s, (struct sockaddr *)&was, &wlen) == 0 && was.sin_port)
+			return -KOV_EINVAL;
+	}
 	int r = bind ? lwip_bind(s, (struct sockaddr *)&sa, sizeof sa)
 		     : lwip_connect(s, (struct sockaddr *)&sa, sizeof sa);
 	if (r >= 0)

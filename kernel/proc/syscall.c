@@ -92,6 +92,7 @@ static long meminfo(uint64_t what)
 	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
 	case MEMINFO_CPUS: return (long)cpus_online;
+	case MEMINFO_SOCKETS: return (long)net_sockets_open();
 	default: return -KOV_EINVAL;
 	}
 }
@@ -116,6 +117,9 @@ static long sys_futex_wait(uint64_t addr, uint64_t expected)
 {
 	if ((addr & 3) || !user_range_ok(addr, 4))
 		return -KOV_EFAULT;
+	uint32_t v;
+	if (copy_from_user(&v, addr, sizeof v))
+		return -KOV_EFAULT;   /* nothing there: not a word to wait on (sysfuzz found 0) */
 	struct thread *t = current_thread();
 	t->futex_addr = addr;
 	t->futex_expected = (uint32_t)expected;
