@@ -196,8 +196,15 @@ static long drain_samples(uint64_t ubuf, uint64_t max)
 				got = room ? sample_ring_drain(&c->ring[r], chunk, (uint32_t)room, &lost) : 0;
 				lost_now += room ? lost : 0;
 				if (got && (rc = copy_to_user(ubuf + n * sizeof(struct km_sample), chunk,
-							      got * sizeof(struct km_sample))))
+							      got * sizeof(struct km_sample)))) {
+					/* Drained but not delivered (the caller's memory refused
+					 * them): counted as lost, so that nothing vanishes. */
+					for (uint64_t i = 0; i < got; i++)
+						if (chunk[i].event < CATALOGUE_MAX)
+							__atomic_add_fetch(&c->lost[r][chunk[i].event], 1,
+									   __ATOMIC_RELAXED);
 					break;
+				}
 				n += got;
 			} while (got == CHUNK);
 			struct sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
@@ -215,8 +222,10 @@ static long drain_samples(uint64_t ubuf, uint64_t max)
 			}
 		}
 		__atomic_store_n(&c->draining, 0, __ATOMIC_SEQ_CST);
-		if (rc)
-			return rc;
+		if (rc) {
+			delivered += n;
+			return n ? (long)n : rc;   /* what was copied is the caller's */
+		}
 	}
 	delivered += n;
 	return (long)n;
@@ -230,6 +239,11 @@ static uint64_t diff(uint64_t now, uint64_t then)
 static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 {
 	struct km_counts_head h = { .config_id = km.applied.id, .start = interval_start };
+	/* A head that cannot be written would lose the interval's deltas once consumed. */
+	long rc = copy_to_user(uhead, &h, sizeof h);
+	if (rc)
+		return rc;
+	bool refused = false;
 	h.end = mftb();
 	interval_start = h.end;
 	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -244,7 +258,7 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
 			for (uint32_t i = 0; i < km.plan.group[g].n; i++) {
 				struct mux_count now = c->count[g][i], *was = &reported[cpu][g][i];
-				if (h.count >= max) {
+				if (h.count >= max || refused) {
 					h.missed++;   /* not consumed: its delta stays for the next read */
 					continue;
 				}
@@ -257,15 +271,17 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 				};
 				if (r.running > r.enabled)
 					r.running = r.enabled;
-				long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
-				if (rc)
-					return rc;
+				if (copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r)) {
+					refused = true;   /* the rest stays for the next read */
+					h.missed++;
+					continue;
+				}
 				*was = now;
 				h.count++;
 			}
 		}
 	}
-	long rc = copy_to_user(uhead, &h, sizeof h);
+	rc = copy_to_user(uhead, &h, sizeof h);
 	return rc ? rc : (long)h.count;
 }
 
@@ -285,7 +301,7 @@ static long read_lost(uint64_t ubuf, uint64_t max)
 						     (uint16_t)e, 0, now - *was };
 				long rc = copy_to_user(ubuf + n * sizeof l, &l, sizeof l);
 				if (rc)
-					return rc;
+					return n ? (long)n : rc;   /* the rest is reported next time */
 				*was = now;
 				n++;
 			}
@@ -363,6 +379,14 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 		return km_locks_syscall(nr, a);
 	if (!ready)
 		return -KOV_ENODEV;
+	/* Buffers no process can own are refused before anything is consumed for them. */
+	if ((nr == SYS_KM_SAMPLES && a[1] && (a[1] > USER_END / sizeof(struct km_sample) ||
+					      !user_range_ok(a[0], a[1] * sizeof(struct km_sample)))) ||
+	    (nr == SYS_KM_COUNTS && a[2] && (a[2] > USER_END / sizeof(struct km_count) ||
+					     !user_range_ok(a[1], a[2] * sizeof(struct km_count)))) ||
+	    (nr == SYS_KM_LOST && a[1] && (a[1] > USER_END / sizeof(struct km_lost) ||
+					   !user_range_ok(a[0], a[1] * sizeof(struct km_lost)))))
+		return -KOV_EFAULT;
 	sleep_lock(&km_lock);
 	long rc;
 	switch (nr) {

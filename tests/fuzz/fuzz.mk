@@ -3,7 +3,7 @@
 #   build/asan/...         the host unit tests, kovctl and the viewer with ASan and UBSan (gcc)
 # make test builds both; tests/run replays each fuzzer's corpus (tests/fuzz/corpus/NAME), fuzzes
 # each for a few seconds and runs the sanitized programs. make fuzz fuzzes each for
-# FUZZ_SECONDS, keeping what it finds in build/fuzz/corpus/NAME.
+# FUZZ_SECONDS, keeping what it finds in build/fuzz/corpus/NAME, then sysfuzz with 10^6 calls.
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 300
@@ -31,8 +31,9 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_C_$$*) $(wildcard dci/*.h dci/daem
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_C_$*) $(if $(findstring client,$(FUZZ_C_$*)),$(HOST_CLIENT_LIBS))
 
 # Each fuzzer for FUZZ_SECONDS from its committed corpus; new inputs go to build/fuzz/corpus.
+# Then the system-call fuzzer's full form on the target: 10^6 calls, a new seed each time.
 fuzz: setup
-	@$(MAKE) --no-print-directory fuzzers
+	@$(MAKE) --no-print-directory all fuzzers
 	@for f in $(FUZZERS); do \
 		mkdir -p $(B)/fuzz/corpus/$$f $(B)/fuzz/artifacts; \
 		echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
@@ -42,6 +43,8 @@ fuzz: setup
 			|| true; \
 		[ -z "$$(ls $(B)/fuzz/artifacts/$$f-* 2>/dev/null)" ] || { echo "fuzz_$$f found crashes: $(B)/fuzz/artifacts/$$f-*"; exit 1; }; \
 	done
+	@seed=$$(date +%s); echo "sysfuzz: 1000000 calls, seed $$seed"; \
+		SYSFUZZ_CALLS=1000000 SYSFUZZ_SEED=$$seed bash tests/qemu/sysfuzz.sh
 
 # --- the same code with AddressSanitizer and UndefinedBehaviorSanitizer -----------------------
 # The shared sources are compiled once into an archive that every sanitized program links.
