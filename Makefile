@@ -50,7 +50,7 @@ HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
-            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c kernel/lib/lockstat.c \
+            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c libc-instr/dcounter.c kernel/lib/lockstat.c \
             libc-instr/syscall.S kernel/co/cobj_tramp.S kernel/co/cobj_core.c kernel/co/co_count.c \
             kernel/co/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
