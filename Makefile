@@ -3,6 +3,7 @@
 #   make test   set-up, build, all tests; ends with "N passed, N failed"
 #   make run    set-up, build, boot the default machine
 #   make bench  set-up, build, benchmarks
+#   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -63,7 +64,7 @@ DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
 HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
 
-.PHONY: all kernel host unit-tests test run bench setup clean help
+.PHONY: all kernel host unit-tests test run bench case-study setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin
@@ -209,6 +210,11 @@ run: setup
 bench: setup
 	@$(MAKE) --no-print-directory all
 	@tests/bench/run
+
+# docs/case-study.md's figures and screenshots, again (build/case-study/).
+case-study: setup
+	@$(MAKE) --no-print-directory all
+	@sim/case-study
 
 clean:
 	rm -rf $(B)
