@@ -213,6 +213,13 @@ bool kov_cycles_emulated(const struct kov_target *d, const struct kov_event *cat
 			    contains_nocase(cat[cyc].description, "virtual"));
 }
 
+const char *kov_metric_title(enum kov_metric m, bool emulated)
+{
+	if (m == KOV_METRIC_IPC && emulated)
+		return "Instructions per emulated cycle";
+	return m < KOV_METRICS ? defs[m].title : "?";
+}
+
 const char *kov_ipc_label(bool emulated)
 {
 	return emulated ? "instructions per emulated cycle (QEMU: cycles are virtual time at 1 GHz, "

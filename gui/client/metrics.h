@@ -75,6 +75,8 @@ const char *kov_pairing_name(enum kov_pairing how);   /* "same group", "scaled",
  * instructions per virtual nanosecond): the PMU backend is QEMU's ISA 2.07 one, the model
  * says QEMU, or the cycle event's catalogue entry says emulated or virtual. */
 bool kov_cycles_emulated(const struct kov_target *d, const struct kov_event *cat, size_t n);
+/* A metric's title; IPC's says when its cycles are emulated. */
+const char *kov_metric_title(enum kov_metric m, bool emulated);
 /* The IPC label to show: "instructions per cycle" or, emulated, "instructions per emulated
  * cycle (QEMU: virtual ns at 1 GHz)". */
 const char *kov_ipc_label(bool emulated);

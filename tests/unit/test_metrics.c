@@ -226,6 +226,9 @@ static void test_cycles_emulated(void **state)
 	assert_false(kov_cycles_emulated(NULL, g5, N_EV));
 	assert_non_null(strstr(kov_ipc_label(true), "emulated cycle"));
 	assert_string_equal(kov_ipc_label(false), "instructions per cycle");
+	assert_string_equal(kov_metric_title(KOV_METRIC_IPC, true), "Instructions per emulated cycle");
+	assert_string_equal(kov_metric_title(KOV_METRIC_IPC, false), "Instructions per cycle");
+	assert_string_equal(kov_metric_title(KOV_METRIC_MMU, true), "MMU misses");
 }
 
 /* ---- lock statistics ------------------------------------------------------------------- */
