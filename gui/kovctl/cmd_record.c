@@ -1,5 +1,5 @@
 /* kovctl record and replay. A recording (gui/client/recording.h) is the raw protocol stream:
- * the target's catalogue, a scan and every program's symbol table (so a replay can name events
+ * the target's description and catalogue, a scan and every program's symbol table (so a replay can name events
  * and objects and tell spin-lock code), then every frame the target pushed, each with the
  * time it arrived. */
 #include <stdio.h>
@@ -53,6 +53,8 @@ int cmd_record(struct kovctl *k)
 		return EXIT_USAGE;
 	}
 	kov_rec_begin(r.f);
+	if (!kov_rec_write_target(r.f, 0, kov_client_target(k->c)))
+		r.failed = true;
 	uint8_t frame[64];
 	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
 	int rc = record_answer(k, &r, frame, (size_t)n, NULL);

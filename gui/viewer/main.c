@@ -19,8 +19,9 @@ static const char usage[] =
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
-	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
-	"the top contributing objects. With --token and --config FILE (kovctl's configuration\n"
+	"(IPC, measured spin-lock wait, MMU misses, branch mispredictions, lock acquisition\n"
+	"success; what the target cannot count says why), the top contributing objects, the\n"
+	"selected object's locks and hot spots, and every contended lock (L). With --token and --config FILE (kovctl's configuration\n"
 	"format) it configures and starts monitoring on targets where nothing runs yet. --select\n"
 	"CLASS selects the first object of that class once it is in the tree. --record FILE writes\n"
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
@@ -30,6 +31,8 @@ static const char usage[] =
 	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
 	"      method calls (again: stop), M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
 	"      N connect another target, K sleep-lock figures of the selected process off/on,\n"
+	"      F full lock counting (every acquisition and hold) of the selected object's or\n"
+	"      process's locks on/off (the acquisition pane's software counts need it),\n"
 	"      Ctrl-Q quit\n";
 
 struct options {
@@ -143,8 +146,17 @@ static void configure(struct target *t, const char *file, bool *done)
 	if (*done || t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER)
 		return;
 	*done = true;
-	if (t->st.config_id && t->st.streams)
-		return;   /* something runs already: watch it */
+	uint8_t buf[64];
+	struct kov_answer ans;
+	if (t->st.config_id && t->st.streams) {
+		/* Something runs already: watch it, with the lock statistics the panes need. */
+		struct proto_start s = { t->st.streams | PROTO_STREAM_LOCKS, 0 };
+		int n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
+		if (!(t->st.streams & PROTO_STREAM_LOCKS) && n > 0 &&
+		    kov_client_call(t->c, buf, (size_t)n, &ans) == 0)
+			kov_answer_free(&ans);
+		return;
+	}
 	FILE *f = fopen(file, "rb");
 	static char text[65536];
 	size_t len = f ? fread(text, 1, sizeof text, f) : 0;
@@ -301,6 +313,14 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 			if (target_instrument(t, pid, ob && ob->coid < KOV_KERNEL_COID_BASE ? ob->coid : 0,
 					      v->locks_paused, PROTO_INSTR_SLEEPLOCKS))
 				v->locks_paused = !v->locks_paused;
+		}
+		break;
+	case SDLK_f:   /* full lock counting of the selected object's (or process's) locks, on/off */
+		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
+			const struct row *r = &tr->rows[tr->selected];
+			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
+			target_toggle_full_counting(t, pid, ob ? ob->coid : 0);
 		}
 		break;
 	case SDLK_c: if (t->cat) config_open(&v->config, t); break;
@@ -496,10 +516,27 @@ int main(int argc, char **argv)
 			       v.n_targets, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
-			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
+			       (unsigned long long)t->samples_total, t->n_objs, selected, hot,
+			       t->locks ? t->locks->n : 0,
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			/* Each pane: its points, newest value and largest in the window. */
+			for (int p = 0; p < PANES; p++) {
+				const struct pane *pn = &t->pane[p];
+				double mn = 0, avg = 0, mx = 0, last = 0;
+				size_t count = 0;
+				uint64_t at;
+				series_stats(&pn->s, now - (uint64_t)(v.window_s * 1e9), now + 1, &mn, &avg, &mx, &count);
+				series_at(&pn->s, 0, &at, &last);
+				printf("viewer: pane \"%s\" available=%d points=%zu last=%.6g max=%.6g second=%zu "
+				       "subtitle=\"%s\"\n", pn->title, pn->available, count, last, mx, pn->s2.n,
+				       pn->available ? pn->subtitle : pn->why);
+			}
+			if (v.show_locks)
+				printf("viewer: locks: rows=%zu hidden=%zu top: %s\n", v.drawn_locks,
+				       v.hidden_locks, v.drawn_lock_top);
+			printf("viewer: status: %s\n", t->status);
 			if (v.config.open)
 				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);
