@@ -284,7 +284,7 @@ int proto_decode_start(const struct proto_frame *f, struct proto_start *m)
 
 static int check_instrument(const struct proto_instrument *m)
 {
-	if ((m->what != PROTO_INSTR_INVOCATIONS && m->what != PROTO_INSTR_SLEEPLOCKS) || m->on > 1 ||
+	if (m->what < PROTO_INSTR_INVOCATIONS || m->what > PROTO_INSTR_LOCKS_FULL || m->on > 1 ||
 	    m->pid == PROTO_PID_ALL)
 		return PROTO_E_INCONSISTENT;
 	return 0;
