@@ -347,7 +347,9 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
 	double mn = 0, avg = 0, mx = 0, mn2, avg2, mx2;
 	size_t count = 0;
-	bool have = p->available && series_stats(&p->s, from, now + 1, &mn, &avg, &mx, &count);
+	/* Not panned: up to the newest point, which may be younger than this frame's now. */
+	uint64_t to = v->pan_s > 0 ? now + 1 : UINT64_MAX;
+	bool have = p->available && series_stats(&p->s, from, to, &mn, &avg, &mx, &count);
 	if (!p->available || !have) {
 		rgb(cr, p->available ? 0x57606A : 0xA23B2A);
 		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ? p->no_data : p->why);
@@ -372,7 +374,7 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 		rgb(cr, 0x8C959F);
 		text_fit(cr, x + 8 + title_w + 12, y + 6, room, FONT_SMALL, p->subtitle);
 	}
-	if (series_stats(&p->s2, from, now + 1, &mn2, &avg2, &mx2, &count) && mx2 > mx)
+	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
 		mx = mx2;
 	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
 	v->drawn_series++;

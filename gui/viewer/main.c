@@ -500,14 +500,26 @@ int main(int argc, char **argv)
 			for (int p = 0; p < PANES; p++)
 				available += t->pane[p].available;
 			unsigned long long selected = 0;
+			size_t sel_locks = 0, sites = 0, named_sites = 0;
 			const struct row *r = v.tree.selected < v.tree.n ? &v.tree.rows[v.tree.selected] : NULL;
 			if (r && r->kind == ROW_OBJECT && t->have_scan) {
 				const struct kov_scan_object *ob = &t->scan.objects[r->obj];
 				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
+				uint32_t space = obj_space(ob->pid, ob->coid);
 				selected = os ? os->samples : 0;
 				for (size_t k = 0; os && k < t->n_hot; k++)
-					hot += t->hot_pid == os->pid && t->hot_coid == os->coid &&
-					       t->hot_names[k][0] != '0';
+					for (size_t i = 0; i < os->n_pcs; i++)
+						hot += t->hot_pid == os->pid && t->hot_coid == os->coid &&
+						       t->hot_pcs[k] == os->pcs[i].pc && t->hot_names[k][0] != '0';
+				/* Its locks and their call sites, symbolized (the hot spots' lookup). */
+				const struct proto_lock *lk[4];
+				sel_locks = target_locks_of(t, false, space, ob->coid, ob->gen, lk, 4);
+				for (size_t i = 0; i < sel_locks && i < 4; i++)
+					for (int k = 0; k < PROTO_LOCK_SITES && lk[i]->site[k].pc; k++) {
+						const char *nm = target_symbol(t, space, lk[i]->site[k].pc);
+						sites++;
+						named_sites += nm && nm[0] != '0';
+					}
 			}
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
@@ -521,13 +533,16 @@ int main(int argc, char **argv)
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			printf("viewer: selected: selected_locks=%zu lock_sites=%zu symbolized_sites=%zu\n", sel_locks, sites,
+			       named_sites);
 			/* Each pane: its points, newest value and largest in the window. */
 			for (int p = 0; p < PANES; p++) {
 				const struct pane *pn = &t->pane[p];
 				double mn = 0, avg = 0, mx = 0, last = 0;
 				size_t count = 0;
 				uint64_t at;
-				series_stats(&pn->s, now - (uint64_t)(v.window_s * 1e9), now + 1, &mn, &avg, &mx, &count);
+				series_stats(&pn->s, now - (uint64_t)(v.window_s * 1e9), UINT64_MAX, &mn, &avg, &mx,
+					     &count);
 				series_at(&pn->s, 0, &at, &last);
 				printf("viewer: pane \"%s\" available=%d points=%zu last=%.6g max=%.6g second=%zu "
 				       "subtitle=\"%s\"\n", pn->title, pn->available, count, last, mx, pn->s2.n,

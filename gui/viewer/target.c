@@ -93,8 +93,9 @@ void judge_panes(struct target *t)
 	p = &t->pane[PANE_SPIN];
 	char sub[240];
 	if (cpus)
-		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions, %% of %u "
-			 "CPU%s' time (lock statistics)%s", cpus, cpus == 1 ? "" : "s",
+		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions over %u "
+			 "%s time (waiters descheduled while they wait count too)%s", cpus,
+			 cpus == 1 ? "CPU's" : "CPUs'",
 			 t->ev_inst >= 0 ? "; dashed: instruction samples in the wait loop" : "");
 	else
 		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions in ms per "
