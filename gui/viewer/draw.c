@@ -197,6 +197,46 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 	}
 }
 
+/* A series' points since `from` binned into ncols columns across the window. */
+enum { COLS = 4096 };
+struct columns { double min[COLS], max[COLS], sum[COLS]; int n[COLS]; };
+
+static void bin(struct columns *c, const struct view *v, const struct series *s, int ncols,
+		uint64_t now, uint64_t from)
+{
+	memset(c->n, 0, sizeof c->n[0] * (size_t)ncols);
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(s, i, &t, &val) && t >= from; i++) {
+		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
+		if (col < 0 || col >= ncols)
+			continue;
+		if (!c->n[col] || val < c->min[col])
+			c->min[col] = val;
+		if (!c->n[col] || val > c->max[col])
+			c->max[col] = val;
+		c->sum[col] = (c->n[col] ? c->sum[col] : 0) + val;
+		c->n[col]++;
+	}
+}
+
+/* The path through the columns' means; false when no column has a point. */
+static bool mean_path(cairo_t *cr, const struct columns *c, int ncols, double cx, double cy,
+		      double cw, double ch, double top)
+{
+	bool first = true;
+	for (int k = 0; k < ncols; k++)
+		if (c->n[k]) {
+			double px = cx + k * cw / ncols, py = cy + ch - ch * (c->sum[k] / c->n[k]) / top;
+			if (first)
+				cairo_move_to(cr, px, py);
+			else
+				cairo_line_to(cr, px, py);
+			first = false;
+		}
+	return !first;
+}
+
 /* The chart of a pane (markers, band, mean line) in its own coordinates, cw x ch points. */
 static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double cw, double ch,
 		       double mx, uint64_t now, uint64_t from)
@@ -228,65 +268,24 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
 	/* One column per point of width: the range of the values in it as a light band, their
 	 * mean as the line. Ten minutes of 100 ms points would otherwise be 6000 segments. */
-	enum { COLS = 4096 };
-	static double cmin[COLS], cmax[COLS], csum[COLS];
-	static int cnum[COLS];
+	static struct columns col;
 	int ncols = (int)cw < COLS ? (int)cw : COLS;
-	memset(cnum, 0, sizeof cnum[0] * (size_t)ncols);
-	uint64_t t;
-	double val;
-	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
-		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
-		if (col < 0 || col >= ncols)
-			continue;
-		if (!cnum[col] || val < cmin[col])
-			cmin[col] = val;
-		if (!cnum[col] || val > cmax[col])
-			cmax[col] = val;
-		csum[col] = (cnum[col] ? csum[col] : 0) + val;
-		cnum[col]++;
-	}
+	bin(&col, v, &p->s, ncols, now, from);
 	/* The band as pixel-aligned boxes, one per column: Cairo's fast path. */
 	for (int c = 0; c < ncols; c++)
-		if (cnum[c]) {
-			double y0 = floor(cy + ch - ch * cmax[c] / top), y1 = ceil(cy + ch - ch * cmin[c] / top);
+		if (col.n[c]) {
+			double y0 = floor(cy + ch - ch * col.max[c] / top), y1 = ceil(cy + ch - ch * col.min[c] / top);
 			cairo_rectangle(cr, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1);
 		}
 	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
 	cairo_fill(cr);
-	bool first = true;
 	rgb(cr, 0x2F6FDE);
 	cairo_set_line_width(cr, 1.5);
-	for (int c = 0; c < ncols; c++)
-		if (cnum[c]) {
-			double px = cx + c * cw / ncols, py = cy + ch - ch * (csum[c] / cnum[c]) / top;
-			if (first)
-				cairo_move_to(cr, px, py);
-			else
-				cairo_line_to(cr, px, py);
-			first = false;
-		}
+	mean_path(cr, &col, ncols, cx, cy, cw, ch, top);
 	cairo_stroke(cr);
 	/* The second opinion (if any) as a dashed grey line of its column means. */
-	memset(cnum, 0, sizeof cnum[0] * (size_t)ncols);
-	for (size_t i = 0; series_at(&p->s2, i, &t, &val) && t >= from; i++) {
-		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
-		if (col < 0 || col >= ncols)
-			continue;
-		csum[col] = (cnum[col] ? csum[col] : 0) + val;
-		cnum[col]++;
-	}
-	first = true;
-	for (int c = 0; c < ncols; c++)
-		if (cnum[c]) {
-			double px = cx + c * cw / ncols, py = cy + ch - ch * (csum[c] / cnum[c]) / top;
-			if (first)
-				cairo_move_to(cr, px, py);
-			else
-				cairo_line_to(cr, px, py);
-			first = false;
-		}
-	if (!first) {
+	bin(&col, v, &p->s2, ncols, now, from);
+	if (mean_path(cr, &col, ncols, cx, cy, cw, ch, top)) {
 		static const double dash[] = { 4, 3 };
 		cairo_set_dash(cr, dash, 2, 0);
 		rgb(cr, 0x8C959F);
