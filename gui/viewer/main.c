@@ -293,7 +293,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
-			uint32_t pid = ob ? (ob->coid >= KOV_KERNEL_COID_BASE ? 0 : ob->pid) : t->scan.procs[r->proc].pid;
+			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			uint64_t coid = ob ? ob->coid : 0;
 			bool on = true;   /* I again on something counted turns it off */
 			for (size_t c = 0; c < t->n_counted; c++)
