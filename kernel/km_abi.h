@@ -159,6 +159,7 @@ struct km_lost {
 #define KM_LOCK_SLEEP 2u
 #define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
 #define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
+#define KM_LOCK_OWNER_GONE 0x4u     /* its owner was destroyed: attributed again when next met */
 #define KM_LOCK_SITES 4             /* contending call sites kept per lock */
 struct km_lock_site {
 	uint64_t pc;                /* return address of the lock call; 0: slot free */

@@ -36,9 +36,14 @@ struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
 {
 	bool made;
 	struct km_lock_stats *s = lockstat_get(&kernel_table.area, (uint64_t)lock, kind, &made);
-	if (made && !(s->flags & KM_LOCK_OWNER_SET))
+	if (s && lockstat_needs_owner(s, made, kind) && !(s->flags & KM_LOCK_OWNER_SET))
 		s->owner = owner_of(0, (uint64_t)lock);
 	return s;
+}
+
+void km_lock_owner_gone(const void *rep)
+{
+	lockstat_owner_gone(&kernel_table.area, (uint64_t)rep);
 }
 
 /* A rep of a live kernel object? */

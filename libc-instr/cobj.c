@@ -200,6 +200,11 @@ void co_runtime_free(void *p)
 	free(p);
 }
 
+void co_runtime_rep_gone(void *rep)
+{
+	__lock_owner_gone(rep);
+}
+
 void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])
 {
 	uthread_snapshot(seen);

@@ -40,7 +40,7 @@ static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
 		return 0;
 	bool made;
 	struct km_lock_stats *s = lockstat_get(table, (uint64_t)lock, kind, &made);
-	if (made) {
+	if (s && lockstat_needs_owner(s, made, kind)) {
 		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, (long)lock, 0, 0, 0, 0);
 		if (!(s->flags & KM_LOCK_OWNER_SET) && (long)owner > 0)
 			s->owner = owner;
@@ -52,6 +52,12 @@ static void set_owner(struct km_lock_stats *s, const void *owner)
 {
 	s->owner = (uint64_t)owner;
 	__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_SET, __ATOMIC_RELEASE);
+}
+
+void __lock_owner_gone(const void *rep)
+{
+	if (table)
+		lockstat_owner_gone(table, (uint64_t)rep);
 }
 
 int spin_lock_owner(struct spinlock *l, const void *owner)

@@ -11,4 +11,8 @@
  * process's table knows: contended once or named by spin_lock_owner / mutex_monitor. */
 void __lock_full_counting(const void *owner, bool (*live)(uint64_t rep), bool on);
 
+/* An object's rep is being freed (the runtime's co_runtime_rep_gone): the records of its
+ * locks lose their owner and full counting, and are attributed again when next met. */
+void __lock_owner_gone(const void *rep);
+
 #endif
