@@ -4,18 +4,18 @@
 #include "km_internal.h"
 #include "km_catalogue.h"
 #include "ppc970_pmu.h"
-#include "../kernel/cpu.h"
-#include "../kernel/kmem.h"
-#include "../kernel/console.h"
-#include "../kernel/platform.h"
-#include "../kernel/sleeplock.h"
-#include "../kernel/thread.h"
-#include "../kernel/timer.h"
-#include "../kernel/uaccess.h"
-#include "../kernel/process.h"
-#include "../kernel/cobj.h"
-#include "scan.h"
-#include "../kernel/syscall_nr.h"
+#include "../kernel/arch/cpu.h"
+#include "../kernel/mm/kmem.h"
+#include "../kernel/drivers/console.h"
+#include "../kernel/arch/platform.h"
+#include "../kernel/proc/sleeplock.h"
+#include "../kernel/proc/thread.h"
+#include "../kernel/arch/timer.h"
+#include "../kernel/mm/uaccess.h"
+#include "../kernel/proc/process.h"
+#include "../kernel/co/cobj.h"
+#include "../kernel/abi/scan.h"
+#include "../kernel/abi/syscall_nr.h"
 #include "../kernel/lib/string.h"
 #include "../kernel/lib/format.h"
 
@@ -244,6 +244,10 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
 			for (uint32_t i = 0; i < km.plan.group[g].n; i++) {
 				struct mux_count now = c->count[g][i], *was = &reported[cpu][g][i];
+				if (h.count >= max) {
+					h.missed++;   /* not consumed: its delta stays for the next read */
+					continue;
+				}
 				struct km_count r = {
 					.cpu = (uint16_t)cpu, .group = (uint16_t)g,
 					.event = km.plan.group[g].ev[i].event,
@@ -251,15 +255,13 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 					.enabled = diff(now.enabled, was->enabled),
 					.running = diff(now.running, was->running),
 				};
-				*was = now;
 				if (r.running > r.enabled)
 					r.running = r.enabled;
-				if (h.count < max) {
-					long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
-					if (rc)
-						return rc;
-					h.count++;
-				}
+				long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
+				if (rc)
+					return rc;
+				*was = now;
+				h.count++;
 			}
 		}
 	}

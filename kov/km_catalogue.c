@@ -1,7 +1,7 @@
 #include "km_catalogue.h"
 #include "pmu_probe.h"
 #include "ppc970_pmu.h"
-#include "../kernel/console.h"
+#include "../kernel/drivers/console.h"
 
 struct catalogue km_catalogue;
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../kernel/trap.h"
+#include "../kernel/arch/trap.h"
 #include "pmu_regs.h"
 
 enum probe_encoding {

@@ -176,6 +176,8 @@ static void push_counts(void)
 {
 	struct km_counts_head h;
 	long n = km_counts(&h, counts, COUNT_MAX);
+	if (n >= 0)
+		monitor.counts_late += h.missed;
 	if (n < 0 || !(monitor.streams & PROTO_STREAM_COUNTS))
 		return;
 	struct proto_builder b;
@@ -527,6 +529,8 @@ void monitor_poll(uint64_t now)
 		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
 			push_samples(n);
+		else
+			monitor.samples_discarded += (uint64_t)n;   /* drained so the rings stay free */
 	}
 	if (now < monitor.next_interval_ns)
 		return;

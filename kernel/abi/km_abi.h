@@ -1,0 +1,220 @@
+/* Records the kernel hands to privileged user programs (the DCI daemon) through the KM's
+ * information system calls; shared by the kernel and libc-instr. Strings are NUL-terminated
+ * and cut to fit. */
+#ifndef KOV_KM_ABI_H
+#define KOV_KM_ABI_H
+
+#include <stdint.h>
+
+/* SYS_KM_INFO: the target's description (the handshake's target block). */
+struct km_info {
+	uint64_t timebase_hz;
+	uint64_t timebase_now;
+	uint64_t memory;            /* bytes of RAM */
+	uint64_t uptime_ns;
+	uint32_t pvr;
+	uint16_t cpus;              /* online CPUs */
+	uint16_t events;            /* entries in the event catalogue (SYS_KM_CATALOGUE) */
+	char profile[16];           /* "smp", "g5" */
+	char model[64];             /* device-tree model */
+	char pmu[32];               /* PMU backend: "ppc970" */
+	char build_id[64];          /* kernel build id (git describe) */
+};
+
+/* SYS_KM_CATALOGUE: one per event, in catalogue order (the index is the event number). */
+#define KM_EV_COUNTS_HERE 0x01u     /* the same bits as the protocol's PROTO_EV_* */
+#define KM_EV_CAN_SAMPLE 0x02u
+#define KM_EV_SAMPLES_HERE 0x04u
+struct km_event_info {
+	uint32_t code;              /* backend encoding (software events: enum sw_event) */
+	uint8_t source;             /* 0 hardware counter, 1 kernel software event */
+	uint8_t flags;              /* KM_EV_* */
+	uint16_t pad;
+	char name[48];
+	char description[128];
+	char why_not[128];          /* "" when it counts and samples here */
+};
+
+/* SYS_KM_PROCESSES: one per live process. */
+#define KM_PROC_RUNNING 1           /* has live threads */
+#define KM_PROC_EXITED 2            /* exited, not yet waited for */
+struct km_process {
+	uint32_t pid, ppid;
+	uint32_t threads;           /* live threads */
+	uint32_t state;             /* KM_PROC_* */
+	char name[32];
+};
+
+/* SYS_NETINFO: the network interface and the stack's counters. */
+struct km_netinfo {
+	uint32_t ipv4;              /* host byte order; 0 until configured */
+	uint32_t netmask, gateway;
+	uint8_t mac[6];
+	uint8_t link_up;
+	uint8_t dhcp;               /* address from DHCP (1) or static (0) */
+	char driver[16];            /* "spapr-vlan", "sungem" */
+	uint64_t rx_packets, rx_bytes, rx_dropped;
+	uint64_t tx_packets, tx_bytes, tx_dropped;
+	uint64_t interrupts;        /* receive interrupts taken (0 when polled) */
+	uint64_t polls;             /* receive polls that found work without an interrupt */
+	uint32_t sockets_open;
+	uint32_t pad;
+};
+
+/* ---- monitoring (kov/km.h) -------------------------------------------------------------- */
+
+#define KM_MAX_GROUPS 16
+#define KM_MAX_GROUP_EVENTS 16
+#define KM_GROUP_NAME 32
+
+/* km_config.flags: the protocol's PROTO_CFG_* */
+#define KM_CFG_KERNEL 0x1u          /* count and sample in the kernel */
+#define KM_CFG_USER 0x2u            /* ... in user programs (at least one of the two) */
+#define KM_CFG_CALLCHAIN 0x4u       /* samples carry a call chain of chain_depth */
+#define KM_CFG_FIXED_PERIOD 0x8u    /* reload hardware counters with exactly the threshold
+                                       instead of a randomized period: the old behaviour, kept to
+                                       show the aliasing it causes (kmcheck alias); not in the
+                                       wire protocol */
+/* km_config.unit of the slice: the protocol's proto_slice_unit */
+#define KM_UNIT_CYCLES 1
+#define KM_UNIT_INSTRUCTIONS 2
+#define KM_UNIT_MICROSECONDS 3
+
+struct km_group_config {
+	char name[KM_GROUP_NAME];
+	uint32_t share;             /* percent of the time; the groups' shares sum to 100 */
+	uint32_t n_events;
+	uint16_t event[KM_MAX_GROUP_EVENTS];     /* catalogue indices */
+	uint64_t threshold[KM_MAX_GROUP_EVENTS]; /* sample every N events; 0 counts only */
+};
+
+/* SYS_KM_CONFIGURE in, SYS_KM_CONFIG_GET out (as applied: the KM adds instructions and
+ * cycles to every group that has room, with threshold 0). n_groups 0 clears. */
+struct km_config {
+	uint32_t id;                /* out: numbers each configuration applied, from 1 */
+	uint32_t n_groups;
+	uint16_t unit;              /* KM_UNIT_* of slice */
+	uint16_t flags;             /* KM_CFG_* */
+	uint32_t chain_depth;       /* 0: call chains are not recorded yet (KM_CFG_CALLCHAIN is
+	                               refused) */
+	uint64_t slice;
+	struct km_group_config group[KM_MAX_GROUPS];
+};
+
+/* SYS_KM_CONTROL commands */
+#define KM_CTL_START 1
+#define KM_CTL_STOP 2
+
+/* SYS_KM_SAMPLES: records as the sampler took them (struct sample, kov/sample_ring.h, has
+ * the same layout); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
+ * caller maps to its COID through a scan. */
+#define KM_SMP_KERNEL 0x01u         /* the protocol's PROTO_SMP_* */
+#define KM_SMP_USER 0x02u
+#define KM_SMP_TRUNCATED 0x04u
+#define KM_SMP_UNCERTAIN 0x08u
+#define KM_SMP_NO_OBJECT 0x10u
+struct km_sample {
+	uint64_t timebase;
+	uint64_t pc;
+	uint64_t object;
+	uint32_t config_id;
+	uint32_t pid;
+	uint32_t tid;
+	uint16_t cpu;
+	uint16_t event;
+	uint16_t flags;
+	uint16_t reserved;
+	uint32_t period;            /* events that passed for this sample: the counter's period
+	                               that ended with it, drawn from [T - T/8, T + T/8] for hardware
+	                               events (exactly T with KM_CFG_FIXED_PERIOD), T for software
+	                               events; saturated at 2^32 - 1 */
+};
+
+/* SYS_KM_COUNTS: the counts of the interval since the previous call (or START). */
+struct km_count {
+	uint16_t cpu, group, event, pad;
+	uint64_t raw, enabled, running;   /* enabled and running in timebase ticks */
+};
+struct km_counts_head {
+	uint32_t config_id;
+	uint32_t count;             /* records written */
+	uint64_t start, end;        /* timebase */
+	uint32_t missed;            /* records that did not fit: kept, they come with the next read */
+	uint32_t pad;
+};
+
+/* SYS_KM_LOST: samples the rings refused since the previous call, per CPU, ring and event. */
+struct km_lost {
+	uint16_t cpu;
+	uint16_t pmc;               /* 1..8, 0 for software events */
+	uint16_t event;
+	uint16_t pad;
+	uint64_t lost;
+};
+
+/* Lock statistics (lock_stat style) of spin and sleep locks, kernel and user. A record is made
+ * the first time a lock is contended (or when a program monitors it) and then updated only by
+ * the thread that holds the lock, so the lock itself serializes the figures. The uncontended
+ * acquisition never looks at it, unless the lock is monitored (KM_LOCK_FULL): then every
+ * acquisition and hold is counted. Times in timebase ticks, cumulative. */
+#define KM_LOCK_SPIN 1u             /* kind: the protocol's PROTO_LOCK_* */
+#define KM_LOCK_SLEEP 2u
+#define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
+#define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
+#define KM_LOCK_OWNER_GONE 0x4u     /* its owner was destroyed: attributed again when next met */
+#define KM_LOCK_SITES 4             /* contending call sites kept per lock */
+struct km_lock_site {
+	uint64_t pc;                /* return address of the lock call; 0: slot free */
+	uint64_t count;             /* contentions from there */
+};
+struct km_lock_stats {
+	uint64_t lock;              /* address of the lock; 0: a free slot of the table */
+	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
+	uint16_t kind;              /* KM_LOCK_SPIN / KM_LOCK_SLEEP (0 while being made) */
+	uint16_t flags;             /* KM_LOCK_* */
+	uint32_t paused;            /* 1: full counting paused (INSTRUMENT sleep locks off) */
+	uint64_t acquisitions;      /* with KM_LOCK_FULL all of them, else only contended ones */
+	uint64_t contentions;       /* acquisitions that did not get the lock on the first try */
+	uint64_t wait_total, wait_max, wait_min;   /* of contended acquisitions */
+	uint64_t holds;             /* holds measured: contended ones (all with KM_LOCK_FULL) */
+	uint64_t hold_total, hold_max;
+	uint64_t bounces;           /* contended acquisitions on another CPU than the previous holder */
+	uint64_t trylock_failures;  /* spin_trylock calls that found it taken */
+	uint64_t qlen_samples, qlen_sum;   /* waiters seen by each thread that had to wait */
+	uint32_t qlen_max;          /* the largest number of waiters seen */
+	volatile uint32_t waiters;  /* threads waiting now */
+	uint32_t last_cpu;          /* CPU of the last contended acquirer, + 1 (0: none yet) */
+	uint32_t pad;
+	uint64_t acquired_at;       /* timebase when a measured hold began, 0 when none is open */
+	uint64_t other_sites;       /* contentions from call sites that did not fit site[] */
+	struct km_lock_site site[KM_LOCK_SITES];
+};
+/* The table a process keeps its records in (registered with SYS_KM_LOCK_AREA; the kernel has
+ * one of its own): open addressing on the lock address, records never removed. */
+#define KM_LOCK_AREA_MAGIC 0x4c4b5354u   /* "LKST" */
+struct km_lock_area {
+	uint32_t magic;
+	uint32_t capacity;          /* records, a power of two */
+	volatile uint32_t used;     /* records made */
+	uint32_t pad;
+	volatile uint64_t dropped;  /* contentions not recorded because the table was full */
+	struct km_lock_stats locks[];
+};
+/* SYS_KM_LOCKS out: one per lock record of the kernel (pid 0) and of every process. */
+struct km_lock_record {
+	uint32_t pid, pad;
+	struct km_lock_stats s;
+};
+
+/* SYS_KM_STATE */
+struct km_state {
+	uint32_t config_id;
+	uint32_t running;           /* 1 between START and STOP */
+	uint64_t samples_taken, samples_delivered, samples_lost;
+	uint64_t pmu_interrupts, switches;
+	uint64_t handler_ticks;     /* timebase ticks in the overflow handler, freeze to re-arm
+	                               (under -icount shift=0 a tick is tb_freq/1e9 instructions) */
+	uint64_t handler_samples;   /* samples the handler recorded */
+};
+
+#endif
