@@ -462,7 +462,7 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct kov_top_row *r = order[i];
-		double ry = y + 26 + (double)i * 18, share = total ? (double)r->v[0] / (double)total : 0;
+		double ry = y + 26 + (double)i * 18, share = kov_share(r->v[0], total) / 100;
 		char cls[160], proc[160], line[400];
 		kov_top_names(items, r, true, cls, sizeof cls, proc, sizeof proc);
 		heat(cr, 0.25 + 0.75 * share);
@@ -598,7 +598,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		uint64_t when = t->iv_time[iv % IV_HIST], total = t->iv_total[iv % IV_HIST];
 		if (when < from)
 			break;
-		double share = total ? (double)o->hist[k].n / (double)total : 0;
+		double share = kov_share(o->hist[k].n, total) / 100;
 		double px = cx + cw - cw * age_s(now, when) / v->window_s;
 		double py = cy + ch - ch * share;
 		if (first)
