@@ -3,6 +3,7 @@
 #   make test   set-up, build, all tests; ends with "N passed, N failed"
 #   make run    set-up, build, boot the default machine
 #   make bench  set-up, build, benchmarks
+#   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -50,7 +51,7 @@ HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
-            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c kernel/lib/lockstat.c \
+            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c libc-instr/dcounter.c kernel/lib/lockstat.c \
             libc-instr/syscall.S kernel/co/cobj_tramp.S kernel/co/cobj_core.c kernel/co/co_count.c \
             kernel/co/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
@@ -63,7 +64,7 @@ DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
 HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
 
-.PHONY: all kernel host unit-tests test run bench setup clean help
+.PHONY: all kernel host unit-tests test run bench case-study setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin
@@ -209,6 +210,11 @@ run: setup
 bench: setup
 	@$(MAKE) --no-print-directory all
 	@tests/bench/run
+
+# docs/case-study.md's figures and screenshots, again (build/case-study/).
+case-study: setup
+	@$(MAKE) --no-print-directory all
+	@sim/case-study
 
 clean:
 	rm -rf $(B)
