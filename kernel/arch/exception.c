@@ -115,6 +115,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "external interrupt on a platform that takes none");
 		translation_on();
 		platform->external_interrupt();
+		sched_preempt(tf);   /* a device or an IPI may have woken a thread to run now */
 		break;
 	case 0xc00:
 		translation_on();
@@ -122,6 +123,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "system call from the kernel");
 		km_sw(SW_SYSCALL, tf);
 		syscall_dispatch(tf);
+		sched_preempt(tf);   /* a thread this call woke may be due to run now */
 		break;
 	case 0x700:
 		if (!user)
