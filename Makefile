@@ -42,6 +42,10 @@ KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
+# The event planner and the PMU backends it programs through (every kov/*_pmu.c is one):
+# portable, also linked into host programs that check configurations (the viewer).
+KM_PLAN_C := kov/km_plan.c kov/pmu_event.c kov/pmu_backends.c kov/pmu_book3s.c \
+             $(wildcard kov/*_pmu.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 

@@ -2,7 +2,7 @@
 # libsdl2-dev, libcairo2-dev, libpango1.0-dev, installed by scripts/setup).
 VIEWER_PKGS := sdl2 cairo pangocairo
 # The PMU configuration utility checks choices with the KM's own planner.
-VIEWER_C := $(wildcard gui/viewer/*.c) kov/km_plan.c kov/ppc970_pmu.c kov/pmu_event.c
+VIEWER_C := $(wildcard gui/viewer/*.c) $(KM_PLAN_C)
 
 $(B)/host/kov-viewer: $(VIEWER_C) $(wildcard gui/viewer/*.h gui/client/*.h dci/*.h) $(HOST_CLIENT_C)
 	@mkdir -p $(dir $@)
