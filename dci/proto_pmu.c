@@ -188,7 +188,7 @@ static const struct proto_field start_fields[] = {
 static int check_instrument(const void *msg)
 {
 	const struct proto_instrument *m = msg;
-	if ((m->what != PROTO_INSTR_INVOCATIONS && m->what != PROTO_INSTR_SLEEPLOCKS) || m->on > 1 ||
+	if (m->what < PROTO_INSTR_INVOCATIONS || m->what > PROTO_INSTR_LOCKS_FULL || m->on > 1 ||
 	    m->pid == PROTO_PID_ALL)
 		return PROTO_E_INCONSISTENT;
 	return 0;

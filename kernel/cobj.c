@@ -7,6 +7,7 @@
 #include "cpu.h"
 #include "lib/ksyms.h"
 #include "lib/string.h"
+#include "../kov/km.h"
 
 
 extern const void *const co_default_ops[];
@@ -165,6 +166,11 @@ void *co_runtime_alloc(uint64_t size)
 void co_runtime_free(void *p)
 {
 	kfree(p);
+}
+
+void co_runtime_rep_gone(void *rep)
+{
+	km_lock_owner_gone(rep);
 }
 
 void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])

@@ -82,6 +82,7 @@ void co_runtime_fatal(const char *what, const void *entry, unsigned long method)
 void co_runtime_empty_entry(coid_t coid);
 void *co_runtime_alloc(uint64_t size);
 void co_runtime_free(void *p);
+void co_runtime_rep_gone(void *rep);   /* before a rep is freed: the lock tables forget it */
 /* Quiescence: a snapshot of every participant's count (CPUs in the kernel, threads in a
  * process), and whether all have passed a quiescent point since. */
 #define CO_SEEN_MAX 65

@@ -145,6 +145,7 @@ void co_release(uint32_t index)
 		if (root->reps[i]) {
 			if (root->counting)
 				co_count_disable_rep(root->reps[i]);
+			co_runtime_rep_gone(root->reps[i]);
 			root->free(root, root->reps[i]);
 		}
 	root->free(root, 0);

@@ -139,6 +139,8 @@ struct km_counts_head {
 	uint32_t config_id;
 	uint32_t count;             /* records written */
 	uint64_t start, end;        /* timebase */
+	uint32_t missed;            /* records that did not fit: kept, they come with the next read */
+	uint32_t pad;
 };
 
 /* SYS_KM_LOST: samples the rings refused since the previous call, per CPU, ring and event. */
@@ -159,6 +161,7 @@ struct km_lost {
 #define KM_LOCK_SLEEP 2u
 #define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
 #define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
+#define KM_LOCK_OWNER_GONE 0x4u     /* its owner was destroyed: attributed again when next met */
 #define KM_LOCK_SITES 4             /* contending call sites kept per lock */
 struct km_lock_site {
 	uint64_t pc;                /* return address of the lock call; 0: slot free */

@@ -60,9 +60,10 @@
                                  locks' statistics (any process; libc-instr does it at start) */
 #define SYS_KM_LOCKS      47  /* (struct km_lock_record *, max) -> records (privileged) */
 #define SYS_KM_INSTRUMENT 48  /* (pid, index or ~0 for all, on, what: 1 calls, 2 sleep
-                                 locks) -> 0 (privileged) */
+                                 locks, 3 full lock counting) -> 0 (privileged) */
 #define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending command for this process's runtime:
-                                 1 << 62 | locks << 61 | on << 32 | index, or 0 for none */
+                                 1 << 62 | sleep locks << 61 | full lock counting << 60 |
+                                 on << 32 | index, or 0 for none */
 #define SYS_KM_LOCK_OWNER 50  /* (lock) -> rep of the object whose method called (the innermost
                                  CO_METHOD frame on the caller's stack) if the lock lies in
                                  that rep, 0 for none */

@@ -243,6 +243,10 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 		for (uint32_t g = 0; g < km.plan.n_groups; g++) {
 			for (uint32_t i = 0; i < km.plan.group[g].n; i++) {
 				struct mux_count now = c->count[g][i], *was = &reported[cpu][g][i];
+				if (h.count >= max) {
+					h.missed++;   /* not consumed: its delta stays for the next read */
+					continue;
+				}
 				struct km_count r = {
 					.cpu = (uint16_t)cpu, .group = (uint16_t)g,
 					.event = km.plan.group[g].ev[i].event,
@@ -250,15 +254,13 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 					.enabled = diff(now.enabled, was->enabled),
 					.running = diff(now.running, was->running),
 				};
-				*was = now;
 				if (r.running > r.enabled)
 					r.running = r.enabled;
-				if (h.count < max) {
-					long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
-					if (rc)
-						return rc;
-					h.count++;
-				}
+				long rc = copy_to_user(ubuf + h.count * sizeof r, &r, sizeof r);
+				if (rc)
+					return rc;
+				*was = now;
+				h.count++;
 			}
 		}
 	}
@@ -312,14 +314,18 @@ static long state(uint64_t ustate)
 
 /* Invocation counting (the DREF hook, what 1) or lockstat figures of monitored mutexes (what 2)
  * on one object of the kernel or a process (index) or on all its live objects (~0). A
- * process's own runtime does it: the command waits for its scanner thread, as a scan would. */
+ * process's own runtime does it: the command waits for its scanner thread, as a scan would.
+ * what: 1 invocation counting, 2 a process's monitored mutexes' figures, 3 full lock
+ * counting (kov/km_locks.c for the kernel; the process's runtime otherwise). */
 static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 {
-	if (on > 1 || index > 0xFFFFFFFFull || what < 1 || what > 2)
+	if (on > 1 || index > 0xFFFFFFFFull || what < 1 || what > 3)
 		return -KOV_EINVAL;
-	bool all = index == 0xFFFFFFFFull, locks = what == 2;
-	if (pid == 0 && locks)
-		return -KOV_ENOSYS;   /* kernel sleep locks keep only their own two counters */
+	bool all = index == 0xFFFFFFFFull;
+	if (pid == 0 && what == 2)
+		return -KOV_ENOSYS;   /* kernel sleep locks are monitored per lock by full counting */
+	if (pid == 0 && what == 3)
+		return km_locks_full(index, on);
 	if (pid == 0) {
 		bool found = all;
 		for (uint32_t i = 1; i < co_index_limit(); i++) {
@@ -339,7 +345,8 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 		return -KOV_ESRCH;
 	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
 		return -KOV_ENODEV;   /* no clustered-object runtime in that process */
-	__atomic_store_n(&p->count_cmd, 1ull << 62 | (uint64_t)locks << 61 | on << 32 | index,
+	uint64_t locks = what == 2 ? 1ull << 61 : what == 3 ? 1ull << 60 : 0;
+	__atomic_store_n(&p->count_cmd, 1ull << 62 | locks | on << 32 | index,
 			 __ATOMIC_RELEASE);
 	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
 	thread_wake_all((const void *)&p->scan_requested);

@@ -38,6 +38,8 @@ void km_program_attach(struct process *p, const char *file, const uint8_t *image
  * and attributed to the object whose method was waiting; 0 when the table is full). */
 struct km_lock_stats;
 struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind);
+/* A kernel object's rep is being freed: its locks' records lose their owner. */
+void km_lock_owner_gone(const void *rep);
 /* SYS_KM_LOCK_OWNER: the object whose method made the system call (user stack walk), if
  * `lock` lies inside its rep; else 0. */
 long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock);

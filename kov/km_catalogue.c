@@ -10,10 +10,11 @@ static void probe_cells(struct catalogue_probe *cp)
 {
 	const struct pmu_probe_result *r = &pmu_probe_result;
 	for (int p = 0; p < PROBE_PMCS; p++) {
-		cp->native[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(r->delta[p][PROBE_NATIVE_INST]);
-		cp->native[p][PROBE_CYCLES].counts = probe_counted_cycles(r->delta[p][PROBE_NATIVE_CYC]);
-		cp->arch[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(r->delta[p][PROBE_ARCH_INST]);
-		cp->arch[p][PROBE_CYCLES].counts = probe_counted_cycles(r->delta[p][PROBE_ARCH_CYC]);
+		const uint32_t *d = r->delta[p];
+		cp->native[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_NATIVE_INST]);
+		cp->native[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_NATIVE_CYC]);
+		cp->arch[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_ARCH_INST]);
+		cp->arch[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_ARCH_CYC]);
 		for (int e = 0; e < PROBE_EVENT_COUNT; e++)
 			cp->native[p][e].overflow_irq = cp->arch[p][e].overflow_irq = -1;
 		struct probe_cell *tried = 0;

@@ -78,6 +78,11 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
  * with tf 0 from the caller's own kernel stack (no allocation, no lock, never a fault). */
 struct attrib_result km_attribute(const struct trap_frame *tf);
 
+/* kov/km_locks.c: full counting (every acquisition and hold) of the kernel locks owned by the
+ * live kernel object at gtt index (0xFFFFFFFF: by any live object) on or off; -KOV_ENOENT
+ * when there is no such object. */
+long km_locks_full(uint64_t index, bool on);
+
 /* kov/km_program.c: what attribution needs of a program (the kernel's or a process's). */
 struct km_program {
 	char name[32];

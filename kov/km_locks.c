@@ -9,6 +9,9 @@
 #include "../kernel/thread.h"
 #include "../kernel/uaccess.h"
 #include "../kernel/syscall_nr.h"
+#include "../kernel/spinlock.h"
+#include "../kernel/sleeplock.h"
+#include "../kernel/cobj.h"
 
 #define KERNEL_LOCK_RECORDS 512
 static union {
@@ -33,9 +36,63 @@ struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
 {
 	bool made;
 	struct km_lock_stats *s = lockstat_get(&kernel_table.area, (uint64_t)lock, kind, &made);
-	if (made && !(s->flags & KM_LOCK_OWNER_SET))
+	if (s && lockstat_needs_owner(s, made, kind) && !(s->flags & KM_LOCK_OWNER_SET))
 		s->owner = owner_of(0, (uint64_t)lock);
 	return s;
+}
+
+void km_lock_owner_gone(const void *rep)
+{
+	lockstat_owner_gone(&kernel_table.area, (uint64_t)rep);
+}
+
+/* A rep of a live kernel object? */
+static bool live_rep(uint64_t rep)
+{
+	for (uint32_t i = 1; i < co_index_limit(); i++) {
+		const struct gtt_entry *g = co_gtt(i);
+		if (g->state != CO_LIVE || !g->root)
+			continue;
+		for (unsigned c = 0; c < MAX_CPUS; c++)
+			if ((uint64_t)g->root->reps[c] == rep)
+				return true;
+	}
+	return false;
+}
+
+/* The flags of a lock word: a spin lock's, or a sleep lock's `locked` (kernel/sleeplock.c
+ * keeps SPIN_FULL the same way). */
+static volatile uint32_t *word_of(const struct km_lock_stats *s)
+{
+	if (s->kind == KM_LOCK_SPIN)
+		return &((struct spinlock *)s->lock)->word;
+	return &((struct sleeplock *)s->lock)->locked;
+}
+
+long km_locks_full(uint64_t index, bool on)
+{
+	uint64_t owner = 0;
+	if (index != 0xFFFFFFFFull) {
+		if (index == 0 || index >= co_index_limit() || co_gtt((uint32_t)index)->state != CO_LIVE)
+			return -KOV_ENOENT;
+		for (unsigned c = 0; c < MAX_CPUS && !owner; c++)
+			owner = (uint64_t)co_gtt((uint32_t)index)->root->reps[c];
+		if (!owner)
+			return 0;   /* no rep yet: none of its locks was ever seen */
+	}
+	/* Only locks of live objects: a record outlives its lock, and a freed lock's word must
+	 * not be written. */
+	for (uint32_t i = 0; i < kernel_table.area.capacity; i++) {
+		struct km_lock_stats *s = &kernel_table.area.locks[i];
+		if (!s->lock || !s->owner || (owner ? s->owner != owner : !live_rep(s->owner)))
+			continue;
+		if (on)
+			__atomic_or_fetch(&s->flags, KM_LOCK_FULL, __ATOMIC_RELEASE);
+		else
+			__atomic_and_fetch(&s->flags, (uint16_t)~KM_LOCK_FULL, __ATOMIC_RELEASE);
+		spin_mark_full(word_of(s), on);
+	}
+	return 0;
 }
 
 long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock)

@@ -3,6 +3,7 @@
 #include "cobj.h"
 #include "../../kernel/co_count.h"
 #include "uthread.h"
+#include "locks.h"
 #include "../../kernel/syscall_nr.h"
 #include "../../kov/scan.h"
 
@@ -62,20 +63,37 @@ static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 	return n;
 }
 
-/* The KM's invocation-counting command, if one is pending: index (all: ~0) and on/off. */
+/* A rep of a live object of this process? */
+static bool live_rep(uint64_t rep)
+{
+	for (uint32_t i = 1; i < co_index_limit(); i++)
+		if (co_gtt(i)->state == CO_LIVE)
+			for (unsigned c = 0; c < MAX_CPUS; c++)
+				if ((uint64_t)co_gtt(i)->root->reps[c] == rep)
+					return true;
+	return false;
+}
+
+/* The KM's instrumenting command, if one is pending (kov/km.c): index (all: ~0), on/off, and
+ * what: invocation counting, the monitored mutexes' figures (bit 61) or full lock counting
+ * (bit 60) of the object(s). */
 static void count_command(void)
 {
 	long cmd = __syscall(SYS_CO_COUNT_CMD, 0, 0, 0, 0, 0);
 	if (cmd <= 0)
 		return;
 	uint32_t index = (uint32_t)cmd, on = (uint32_t)(cmd >> 32) & 1;
-	if (cmd & (1l << 61)) {   /* sleep locks: the monitored mutexes owned by the object(s) */
+	if (cmd & (3l << 60)) {   /* locks: those owned by the object(s) */
 		const void *owner = 0;
 		if (index != 0xFFFFFFFFu && index < co_index_limit() && co_gtt(index)->state == CO_LIVE)
 			for (unsigned c = 0; c < MAX_CPUS && !owner; c++)
 				owner = co_gtt(index)->root->reps[c];
-		if (index == 0xFFFFFFFFu || owner)
+		if (index != 0xFFFFFFFFu && !owner)
+			return;
+		if (cmd & (1l << 61))
 			mutex_monitor_pause(owner, !on);
+		else
+			__lock_full_counting(owner, live_rep, on);
 		return;
 	}
 	for (uint32_t i = 1; i < co_index_limit(); i++) {
@@ -180,6 +198,11 @@ void *co_runtime_alloc(uint64_t size)
 void co_runtime_free(void *p)
 {
 	free(p);
+}
+
+void co_runtime_rep_gone(void *rep)
+{
+	__lock_owner_gone(rep);
 }
 
 void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])

@@ -5,6 +5,7 @@
  * mutex_monitor). The uncontended acquisition does not look at the table. */
 #include "kov.h"
 #include "uthread.h"
+#include "locks.h"
 #include "../../kernel/syscall_nr.h"
 #include "../../kernel/lib/lockstat.h"
 
@@ -39,7 +40,7 @@ static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
 		return 0;
 	bool made;
 	struct km_lock_stats *s = lockstat_get(table, (uint64_t)lock, kind, &made);
-	if (made) {
+	if (s && lockstat_needs_owner(s, made, kind)) {
 		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, (long)lock, 0, 0, 0, 0);
 		if (!(s->flags & KM_LOCK_OWNER_SET) && (long)owner > 0)
 			s->owner = owner;
@@ -53,6 +54,12 @@ static void set_owner(struct km_lock_stats *s, const void *owner)
 	__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_SET, __ATOMIC_RELEASE);
 }
 
+void __lock_owner_gone(const void *rep)
+{
+	if (table)
+		lockstat_owner_gone(table, (uint64_t)rep);
+}
+
 int spin_lock_owner(struct spinlock *l, const void *owner)
 {
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
@@ -64,9 +71,22 @@ int spin_lock_owner(struct spinlock *l, const void *owner)
 
 /* ---- spin locks ------------------------------------------------------------------------ */
 
+/* The one-try acquisition failed on a lock that may be free but fully counted (SPIN_FULL):
+ * take it if so, counting the acquisition (its hold is measured at release). */
+static bool take_counted(struct spinlock *l)
+{
+	uint32_t w;
+	if (!(l->word & SPIN_FULL) || !spin_take_flagged(l, 1 | SPIN_CONTENDED, &w))
+		return false;
+	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
+	if (s)
+		lockstat_acquired(s, timebase());
+	return true;
+}
+
 bool spin_trylock(struct spinlock *l)
 {
-	if (spin_trylock_as(l, 1))
+	if (spin_trylock_as(l, 1) || take_counted(l))
 		return true;
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
 	if (s)
@@ -74,16 +94,18 @@ bool spin_trylock(struct spinlock *l)
 	return false;
 }
 
-/* Entered by a tail call from spin_lock: the return address is the lock call's site. */
+/* Entered by a tail call from spin_lock: the return address is the lock call's site. A waiter
+ * on a fully counted record puts SPIN_FULL back should the word have lost it. */
 static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l)
 {
 	uint64_t from = timebase(), site = (uint64_t)__builtin_return_address(0);
+	if (take_counted(l))
+		return;
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
-	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
-	do {
-		while (l->word != 0)
-			__asm__ volatile("or 1,1,1; or 2,2,2" : : : "memory");
-	} while (!spin_trylock_as(l, s ? 1 | SPIN_CONTENDED : 1));
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0, w;
+	uint32_t tag = !s ? 1 : 1 | SPIN_CONTENDED | (s->flags & KM_LOCK_FULL ? SPIN_FULL : 0);
+	while (!spin_take_flagged(l, tag, &w))
+		__asm__ volatile("or 1,1,1; or 2,2,2" : : : "memory");
 	if (!s)
 		return;
 	lockstat_wait_end(s);
@@ -102,7 +124,7 @@ static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
 	if (s)
 		lockstat_released(s, timebase());
-	__atomic_store_n(&l->word, 0, __ATOMIC_RELEASE);
+	spin_release_flagged(&l->word);
 }
 
 void spin_unlock(struct spinlock *l)
@@ -112,6 +134,30 @@ void spin_unlock(struct spinlock *l)
 		spin_unlock_measured(l);
 	else
 		l->word = 0;
+}
+
+/* Only locks of live objects are touched: a record outlives its lock, and the word of a freed
+ * lock must not be written. A mutex the program monitors itself (mutex_monitor) stays
+ * monitored. */
+void __lock_full_counting(const void *owner, bool (*live)(uint64_t rep), bool on)
+{
+	for (uint32_t i = 0; table && i < table->capacity; i++) {
+		struct km_lock_stats *s = &table->locks[i];
+		if (!s->lock || !s->owner || (owner ? s->owner != (uint64_t)owner : !live(s->owner)))
+			continue;
+		bool program_monitored = s->kind == KM_LOCK_SLEEP && (s->flags & KM_LOCK_OWNER_SET) &&
+			((struct mutex *)s->lock)->stats == s && !on;
+		if (program_monitored)
+			continue;
+		if (on)
+			__atomic_or_fetch(&s->flags, KM_LOCK_FULL, __ATOMIC_RELEASE);
+		else
+			__atomic_and_fetch(&s->flags, (uint16_t)~KM_LOCK_FULL, __ATOMIC_RELEASE);
+		if (s->kind == KM_LOCK_SPIN)
+			spin_mark_full(&((struct spinlock *)s->lock)->word, on);
+		else
+			__atomic_store_n(&((struct mutex *)s->lock)->stats, on ? s : 0, __ATOMIC_RELEASE);
+	}
 }
 
 /* ---- the sleep-lock event log ---------------------------------------------------------- */

@@ -98,6 +98,16 @@ static void render(struct text *t)
 	add(t, "kov_dci_frames_dropped_total %lu\n", (unsigned long)dcid.frames_dropped);
 	family(t, "kov_dci_clients_cut_off", "counter", "Clients cut off for not reading.");
 	add(t, "kov_dci_clients_cut_off_total %u\n", dcid.clients_cut_off);
+	family(t, "kov_samples_lost", "counter", "Samples the monitor's rings refused (full).");
+	add(t, "kov_samples_lost_total %lu\n", (unsigned long)monitor.samples_lost);
+	family(t, "kov_samples_discarded", "counter",
+	       "Samples drained while no client took the samples stream: never sent.");
+	add(t, "kov_samples_discarded_total %lu\n", (unsigned long)monitor.samples_discarded);
+	family(t, "kov_samples_unresolved", "counter", "Samples sent without an object: their rep was in no scan.");
+	add(t, "kov_samples_unresolved_total %lu\n", (unsigned long)monitor.unresolved);
+	family(t, "kov_counts_late", "counter",
+	       "Interval counts that did not fit one read: carried into the next interval.");
+	add(t, "kov_counts_late_total %lu\n", (unsigned long)monitor.counts_late);
 
 	struct km_netinfo ni;
 	if (netinfo(&ni) == 0) {

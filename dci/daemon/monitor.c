@@ -176,6 +176,8 @@ static void push_counts(void)
 {
 	struct km_counts_head h;
 	long n = km_counts(&h, counts, COUNT_MAX);
+	if (n >= 0)
+		monitor.counts_late += h.missed;
 	if (n < 0 || !(monitor.streams & PROTO_STREAM_COUNTS))
 		return;
 	struct proto_builder b;
@@ -527,6 +529,8 @@ void monitor_poll(uint64_t now)
 		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
 			push_samples(n);
+		else
+			monitor.samples_discarded += (uint64_t)n;   /* drained so the rings stay free */
 	}
 	if (now < monitor.next_interval_ns)
 		return;
@@ -710,7 +714,7 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 			 rc == -KOV_ENOENT ? "no such live object" :
 			 rc == -KOV_ENODEV ? "that process has no clustered-object runtime" :
 			 rc == -KOV_ETIMEDOUT ? "that process's runtime did not answer in time" :
-			 rc == -KOV_ENOSYS ? "the kernel's sleep locks are not monitored per lock" :
+			 rc == -KOV_ENOSYS ? "the kernel has no monitored mutexes: use full lock counting (what 3)" :
 			 "the KM refused it");
 		client_error(c, f->req, f->type,
 			     rc == -KOV_ESRCH || rc == -KOV_ENOENT ? PROTO_E_NOT_FOUND : PROTO_E_UNAVAILABLE, why);
@@ -719,7 +723,8 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 	if (m.what == PROTO_INSTR_INVOCATIONS && !m.on)
 		inv_forget(m.pid, index);
 	printf("dcid: %s %s for pid %u %s by client %u\n",
-	       m.what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" : "invocation counting",
+	       m.what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" :
+	       m.what == PROTO_INSTR_LOCKS_FULL ? "full lock counting" : "invocation counting",
 	       m.on ? "on" : "off", (unsigned)m.pid, m.coid ? "(one object)" : "(all objects)", c->id);
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);

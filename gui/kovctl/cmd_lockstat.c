@@ -207,7 +207,7 @@ int cmd_lockstat(struct kovctl *k)
 		json_begin_array(&k->j);
 	} else {
 		printf("lock statistics over %.1f s, %llu reports, sorted by %s; times in us; ACQ '-': only "
-		       "contended acquisitions are counted (kovctl instrument --what locks counts all)\n",
+		       "contended acquisitions are counted (kovctl instrument --what full-locks counts all)\n",
 		       span, (unsigned long long)t.frames, sort_key);
 		if (!t.full_figures && t.frames)
 			printf("(a protocol 1.1 target: no minimum, holds, bounces, trylock failures or call sites)\n");

@@ -315,16 +315,16 @@ int cmd_instrument(struct kovctl *k)
 	int rc = need_controller(k);
 	if (rc)
 		return rc;
-	struct proto_instrument m = { k->o->pid, k->o->coid,
-				      k->o->what_locks ? PROTO_INSTR_SLEEPLOCKS : PROTO_INSTR_INVOCATIONS, k->o->on };
+	uint16_t what = k->o->what ? k->o->what : PROTO_INSTR_INVOCATIONS;
+	struct proto_instrument m = { k->o->pid, k->o->coid, what, k->o->on };
 	struct kov_answer a;
 	int n = proto_encode_instrument(frame, sizeof frame, 0, 0, &m);
 	if (n < 0 || kov_client_call(k->c, frame, (size_t)n, &a) < 0)
 		return kovctl_client_error(k);
 	kov_answer_free(&a);
 	if (!k->o->json)
-		printf("%s %s for %s of pid %u\n", k->o->what_locks ? "sleep-lock figures" :
-		       "invocation counting", m.on ? "on" : "off", m.coid ? "one object" : "every object",
+		printf("%s %s for %s of pid %u\n", what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" :
+		       what == PROTO_INSTR_LOCKS_FULL ? "full lock counting" : "invocation counting", m.on ? "on" : "off", m.coid ? "one object" : "every object",
 		       (unsigned)m.pid);
 	return EXIT_OK;
 }

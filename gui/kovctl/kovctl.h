@@ -49,7 +49,7 @@ struct kovctl_opts {
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
 	uint64_t coid;               /* instrument: one object (0: all of the process's) */
 	bool on, has_on;             /* instrument */
-	bool what_locks;             /* instrument --what locks (default: calls) */
+	uint16_t what;               /* instrument --what: PROTO_INSTR_* (0: calls) */
 	const char *sort;            /* lockstat: wait (default), contentions, acquisitions */
 	uint16_t lock_kind;          /* lockstat: PROTO_LOCK_* only (0: both) */
 	size_t n_addrs;              /* symbols */

@@ -42,7 +42,7 @@ const char kovctl_usage[] =
 	"                               lock_stat per spin and sleep lock, kernel and user:\n"
 	"                               contentions, wait and hold times, bounces, waiters,\n"
 	"                               call sites, owning object (default 2 s, by wait)\n"
-	"  instrument --pid N [--coid C] [--what calls|locks] on|off\n"
+	"  instrument --pid N [--coid C] [--what calls|locks|full-locks] on|off\n"
 	"                               invocation counting (calls, the default) for every object\n"
 	"                               of process N (0: the kernel) or one object (top --metric\n"
 	"                               invocations), or the lockstat figures of its monitored\n"
@@ -216,9 +216,14 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
 		o->count = (unsigned)u;
 	} else if (!strcmp(name, "--what")) {
-		if (strcmp(val, "calls") && strcmp(val, "locks"))
-			return usage_error(err, n, "--what: calls or locks, not '%s'", val, "");
-		o->what_locks = !strcmp(val, "locks");
+		if (!strcmp(val, "calls"))
+			o->what = PROTO_INSTR_INVOCATIONS;
+		else if (!strcmp(val, "locks"))
+			o->what = PROTO_INSTR_SLEEPLOCKS;
+		else if (!strcmp(val, "full-locks"))
+			o->what = PROTO_INSTR_LOCKS_FULL;
+		else
+			return usage_error(err, n, "--what: calls, locks or full-locks, not '%s'", val, "");
 	} else if (!strcmp(name, "--coid")) {
 		if (!parse_addr(val, &o->coid) || !o->coid)
 			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");

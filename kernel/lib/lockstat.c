@@ -45,6 +45,31 @@ struct km_lock_stats *lockstat_get(struct km_lock_area *a, uint64_t lock, uint16
 	return 0;
 }
 
+void lockstat_owner_gone(struct km_lock_area *a, uint64_t owner)
+{
+	if (!owner || !__atomic_load_n(&a->used, __ATOMIC_RELAXED))
+		return;
+	for (uint32_t i = 0; i < a->capacity; i++) {
+		struct km_lock_stats *s = &a->locks[i];
+		if (s->owner != owner)
+			continue;
+		s->owner = 0;
+		__atomic_and_fetch(&s->flags, (uint16_t)~(KM_LOCK_FULL | KM_LOCK_OWNER_SET), __ATOMIC_RELAXED);
+		__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_GONE, __ATOMIC_RELEASE);
+	}
+}
+
+bool lockstat_needs_owner(struct km_lock_stats *s, bool made, uint16_t kind)
+{
+	if (made)
+		return true;
+	if (!(__atomic_load_n(&s->flags, __ATOMIC_ACQUIRE) & KM_LOCK_OWNER_GONE))
+		return false;
+	__atomic_and_fetch(&s->flags, (uint16_t)~KM_LOCK_OWNER_GONE, __ATOMIC_ACQ_REL);
+	s->kind = kind;
+	return true;
+}
+
 uint32_t lockstat_wait_begin(struct km_lock_stats *s)
 {
 	return __atomic_add_fetch(&s->waiters, 1, __ATOMIC_RELAXED);

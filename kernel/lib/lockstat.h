@@ -21,6 +21,15 @@ bool lockstat_area_init(struct km_lock_area *a, uint64_t bytes);
  * full (counted in `dropped`). Lock-free. */
 struct km_lock_stats *lockstat_get(struct km_lock_area *a, uint64_t lock, uint16_t kind, bool *made);
 
+/* The object whose rep is `owner` is being destroyed: its locks go with it, so their records
+ * lose owner and full counting and are attributed again when next met (the address may then
+ * hold another lock). O(capacity). */
+void lockstat_owner_gone(struct km_lock_area *a, uint64_t owner);
+
+/* True when the record needs its owner found (just made, or its owner gone); the kind is
+ * set anew (the address may now hold a lock of another kind). */
+bool lockstat_needs_owner(struct km_lock_stats *s, bool made, uint16_t kind);
+
 /* A thread starts waiting (waiters + 1) and stops (- 1): the number it saw is returned. */
 uint32_t lockstat_wait_begin(struct km_lock_stats *s);
 void lockstat_wait_end(struct km_lock_stats *s);

@@ -8,6 +8,7 @@
  *   kmcheck cost THOUSANDS THR DEPTH instructions per sample (handler, walk of DEPTH+1 frames),
  *                                    from -icount time with and without sampling
  *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
+ *   kmcheck overhead-rates ITER      spinbench sampled at 100, 1,000 and 10,000 per second
  *                                    (nosw: without the software MMU-miss events)
  *   kmcheck locks THREADS ITER       sleepbench's monitored mutex: acquisitions, waiters seen
  *   kmcheck refuse                   configurations the KM must refuse, with their reasons
@@ -375,6 +376,43 @@ static void overhead(long iterations, bool software)
 	check(on >= base, "monitoring costs something");
 }
 
+/* Overhead against the sampling rate: spinbench (one thread) unmonitored, then sampled at 100,
+ * 1,000 and 10,000 samples per second of its (virtual) time. The thresholds come from a first
+ * sampled run that measures how many counted instructions a second of the run holds (not one
+ * per nanosecond: QEMU's counter and its -icount clock differ). */
+static void overhead_rates(long iterations)
+{
+	char args[48];
+	snprintf(args, sizeof args, "%ld,1,1", iterations);
+	uint64_t n0, off = timed_program("spinbench", args, 0, &n0);
+	uint64_t again = timed_program("spinbench", args, 0, &n0);
+	uint64_t base = off < again ? off : again, noise = off > again ? off - again : again - off;
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "rate", 100);
+	add(&c, "PM_INST_CMPL", 1000000);
+	uint64_t n, on = timed_program("spinbench", args, &c, &n);
+	uint64_t per_second = on ? n * 1000000 * 1000000000 / on : 0;   /* counted per second */
+	static const long rates[] = { 100, 1000, 10000 };
+	for (int i = 0; i < 3; i++) {
+		long threshold = (long)(per_second / (uint64_t)rates[i]);
+		if (threshold < 1000)
+			threshold = 1000;
+		c = config(KM_UNIT_MICROSECONDS, 10000);
+		group(&c, "rate", 100);
+		add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+		on = timed_program("spinbench", args, &c, &n);
+		uint64_t extra = on > base ? on - base : 0, ppm = extra * 1000000 / base;
+		/* The rate achieved: samples per second of the monitored run's (virtual) time. */
+		printf("kmcheck: overhead nominal=%ld/s rate=%lu/s threshold=%ld time_ns=%lu samples=%lu "
+		       "overhead=%lu.%04lu%% per_sample=%lu noise_ns=%lu%s\n", rates[i],
+		       (unsigned long)(on ? n * 1000000000 / on : 0), threshold, (unsigned long)base,
+		       (unsigned long)n, (unsigned long)(ppm / 10000), (unsigned long)(ppm % 10000),
+		       (unsigned long)(n ? extra / n : 0), (unsigned long)noise,
+		       extra <= noise ? " (within the noise of two unmonitored runs)" : "");
+		check(n > 0, "the run produced samples at this rate");
+	}
+}
+
 static void cost(long thousands, long threshold, long depth)
 {
 	char args[48];
@@ -542,6 +580,8 @@ int main(int argc, char **argv)
 		mux(number(argc > 2 ? argv[2] : "20000"));
 	else if (strcmp(mode, "overload") == 0)
 		overload(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "1000"));
+	else if (strcmp(mode, "overhead-rates") == 0)
+		overhead_rates(number(argc > 2 ? argv[2] : "20000000"));
 	else if (strcmp(mode, "overhead") == 0)
 		overhead(number(argc > 2 ? argv[2] : "2000000"), argc <= 3 || strcmp(argv[3], "nosw") != 0);
 	else if (strcmp(mode, "cost") == 0)

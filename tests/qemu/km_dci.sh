@@ -145,7 +145,7 @@ ok --token s3cret instrument --pid "$sleep_pid" --what locks on
 ok --token s3cret lockstat --seconds 1
 out_has 'SleepBench'
 exits 1 --token s3cret instrument --pid 0 --what locks on
-out_has "kernel's sleep locks are not monitored"
+out_has "the kernel has no monitored mutexes: use full lock counting"
 
 ok --token s3cret stop
 ok status

@@ -714,11 +714,16 @@ static void check_instrument(const struct proto_frame *f)
 	assert_int_equal(m.on, instrument.on);
 	uint8_t again[BUF];
 	assert_same_frame(f, again, proto_encode_instrument(again, BUF, f->req, f->flags, &m));
-	/* Invocation counting or sleep-lock figures, on or off, for the kernel or one process. */
+	/* Invocation counting, sleep-lock figures or full lock counting, on or off, for the kernel
+	 * or one process; nothing else. */
 	struct proto_instrument bad = instrument;
-	bad.what = 3;
+	bad.what = 4;
+	assert_int_equal(proto_encode_instrument(again, BUF, 1, 0, &bad), -PROTO_E_INCONSISTENT);
+	bad.what = 0;
 	assert_int_equal(proto_encode_instrument(again, BUF, 1, 0, &bad), -PROTO_E_INCONSISTENT);
 	bad.what = PROTO_INSTR_SLEEPLOCKS;
+	assert_true(proto_encode_instrument(again, BUF, 1, 0, &bad) > 0);
+	bad.what = PROTO_INSTR_LOCKS_FULL;
 	assert_true(proto_encode_instrument(again, BUF, 1, 0, &bad) > 0);
 	bad = instrument;
 	bad.on = 2;
