@@ -21,9 +21,12 @@ UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 
            -fno-asynchronous-unwind-tables -fno-pic -ffixed-r13 -Ilibc-instr/include -I.
 HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
 
-KERNEL_C := $(wildcard kernel/*.c) $(filter-out kernel/asm_offsets.c,$(wildcard kernel/*.c)) \
-            $(wildcard kernel/lib/*.c) $(wildcard kov/*.c) dci/elf_syms.c
-KERNEL_C := $(sort $(filter-out kernel/asm_offsets.c,$(KERNEL_C)) $(wildcard kernel/net/*.c))
+# The kernel: one folder per subsystem (docs/architecture.md), the monitor (kov/) and the
+# network glue (kernel/net/, built with lwIP's headers).
+KERNEL_DIRS := kernel kernel/arch kernel/mm kernel/co kernel/mem kernel/proc kernel/drivers kernel/lib kov
+KERNEL_C := $(filter-out kernel/arch/asm_offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))) \
+            $(wildcard kernel/net/*.c) dci/elf_syms.c
+KERNEL_C := $(sort $(KERNEL_C))
 # lwIP, from Debian's source package (scripts/setup fetches it; never committed).
 LWIP    := third_party/lwip/src
 LWIP_C  := $(addprefix $(LWIP)/,core/init.c core/def.c core/inet_chksum.c core/ip.c core/mem.c \
@@ -33,27 +36,23 @@ LWIP_C  := $(addprefix $(LWIP)/,core/init.c core/def.c core/inet_chksum.c core/i
            api/api_lib.c api/api_msg.c api/err.c api/netbuf.c api/sockets.c api/tcpip.c \
            netif/ethernet.c)
 LWIP_INC := -Ikernel/net -Ikernel/net/compat -I$(LWIP)/include
-KERNEL_S := $(wildcard boot/*.S) $(wildcard kernel/*.S)
+KERNEL_S := $(wildcard boot/*.S) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.S))
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)/target/build_id.o
 
 # Monitor code that touches the hardware or kernel internals: target only.
-KOV_TARGET_ONLY := kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c kov/km_locks.c \
+KOV_TARGET_ONLY := kov/km_info.c kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c kov/km_locks.c \
                    kov/km_sampler.c kov/km_program.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
-# The event planner and the PMU backends it programs through (every kov/*_pmu.c is one):
-# portable, also linked into host programs that check configurations (the viewer).
-KM_PLAN_C := kov/km_plan.c kov/pmu_event.c kov/pmu_backends.c kov/pmu_book3s.c \
-             $(wildcard kov/*_pmu.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
             libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c kernel/lib/lockstat.c \
-            libc-instr/syscall.S kernel/cobj_tramp.S kernel/cobj_core.c kernel/co_count.c \
-            kernel/cobj_count.c \
+            libc-instr/syscall.S kernel/co/cobj_tramp.S kernel/co/cobj_core.c kernel/co/co_count.c \
+            kernel/co/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
 PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c)) \
@@ -63,6 +62,9 @@ DCID_SRC := $(wildcard dci/daemon/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
 DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
 HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
+# The monitor's other portable code, for host programs that check configurations (the viewer):
+# the planner and the PMU backends it programs through, whichever files they are in.
+KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c))
 
 .PHONY: all kernel host unit-tests test run bench setup clean help
 all: kernel host unit-tests
@@ -75,7 +77,7 @@ setup:
 	@scripts/setup
 
 # --- target ------------------------------------------------------------------------------
-$(B)/include/asm_offsets.h: kernel/asm_offsets.c kernel/percpu.h kernel/trap.h
+$(B)/include/asm_offsets.h: kernel/arch/asm_offsets.c kernel/arch/percpu.h kernel/arch/trap.h
 	@mkdir -p $(dir $@)
 	@$(TCC) $(TFLAGS) -S -o $@.s $<
 	@sed -n 's/^->\([A-Z0-9_]*\) \([0-9]*\).*/#define \1 \2/p' $@.s > $@.tmp && mv $@.tmp $@
@@ -175,12 +177,12 @@ $(B)/host/mkinitrd: tools/mkinitrd.c
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -o $@ $<
 
-$(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h dci/*.h kernel/lib/*.h) $(HOST_CLIENT_C)
+$(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h dci/*.h kernel/lib/*.h kernel/abi/*.h) $(HOST_CLIENT_C)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -Igui -o $@ $(wildcard gui/kovctl/*.c) $(HOST_CLIENT_C)
 
-$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kov/*.h dci/*.h gui/client/*) tools/mksyms_lib.c
+$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel/abi/*.h kov/*.h dci/*.h gui/client/*) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread

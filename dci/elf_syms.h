@@ -27,7 +27,7 @@ enum elf_syms_error {
 long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, size_t cap);
 
 /* The code addresses of the clustered-object method bodies the program lists in its
- * .co_methods section (kernel/lib/co_abi.h: one ELFv1 descriptor address each, followed
+ * .co_methods section (kernel/abi/co_abi.h: one ELFv1 descriptor address each, followed
  * through .opd). Returns how many were written to out (at most max; 0 when the program has
  * no such section) or -ELF_SYMS_E_*. */
 long elf_co_methods(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t *out, size_t max);

@@ -1,7 +1,7 @@
 /* Attribution of a sample to the object whose method was running: from the interrupted state
  * (pc, stack pointer, link register) walk the back chain to the innermost frame owned by a
  * clustered-object method body and read the rep its CO_METHOD entry stub stored in the home
- * slot of the first parameter (kernel/lib/co_abi.h), 48 bytes above the caller's stack pointer.
+ * slot of the first parameter (kernel/abi/co_abi.h), 48 bytes above the caller's stack pointer.
  *
  * The interrupted function may not own a frame: a leaf that never makes one, a prologue before
  * its `stdu r1`, or an epilogue after the frame was popped. Its instructions are read to tell
@@ -63,7 +63,7 @@ struct attrib_env {
 	uint64_t max_frame;         /* largest frame accepted, bytes */
 };
 
-#define ATTRIB_TRUNCATED 0x04u      /* the sample flags of kernel/km_abi.h */
+#define ATTRIB_TRUNCATED 0x04u      /* the sample flags of kernel/abi/km_abi.h */
 #define ATTRIB_UNCERTAIN 0x08u
 #define ATTRIB_NO_OBJECT 0x10u
 

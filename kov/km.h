@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include "pmu_event.h"
-#include "../kernel/trap.h"
+#include "../kernel/arch/trap.h"
 
 struct process;
 

@@ -1,6 +1,6 @@
 #include "km_catalogue.h"
 #include "pmu_probe.h"
-#include "../kernel/console.h"
+#include "../kernel/drivers/console.h"
 
 struct catalogue km_catalogue;
 

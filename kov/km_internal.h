@@ -11,7 +11,7 @@
 #include "sample_ring.h"
 #include "sample_period.h"
 #include "attrib.h"
-#include "../kernel/percpu.h"
+#include "../kernel/arch/percpu.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
 #define KM_SW_RING 8

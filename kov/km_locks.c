@@ -4,14 +4,14 @@
  * library; and reading them all for the daemon. */
 #include "km_internal.h"
 #include "../kernel/lib/lockstat.h"
-#include "../kernel/kmem.h"
-#include "../kernel/process.h"
-#include "../kernel/thread.h"
-#include "../kernel/uaccess.h"
-#include "../kernel/syscall_nr.h"
-#include "../kernel/spinlock.h"
-#include "../kernel/sleeplock.h"
-#include "../kernel/cobj.h"
+#include "../kernel/mm/kmem.h"
+#include "../kernel/proc/process.h"
+#include "../kernel/proc/thread.h"
+#include "../kernel/mm/uaccess.h"
+#include "../kernel/abi/syscall_nr.h"
+#include "../kernel/proc/spinlock.h"
+#include "../kernel/proc/sleeplock.h"
+#include "../kernel/co/cobj.h"
 
 #define KERNEL_LOCK_RECORDS 512
 static union {
@@ -60,7 +60,7 @@ static bool live_rep(uint64_t rep)
 	return false;
 }
 
-/* The flags of a lock word: a spin lock's, or a sleep lock's `locked` (kernel/sleeplock.c
+/* The flags of a lock word: a spin lock's, or a sleep lock's `locked` (kernel/proc/sleeplock.c
  * keeps SPIN_FULL the same way). */
 static volatile uint32_t *word_of(const struct km_lock_stats *s)
 {

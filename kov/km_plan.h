@@ -1,5 +1,5 @@
 /* Turning a monitoring configuration (named groups of catalogue events with shares and
- * sampling thresholds, kernel/km_abi.h) into what the KM programs at each slice: per group the
+ * sampling thresholds, kernel/abi/km_abi.h) into what the KM programs at each slice: per group the
  * counter of every event and the MMCR values, or a refusal that names the event and the
  * reason. Portable: the KM uses it, the host unit tests pin it.
  *
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "pmu_event.h"
-#include "kernel/km_abi.h"
+#include "../kernel/abi/km_abi.h"
 
 struct km_plan_event {
 	uint16_t event;         /* catalogue index */

@@ -4,8 +4,8 @@
 #include "km_internal.h"
 #include "pmu_access.h"
 #include "pmu_backend.h"
-#include "../kernel/cpu.h"
-#include "../kernel/platform.h"
+#include "../kernel/arch/cpu.h"
+#include "../kernel/arch/platform.h"
 
 struct km_global km;
 struct km_cpu km_cpus[MAX_CPUS];

@@ -5,11 +5,11 @@
  * change. */
 #include "km_internal.h"
 #include "../dci/elf_syms.h"
-#include "../kernel/kmem.h"
-#include "../kernel/console.h"
-#include "../kernel/process.h"
-#include "../kernel/cobj.h"
-#include "../kernel/sleeplock.h"
+#include "../kernel/mm/kmem.h"
+#include "../kernel/drivers/console.h"
+#include "../kernel/proc/process.h"
+#include "../kernel/co/cobj.h"
+#include "../kernel/proc/sleeplock.h"
 #include "../kernel/lib/ksyms.h"
 #include "../kernel/lib/string.h"
 

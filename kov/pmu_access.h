@@ -4,7 +4,7 @@
 #define KOV_PMU_ACCESS_H
 
 #include <stdint.h>
-#include "../kernel/cpu.h"
+#include "../kernel/arch/cpu.h"
 
 static inline void write_pmc(int pmc, uint32_t v)
 {

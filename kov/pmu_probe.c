@@ -1,7 +1,7 @@
 #include "pmu_probe.h"
-#include "../kernel/cpu.h"
-#include "../kernel/percpu.h"
-#include "../kernel/console.h"
+#include "../kernel/arch/cpu.h"
+#include "../kernel/arch/percpu.h"
+#include "../kernel/drivers/console.h"
 #include "pmu_access.h"
 
 #define LOOP_ITERATIONS 10000

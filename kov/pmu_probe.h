@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../kernel/trap.h"
+#include "../kernel/arch/trap.h"
 #include "pmu_backend.h"
 
 /* The columns of the probe: (backend, event). */

@@ -1,11 +1,11 @@
-#include "scan.h"
-#include "../kernel/cobj.h"
-#include "../kernel/process.h"
-#include "../kernel/kmem.h"
-#include "../kernel/cpu.h"
+#include "../kernel/abi/scan.h"
+#include "../kernel/co/cobj.h"
+#include "../kernel/proc/process.h"
+#include "../kernel/mm/kmem.h"
+#include "../kernel/arch/cpu.h"
 #include "../kernel/lib/string.h"
-#include "../kernel/timer.h"
-#include "../kernel/thread.h"
+#include "../kernel/arch/timer.h"
+#include "../kernel/proc/thread.h"
 
 static void copy_name(char *dst, size_t n, const char *src)
 {

@@ -1,11 +1,11 @@
 /* The user-level clustered-object runtime (see include/cobj.h). */
 #include "kov.h"
-#include "cobj.h"
-#include "../../kernel/co_count.h"
+#include "../kernel/co/cobj.h"
+#include "../kernel/co/co_count.h"
 #include "uthread.h"
 #include "locks.h"
-#include "../../kernel/syscall_nr.h"
-#include "../../kov/scan.h"
+#include "../kernel/abi/syscall_nr.h"
+#include "../kernel/abi/scan.h"
 
 extern const void *const co_default_ops[];
 
@@ -138,7 +138,7 @@ bool co_runtime_prepare(void)
 	return true;
 }
 
-/* ---- glue for the shared core (kernel/cobj_core.c) ---- */
+/* ---- glue for the shared core (kernel/co/cobj_core.c) ---- */
 uint64_t co_runtime_ltt_base(void)
 {
 	return USER_LTT_BASE;

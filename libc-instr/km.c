@@ -1,7 +1,7 @@
 /* System-call wrappers of the KM's monitoring interface (include/km.h). */
 #include "kov.h"
 #include "km.h"
-#include "../kernel/syscall_nr.h"
+#include "../kernel/abi/syscall_nr.h"
 
 long km_configure(const struct km_config *cfg, char *why, size_t why_size)
 {

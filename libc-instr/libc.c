@@ -1,8 +1,8 @@
 /* System-call wrappers and console output for user programs. */
 #include "kov.h"
-#include "cobj.h"
+#include "../kernel/co/cobj.h"
 #include "uthread.h"
-#include "../../kernel/syscall_nr.h"
+#include "../kernel/abi/syscall_nr.h"
 #include "../../kernel/lib/format.h"
 
 static void stdout_flush_all(void);

@@ -6,7 +6,7 @@
 #include "kov.h"
 #include "uthread.h"
 #include "locks.h"
-#include "../../kernel/syscall_nr.h"
+#include "../kernel/abi/syscall_nr.h"
 #include "../../kernel/lib/lockstat.h"
 
 #define LOCK_TABLE_RECORDS 256

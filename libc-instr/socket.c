@@ -1,7 +1,7 @@
 /* Socket and KM-information system call stubs (libc-instr/include/socket.h). */
 #include <kov.h>
 #include <socket.h>
-#include "kernel/syscall_nr.h"
+#include "../kernel/abi/syscall_nr.h"
 
 int socket(int domain, int type, int protocol)
 {

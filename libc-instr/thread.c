@@ -1,7 +1,7 @@
 /* User threads and their registry (libc-instr/uthread.h). */
 #include "kov.h"
 #include "uthread.h"
-#include "../../kernel/syscall_nr.h"
+#include "../kernel/abi/syscall_nr.h"
 
 #define THREAD_STACK (64 * 1024)
 

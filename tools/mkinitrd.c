@@ -1,4 +1,4 @@
-/* mkinitrd: packs user programs into KOV's initial RAM disk (format in kernel/initrd.h).
+/* mkinitrd: packs user programs into KOV's initial RAM disk (format in kernel/proc/initrd.h).
  *   mkinitrd -o OUT FILE...     each FILE is stored under its base name */
 #include <errno.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
 #include <kov.h>
 #include <socket.h>
 #include "dci/proto.h"
-#include "kov/scan.h"
-#include "kernel/syscall_nr.h"
+#include "../../kernel/abi/scan.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 #define DCID_NAME "kov-dcid 1.0"
 #define DCID_MAX_CLIENTS 16               /* past the handshake */

@@ -1,7 +1,7 @@
 /* What the daemon knows about the target, all of it from the KM's system calls. */
 #include "dcid.h"
 #include "dci/elf_syms.h"
-#include "kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 #define SCAN_MAX 4096
 #define PROCS_MAX 1024

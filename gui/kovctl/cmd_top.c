@@ -204,7 +204,7 @@ static int plan_metric(struct kovctl *k, struct top *t, const char *m, const cha
 	return EXIT_OK;
 }
 
-/* The wait loop of a contended spin lock (kernel/spinlock.c, libc-instr/locks.c): not the
+/* The wait loop of a contended spin lock (kernel/proc/spinlock.c, libc-instr/locks.c): not the
  * acquisition instructions, which every uncontended acquisition runs too. */
 static bool is_spin_wait(const char *name)
 {

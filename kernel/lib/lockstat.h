@@ -1,4 +1,4 @@
-/* Lock statistics tables (struct km_lock_area, kernel/km_abi.h): finding a lock's record and
+/* Lock statistics tables (struct km_lock_area, kernel/abi/km_abi.h): finding a lock's record and
  * updating it from a lock's contended path. Portable: the kernel's spin and sleep locks, the
  * user C library's, and the host unit tests share it.
  *
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../km_abi.h"
+#include "../abi/km_abi.h"
 
 /* Sets up an area of `bytes` bytes (zeroed by the caller) for as many records as fit, rounded
  * down to a power of two; false if not even one fits. */

@@ -1,11 +1,11 @@
-/* The kernel's network stack: lwIP over the registered NIC (kernel/netdev.h), started after
+/* The kernel's network stack: lwIP over the registered NIC (kernel/drivers/netdev.h), started after
  * boot; user programs reach it through the socket system calls (kernel/net/sockets.c). */
 #ifndef KOV_NET_H
 #define KOV_NET_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../km_abi.h"
+#include "../abi/km_abi.h"
 
 struct process;
 

@@ -1,4 +1,4 @@
-/* The NIC side of the stack (kernel/netdev.h): the registered interface, its receive thread,
+/* The NIC side of the stack (kernel/drivers/netdev.h): the registered interface, its receive thread,
  * and lwIP's netif over it (frames in through tcpip_input, out through the driver). */
 #include "lwip/opt.h"
 #include "lwip/netif.h"
@@ -8,15 +8,15 @@
 #include "lwip/etharp.h"
 #include "netif/ethernet.h"
 #include "net.h"
-#include "../netdev.h"
-#include "../thread.h"
-#include "../timer.h"
-#include "../console.h"
-#include "../platform.h"
-#include "../process.h"
+#include "../drivers/netdev.h"
+#include "../proc/thread.h"
+#include "../arch/timer.h"
+#include "../drivers/console.h"
+#include "../arch/platform.h"
+#include "../proc/process.h"
 #include "../lib/bootargs.h"
 #include "../lib/string.h"
-#include "../cpu.h"
+#include "../arch/cpu.h"
 
 static struct netdev *the_netdev;
 static struct netif the_netif;

@@ -7,13 +7,13 @@
 #include "lwip/opt.h"
 #include "lwip/sockets.h"
 #include "net.h"
-#include "../syscall_nr.h"
-#include "../process.h"
-#include "../uaccess.h"
-#include "../kmem.h"
-#include "../spinlock.h"
+#include "../abi/syscall_nr.h"
+#include "../proc/process.h"
+#include "../mm/uaccess.h"
+#include "../mm/kmem.h"
+#include "../proc/spinlock.h"
 #include "../lib/string.h"
-#include "../thread.h"
+#include "../proc/thread.h"
 
 #define IO_CHUNK (64 * 1024)          /* bounce buffer per send/recv call */
 #define POLL_MAX 64

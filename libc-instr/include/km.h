@@ -1,10 +1,10 @@
 /* The KM's monitoring calls for the privileged monitoring daemon (kov/km.h in the kernel;
- * records in kernel/km_abi.h). Each returns a count or 0, or a negative KOV_E* error. */
+ * records in kernel/abi/km_abi.h). Each returns a count or 0, or a negative KOV_E* error. */
 #ifndef KOV_LIBC_KM_H
 #define KOV_LIBC_KM_H
 
 #include <stddef.h>
-#include "../../kernel/km_abi.h"
+#include "../../kernel/abi/km_abi.h"
 
 /* Applies cfg (n_groups 0 clears): the new configuration's id, or -KOV_EINVAL with the
  * reason in why. */

@@ -23,9 +23,9 @@ void yield(void);
 void *sbrk(long increment);
 uint64_t clock_ns(void);
 int getcpu(void);
-long meminfo(int what);   /* MEMINFO_* from kernel/syscall_nr.h */
+long meminfo(int what);   /* MEMINFO_* from kernel/abi/syscall_nr.h */
 
-/* Threads: fn(arg) runs on `cpu`: -1 any CPU; 0 .. THREAD_CPU_MAX - 1 (kernel/syscall_nr.h)
+/* Threads: fn(arg) runs on `cpu`: -1 any CPU; 0 .. THREAD_CPU_MAX - 1 (kernel/abi/syscall_nr.h)
  * that CPU when it is online, else any online CPU (a wish, so a program written for more CPUs
  * runs on fewer); other numbers -KOV_EINVAL. The stack comes from malloc. Returns the tid or
  * a negative error. */
@@ -38,9 +38,13 @@ long futex_wake(volatile uint32_t *addr, long count);
 /* Spin locks (lwarx/stwcx., the same code as the kernel's) and sleep locks (mutexes) whose
  * waiters block in the kernel's blocked-thread queues. Every lock keeps lock statistics on its
  * contended path (contentions, wait and contended-hold times, waiters, CPU bounces, call
- * sites: kernel/km_abi.h struct km_lock_stats) in a table the monitor reads; a lock belongs to
+ * sites: kernel/abi/km_abi.h struct km_lock_stats) in a table the monitor reads; a lock belongs to
  * the object whose method first waited for it, unless the program names its owner. */
-#include "../../kernel/spinlock.h"
+#include "../../kernel/lib/spinword.h"
+/* A failed spin_trylock counts as a trylock failure in the lock's statistics. */
+void spin_lock(struct spinlock *l);
+bool spin_trylock(struct spinlock *l);
+void spin_unlock(struct spinlock *l);
 struct km_lock_stats;
 struct mutex {
 	volatile uint32_t locked, waiters;

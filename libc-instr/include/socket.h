@@ -1,12 +1,12 @@
 /* BSD-style sockets for user programs (TCP and UDP over IPv4), served by the kernel's lwIP.
  * The calls and structures are the POSIX ones; constants have lwIP's values. Errors are
- * returned as negative KOV_E* numbers (kernel/syscall_nr.h), not through errno. */
+ * returned as negative KOV_E* numbers (kernel/abi/syscall_nr.h), not through errno. */
 #ifndef KOV_SOCKET_H
 #define KOV_SOCKET_H
 
 #include <stdint.h>
 #include <stddef.h>
-#include "../../kernel/km_abi.h"
+#include "../../kernel/abi/km_abi.h"
 
 #define AF_INET 2
 #define SOCK_STREAM 1
@@ -73,7 +73,7 @@ int getpeername(int fd, struct sockaddr_in *addr, socklen_t *len);
 /* The network interface and stack counters; -KOV_ENODEV when the target has no network. */
 int netinfo(struct km_netinfo *out);
 
-/* The KM's information calls (privileged processes only): kernel/km_abi.h. */
+/* The KM's information calls (privileged processes only): kernel/abi/km_abi.h. */
 int km_info(struct km_info *out);
 long km_catalogue(struct km_event_info *buf, unsigned int max);
 long km_ksyms(void *buf, size_t cap);

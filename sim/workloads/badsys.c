@@ -3,8 +3,8 @@
  * signal-like status. Exits 0 if every check held. */
 #include <kov.h>
 #include <socket.h>
-#include "../../kernel/syscall_nr.h"
-#include "../../kov/scan.h"
+#include "../../kernel/abi/syscall_nr.h"
+#include "../../kernel/abi/scan.h"
 
 static int failures, checks;
 static volatile int ran_on = -1;

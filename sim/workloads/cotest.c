@@ -5,7 +5,7 @@
  * empty on every CPU again. */
 #include <kov.h>
 #include <cobj.h>
-#include "../../kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 static int failures;
 

@@ -6,8 +6,8 @@
  * second once per round (an invocation-counting workload with known proportions). */
 #include <kov.h>
 #include <cobj.h>
-#include "../../kernel/syscall_nr.h"
-#include "../../kov/scan.h"
+#include "../../kernel/abi/syscall_nr.h"
+#include "../../kernel/abi/scan.h"
 
 struct node;
 struct node_ops { long (*touch)(struct node *n); };

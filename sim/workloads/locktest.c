@@ -2,7 +2,7 @@
  * under a sleep lock (a mutex whose waiters block in the kernel's blocked-thread queues).
  * The totals must be exact. Usage: locktest [threads-per-cpu] [rounds] */
 #include <kov.h>
-#include "../../kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 static struct spinlock spin;
 static struct mutex mutex = MUTEX_INIT;

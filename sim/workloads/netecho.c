@@ -7,7 +7,7 @@
  * Usage: netecho [port=P] [conns=N] [connect=P] */
 #include <kov.h>
 #include <socket.h>
-#include "kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 static int failures;
 

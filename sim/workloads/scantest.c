@@ -2,8 +2,8 @@
  * this process caused appear with the right links: its Process has its HAT and Regions as
  * children, each Region an FCM, the program's FCMs its FR, and the HAT its SegmentHATs. */
 #include <kov.h>
-#include "../../kernel/syscall_nr.h"
-#include "../../kov/scan.h"
+#include "../../kernel/abi/syscall_nr.h"
+#include "../../kernel/abi/scan.h"
 
 #define MAX 4096
 

@@ -2,7 +2,7 @@
  * then checks that every physical page, page-manager frame, kernel heap block and process slot
  * came back: nothing leaks through Process, Region, FCM, PM, HAT or SegmentHAT. */
 #include <kov.h>
-#include "../../kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 #define WAVE 8
 

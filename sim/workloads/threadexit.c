@@ -2,7 +2,7 @@
  * never woken. The process must end with main's status and give everything back. Run as a
  * child of itself ("threadexit" spawns "threadexit child" and checks the aftermath). */
 #include <kov.h>
-#include "../../kernel/syscall_nr.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 static volatile uint32_t never;
 

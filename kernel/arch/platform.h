@@ -1,0 +1,71 @@
+/* The machine the kernel runs on, chosen at boot from the device tree. Everything that differs
+ * between the PAPR guest (QEMU pseries) and bare metal (Power Mac G5 / QEMU mac99) is here. */
+#ifndef KOV_PLATFORM_H
+#define KOV_PLATFORM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include "../lib/fdt.h"
+#include "../mm/mmu.h"
+
+#define MAX_MEM_REGIONS 8
+
+struct mem_region { uint64_t base, size; };
+
+struct machine_info {
+	const char *profile;        /* "smp" (pseries) or "g5" (mac99 / Power Mac) */
+	const char *model;          /* device tree model string */
+	uint32_t pvr;
+	uint64_t tb_freq;           /* timebase ticks per second */
+	uint64_t mem_total;
+	struct mem_region mem[MAX_MEM_REGIONS];
+	unsigned int mem_count;
+	unsigned int cpu_count;     /* CPUs present in the device tree */
+	uint32_t cpu_hw_id[8];      /* their interrupt server numbers, boot CPU first */
+	const char *bootargs;       /* kernel command line, "" if none */
+};
+
+struct platform {
+	const char *name;
+	const char *profile;        /* the sim/run profile this platform corresponds to */
+	/* Returns true if this platform drives the machine described by the device tree. */
+	bool (*probe)(const struct fdt *fdt);
+	/* Prepares the console; called before anything is printed. */
+	void (*console_init)(const struct fdt *fdt);
+	void (*console_write)(const char *s, size_t n);
+	/* Starts CPU hw_id at the physical address entry with r3 = arg; false if it cannot. */
+	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
+	/* Wakes CPU hw_id if it is waiting in idle (0: the CPU notices at its next tick). */
+	void (*kick)(uint32_t hw_id);
+	/* Prepares this CPU to take external interrupts and IPIs (0 if none). */
+	void (*interrupts_init_cpu)(void);
+	/* Handles an external interrupt (vector 0x500); 0 if the platform takes none. */
+	void (*external_interrupt)(void);
+	/* Unmasks device interrupt `source` and routes it to the boot CPU (kernel/arch/irq.h); 0 or
+	 * false if the platform cannot deliver device interrupts. */
+	bool (*irq_route)(uint32_t source);
+	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
+	void (*idle)(void);
+	/* How the hashed page table is written. */
+	const struct hpt_ops *hpt;
+	/* Powers the machine off; QEMU exits. */
+	void (*power_off)(void) __attribute__((noreturn));
+};
+
+extern const struct platform *platform;
+extern struct machine_info machine;
+
+/* Picks the platform for this device tree and fills `machine`; returns false if none fits. */
+bool platform_init(const void *fdt_blob);
+
+/* The device tree the kernel booted with (valid for the kernel's lifetime). */
+extern struct fdt boot_fdt;
+
+/* True if the string-list property `name` of `node` contains `want`. */
+bool fdt_has_string(const struct fdt *f, int node, const char *name, const char *want);
+
+/* Stops the machine for good (powers off where possible, else spins with interrupts off). */
+void machine_halt(void) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,209 @@
+/* Size-class slabs: each page of a class carries its own free list (in a descriptor indexed by
+ * page frame number), classes keep the pages that have free blocks, and a page whose blocks
+ * are all free again goes back to the page allocator (one empty page per class is kept to
+ * avoid thrashing). So kernel objects that die give their memory back: the page counts of a
+ * system at rest return to what they were. */
+#include "kmem.h"
+#include "page_alloc.h"
+#include "../proc/spinlock.h"
+#include "../arch/platform.h"
+#include "../drivers/console.h"
+#include "mmu.h"
+#include "../arch/cpu.h"
+#include "../lib/string.h"
+
+#define HEADER 16                 /* keeps payloads 16-byte aligned; holds the block's tag */
+#define MIN_SHIFT 5               /* 32-byte blocks (16 of header + 16 of payload) */
+#define MAX_SHIFT 11              /* up to 2 KiB; larger goes straight to the page allocator */
+#define CLASSES (MAX_SHIFT - MIN_SHIFT + 1)
+#define TAG_MAGIC 0x4b4d0000u     /* "KM" */
+#define TAG_LARGE 0x8000u
+
+struct header { uint32_t tag; uint32_t pages; uint64_t pad; };
+struct free_block { struct free_block *next; };
+
+struct slab {
+	struct slab *next, *prev;    /* in the class's list of pages with free blocks */
+	struct free_block *free;
+	uint16_t inuse;
+	uint8_t cls;
+	uint8_t partial;             /* on the class's list */
+	uint8_t counted_empty;       /* counted in empty_slabs */
+};
+
+static struct { struct spinlock lock; struct slab *partial; } classes[CLASSES];
+static struct slab *slabs;       /* one per physical page */
+static struct spinlock setup_lock;
+static volatile uint64_t live;
+static volatile uint64_t empty_slabs;   /* pages kept with every block free */
+
+static unsigned class_of(size_t total)
+{
+	unsigned c = 0;
+	while ((1ull << (MIN_SHIFT + c)) < total)
+		c++;
+	return c;
+}
+
+static struct slab *slab_of(const void *p)
+{
+	return &slabs[phys_of(p) >> PAGE_SHIFT];
+}
+
+static void *page_of(const struct slab *s)
+{
+	return kernel_ptr((uint64_t)(s - slabs) << PAGE_SHIFT);
+}
+
+static bool ensure_descriptors(void)
+{
+	if (__atomic_load_n(&slabs, __ATOMIC_ACQUIRE))
+		return true;
+	int irq = irq_save();
+	spin_lock(&setup_lock);
+	if (!slabs) {
+		uint64_t bytes = pages_total() * sizeof(struct slab);
+		struct slab *s = page_alloc((bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+		__atomic_store_n(&slabs, s, __ATOMIC_RELEASE);
+	}
+	spin_unlock(&setup_lock);
+	irq_restore(irq);
+	return slabs != 0;
+}
+
+static void link_partial(unsigned c, struct slab *s)
+{
+	s->prev = 0;
+	s->next = classes[c].partial;
+	if (s->next)
+		s->next->prev = s;
+	classes[c].partial = s;
+	s->partial = 1;
+}
+
+static void unlink_partial(unsigned c, struct slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		classes[c].partial = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	s->next = s->prev = 0;
+	s->partial = 0;
+}
+
+static struct slab *new_slab(unsigned c)
+{
+	uint8_t *page = page_alloc(1);
+	if (!page)
+		return 0;
+	struct slab *s = slab_of(page);
+	uint64_t size = 1ull << (MIN_SHIFT + c);
+	s->free = 0;
+	for (uint64_t off = PAGE_SIZE; off >= size; off -= size) {
+		struct free_block *b = (struct free_block *)(page + off - size);
+		b->next = s->free;
+		s->free = b;
+	}
+	s->inuse = 0;
+	s->cls = (uint8_t)c;
+	s->counted_empty = 0;
+	return s;
+}
+
+void *kmalloc(size_t size)
+{
+	size_t total = size + HEADER;
+	struct header *h;
+	if (!ensure_descriptors())
+		return 0;
+	if (total > (1ull << MAX_SHIFT)) {
+		uint64_t pages = (total + PAGE_SIZE - 1) / PAGE_SIZE;
+		h = page_alloc(pages);
+		if (!h)
+			return 0;
+		h->tag = TAG_MAGIC | TAG_LARGE;
+		h->pages = (uint32_t)pages;
+	} else {
+		unsigned c = class_of(total);
+		int irq = irq_save();
+		spin_lock(&classes[c].lock);
+		struct slab *s = classes[c].partial;
+		if (!s && (s = new_slab(c)))
+			link_partial(c, s);
+		struct free_block *b = 0;
+		if (s) {
+			if (s->counted_empty) {
+				s->counted_empty = 0;
+				__atomic_fetch_sub(&empty_slabs, 1, __ATOMIC_RELAXED);
+			}
+			b = s->free;
+			s->free = b->next;
+			s->inuse++;
+			if (!s->free)
+				unlink_partial(c, s);
+		}
+		spin_unlock(&classes[c].lock);
+		irq_restore(irq);
+		if (!b)
+			return 0;
+		h = (struct header *)b;
+		memset(h, 0, 1ull << (MIN_SHIFT + c));
+		h->tag = TAG_MAGIC | c;
+	}
+	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+	return (uint8_t *)h + HEADER;
+}
+
+void kfree(void *p)
+{
+	if (!p)
+		return;
+	struct header *h = (struct header *)((uint8_t *)p - HEADER);
+	if ((h->tag & 0xffff0000u) != TAG_MAGIC) {
+		kprintf("kov: kfree of a block the heap did not hand out: %p\n", p);
+		machine_halt();
+	}
+	__atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
+	if (h->tag & TAG_LARGE) {
+		uint32_t pages = h->pages;
+		h->tag = 0;
+		page_free(h, pages);
+		return;
+	}
+	unsigned c = h->tag & 0xff;
+	h->tag = 0;
+	struct slab *s = slab_of(h);
+	void *empty = 0;
+	int irq = irq_save();
+	spin_lock(&classes[c].lock);
+	struct free_block *b = (struct free_block *)h;
+	b->next = s->free;
+	s->free = b;
+	s->inuse--;
+	if (!s->partial)
+		link_partial(c, s);
+	/* Give an empty page back unless it is the class's only page with room. */
+	if (s->inuse == 0 && (s->prev || s->next)) {
+		unlink_partial(c, s);
+		empty = page_of(s);
+	} else if (s->inuse == 0) {
+		s->counted_empty = 1;
+		__atomic_fetch_add(&empty_slabs, 1, __ATOMIC_RELAXED);
+	}
+	spin_unlock(&classes[c].lock);
+	irq_restore(irq);
+	if (empty)
+		page_free(empty, 1);
+}
+
+uint64_t kmem_live_blocks(void)
+{
+	return live;
+}
+
+uint64_t kmem_empty_pages(void)
+{
+	return empty_slabs;
+}

@@ -1,0 +1,463 @@
+#include "process.h"
+#include "exec.h"
+#include "../net/net.h"
+#include "../abi/km_abi.h"
+#include "../mem/vm.h"
+#include "../mm/kmem.h"
+#include "../drivers/console.h"
+#include "../arch/platform.h"
+#include "../arch/percpu.h"
+#include "../abi/syscall_nr.h"
+#include "../arch/cpu.h"
+#include "../mm/uaccess.h"
+#include "../abi/scan.h"
+#include "../../kov/km.h"
+#include <stddef.h>
+#include "../lib/string.h"
+
+_Static_assert(THREAD_CPU_MAX == MAX_CPUS, "user programs name CPUs 0 .. MAX_CPUS - 1");
+
+#define MAX_CONTEXTS 0xBFF
+
+#define container_of_scan(key) \
+	((const struct process *)((const char *)(key) - offsetof(struct process, scan_requested)))
+#define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created or joined */
+static uint32_t next_pid = 1;
+static struct spinlock ctx_lock;
+static uint8_t ctx_used[MAX_CONTEXTS + 1];
+static uint32_t ctx_next = 1;
+
+/* ---- Process -------------------------------------------------------------------------- */
+/* A fault in the user LTT: this CPU's table, created with empty entries on first touch. */
+static long ultt_fault(struct process *p, uint64_t ea)
+{
+	unsigned cpu = this_cpu()->index;
+	if (!p->co_default_ops)
+		return -KOV_EFAULT;   /* the runtime has not said where its default table is */
+	spin_lock(&p->lock);
+	if (!p->ultt[cpu])
+		p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops);
+	coid_t fcm = p->ultt[cpu];
+	spin_unlock(&p->lock);
+	uint64_t page = ea & ~(PAGE_SIZE - 1);
+	uint64_t pa = fcm ? CO_CALL(struct fcm, fcm, get_page, page - ULTT_BASE) : 0;
+	if (!pa)
+		return -KOV_ENOMEM;
+	return CO_CALL(struct hat, p->hat, map, page, pa, PROT_READ | PROT_WRITE) ? 0 : -KOV_ENOMEM;
+}
+
+long process_co_init(uint64_t default_ops)
+{
+	struct process *p = current_process();
+	if (!user_range_ok(default_ops, 8 * CO_MAX_METHODS) || (default_ops & 7))
+		return -KOV_EFAULT;
+	uint64_t expected = 0;
+	return __atomic_compare_exchange_n(&p->co_default_ops, &expected, default_ops, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0 : -KOV_EINVAL;
+}
+
+long process_co_scanner(uint64_t area, uint64_t cap)
+{
+	struct process *p = current_process();
+	if (cap == 0 || cap > 4096 || !user_range_ok(area, cap * sizeof(struct scan_record)))
+		return -KOV_EINVAL;
+	p->scan_cap = (uint32_t)cap;
+	__atomic_store_n(&p->scan_area, area, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static bool no_scan_requested(const struct process *p)
+{
+	return p->scan_requested == p->scan_done && !p->exiting;
+}
+
+static bool no_scan_requested_key(const void *key)
+{
+	return no_scan_requested(container_of_scan(key));
+}
+
+long process_co_scan_wait(void)
+{
+	struct process *p = current_process();
+	while (no_scan_requested(p))
+		thread_block_on((const void *)&p->scan_requested, no_scan_requested_key);
+	return p->exiting ? -KOV_ESRCH : (long)p->scan_requested;
+}
+
+long process_co_scan_done(uint64_t count)
+{
+	struct process *p = current_process();
+	p->scan_count = count > p->scan_cap ? p->scan_cap : (uint32_t)count;
+	__atomic_store_n(&p->scan_done, p->scan_requested, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Index of the region containing ea, or -1. */
+static int region_of(const struct process *p, uint64_t ea)
+{
+	for (unsigned i = 0; i < p->nregions; i++)
+		if (ea >= p->region_start[i] && ea < p->region_end[i])
+			return (int)i;
+	return -1;
+}
+
+/* Copies user memory of p page by page; a page the process has not touched is an error
+ * (read) or reads as zeros without being allocated (peek). */
+static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint64_t len, bool peek)
+{
+	uint8_t *out = dst;
+	while (len) {
+		uint64_t page = uaddr & ~(PAGE_SIZE - 1), n = PAGE_SIZE - (uaddr - page);
+		if (n > len)
+			n = len;
+		int i = region_of(p, uaddr);
+		struct region *r = i >= 0 ? co_rep(p->regions[i]) : 0;
+		if (!r)
+			return -KOV_EFAULT;
+		uint64_t pa = peek ? CO_CALL(struct fcm, r->fcm, peek_page, page - r->start)
+				   : CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
+		if (pa)
+			memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
+		else if (peek)
+			memset(out, 0, n);
+		else
+			return -KOV_EFAULT;
+		out += n;
+		uaddr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return copy_from_process(p, uaddr, dst, len, false);
+}
+
+long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return copy_from_process(p, uaddr, dst, len, true);
+}
+
+long process_co_reset(uint64_t entry_va)
+{
+	struct process *p = current_process();
+	if (entry_va < ULTT_BASE || entry_va >= ULTT_BASE + ULTT_BYTES || (entry_va & 15))
+		return -KOV_EINVAL;
+	uint64_t off = entry_va - ULTT_BASE;
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+		coid_t fcm = p->ultt[cpu];
+		uint64_t pa = fcm ? CO_CALL(struct fcm, fcm, peek_page, off) : 0;
+		if (pa)
+			ltt_fill_entry(kernel_ptr(pa), ULTT_BASE + (off & ~(PAGE_SIZE - 1)),
+				       off & (PAGE_SIZE - 1), p->co_default_ops);
+	}
+	sync();
+	return 0;
+}
+
+CO_METHOD(long, process_fault, struct process *p, uint64_t ea, bool write)
+{
+	if (ea >= ULTT_BASE && ea < ULTT_BASE + ULTT_BYTES)
+		return ultt_fault(p, ea);
+	int i = region_of(p, ea);
+	if (i < 0 || (p->heap_end == p->region_end[i] && ea >= p->brk))
+		return -KOV_EFAULT;   /* no region, or above the break: not yet part of the heap */
+	return CO_CALL(struct region, p->regions[i], fault, ea, write, p->hat);
+}
+
+CO_METHOD(long, process_sbrk, struct process *p, long incr)
+{
+	spin_lock(&p->lock);
+	uint64_t old = p->brk, new = old + (uint64_t)incr;
+	long rc = (long)old;
+	if (new < p->heap_start || new > p->heap_end)
+		rc = -KOV_ENOMEM;
+	else
+		p->brk = new;
+	spin_unlock(&p->lock);
+	return rc;
+}
+
+static int process_children(void *rep, coid_t *children, int max)
+{
+	struct process *p = rep;
+	int n = 0;
+	if (n < max)
+		children[n] = p->hat;
+	n++;
+	for (unsigned i = 0; i < p->nregions; i++, n++)
+		if (n < max)
+			children[n] = p->regions[i];
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (p->ultt[i]) {
+			if (n < max)
+				children[n] = p->ultt[i];
+			n++;
+		}
+	return n;
+}
+
+static const struct process_ops process_ops = { process_fault, process_sbrk };
+const struct co_class process_class = { "Process", &process_ops, 2, process_children };
+
+void process_init(void)
+{
+	annex_init();
+	co_register_class(&process_class);
+	vm_register_classes();
+	pm_init();
+}
+
+struct process *current_process(void)
+{
+	struct thread *t = current_thread();
+	return t ? t->proc : 0;
+}
+
+static uint64_t alloc_context(void)
+{
+	uint64_t ctx = 0;
+	spin_lock(&ctx_lock);
+	for (uint32_t n = 0; n < MAX_CONTEXTS && !ctx; n++) {
+		uint32_t c = ctx_next;
+		ctx_next = ctx_next % MAX_CONTEXTS + 1;
+		if (!ctx_used[c]) {
+			ctx_used[c] = 1;
+			ctx = c;
+		}
+	}
+	spin_unlock(&ctx_lock);
+	return ctx;
+}
+
+static void free_context(uint64_t ctx)
+{
+	spin_lock(&ctx_lock);
+	ctx_used[ctx] = 0;
+	spin_unlock(&ctx_lock);
+}
+
+static void destroy_address_space(struct process *p)
+{
+	if (p->hat) {
+		CO_CALL(struct hat, p->hat, unmap_all);
+		co_destroy(p->hat);
+	}
+	for (unsigned i = 0; i < p->nregions; i++) {
+		struct region *r = co_rep(p->regions[i]);
+		CO_CALL(struct fcm, r->fcm, release);
+		co_destroy(r->fcm);
+		co_destroy(p->regions[i]);
+	}
+	p->nregions = 0;
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		if (p->ultt[i]) {
+			CO_CALL(struct fcm, p->ultt[i], release);
+			co_destroy(p->ultt[i]);
+			p->ultt[i] = 0;
+		}
+	if (p->fr)
+		co_destroy(p->fr);
+	if (p->ctx)
+		free_context(p->ctx);
+}
+
+long process_spawn(const char *program, const char *args, uint32_t ppid)
+{
+	struct process *p = kmalloc(sizeof *p);
+	if (!p)
+		return -KOV_ENOMEM;
+	p->ops = &process_ops;
+	size_t n = strlen(program);
+	memcpy(p->name, program, n < sizeof p->name - 1 ? n : sizeof p->name - 1);
+	p->ppid = ppid;
+	long rc = -KOV_ENOENT;
+	p->fr = fr_create(program);
+	if (!p->fr)
+		goto fail;
+	rc = -KOV_ENOMEM;
+	p->ctx = alloc_context();
+	p->hat = p->ctx ? hat_create(p->ctx) : 0;
+	if (!p->hat)
+		goto fail;
+	rc = exec_load(p, program, args);
+	if (rc)
+		goto fail;
+	rc = -KOV_ENOMEM;
+	p->self = co_new_single(&process_class, p);
+	if (!p->self)
+		goto fail;
+	p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+	struct process *parent = current_process();
+	p->privileged = ppid == 0 || (parent && strcmp(parent->name, "init") == 0 && parent->ppid == 0);
+	if (!CO_CALL(struct annex, process_annex, add, p->self)) {
+		co_destroy(p->self);   /* frees p when reclaimed */
+		destroy_address_space(p);
+		return -KOV_ENOMEM;
+	}
+	p->live_threads = 1;
+	p->thread = thread_create_user(p->name, exec_user_start, p, -1, p, p->ctx);
+	if (!p->thread) {
+		CO_CALL(struct annex, process_annex, remove, p->self);
+		co_destroy(p->self);
+		destroy_address_space(p);
+		return -KOV_ENOMEM;
+	}
+	return p->pid;
+fail:
+	destroy_address_space(p);
+	kfree(p);
+	return rc;
+}
+
+/* The calling user thread ends; the last one to go makes the process a zombie. */
+__attribute__((noreturn)) static void thread_leaves(struct process *p, long code)
+{
+	if (__atomic_sub_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL) == 0) {
+		net_process_exit(p);
+		__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_RELEASE);
+		thread_wake_all(p);
+	}
+	thread_exit(code);
+}
+
+/* Wakes the process's threads that sleep in the kernel, so they notice the exit. */
+static void wake_sleepers(struct process *p)
+{
+	struct thread *ts[MAX_THREADS + 1];
+	unsigned n = 0;
+	spin_lock(&p->lock);
+	/* The main thread may run (and exit) before its creator has stored it; slots marked 1
+	 * are being created or joined. */
+	if (p->thread)
+		ts[n++] = p->thread;
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
+			ts[n++] = p->threads[i];
+	spin_unlock(&p->lock);
+	for (unsigned i = 0; i < n; i++) {
+		const void *key = ts[i]->wait_key;
+		if (ts[i]->state == THREAD_BLOCKED && key)
+			thread_wake_all(key);
+	}
+}
+
+void process_exit(long status)
+{
+	struct process *p = current_process();
+	if (!__atomic_exchange_n(&p->exiting, true, __ATOMIC_ACQ_REL)) {
+		p->status = status;
+		wake_sleepers(p);
+	}
+	thread_leaves(p, status);
+}
+
+void process_check_exit(void)
+{
+	struct process *p = current_process();
+	if (p && __atomic_load_n(&p->exiting, __ATOMIC_ACQUIRE))
+		thread_leaves(p, p->status);
+}
+
+long process_thread_create(uint64_t udesc, uint64_t arg, uint64_t stack_top, long cpu)
+{
+	struct process *p = current_process();
+	uint64_t desc[2];
+	if (copy_from_user(desc, udesc, sizeof desc))
+		return -KOV_EFAULT;
+	if (!user_range_ok(desc[0], 4) || (stack_top & 15) || !user_range_ok(stack_top - 4096, 4096))
+		return -KOV_EINVAL;
+	/* A CPU number is a wish: one that is not online (or not present on this machine) gets
+	 * any online CPU, as -1 does (thread_create_user), so a program written for a bigger
+	 * machine still runs. Only numbers no machine can have are refused. */
+	if (cpu < -1 || cpu >= THREAD_CPU_MAX)
+		return -KOV_EINVAL;
+	struct user_thread_start *u = kmalloc(sizeof *u);
+	if (!u)
+		return -KOV_ENOMEM;
+	*u = (struct user_thread_start){ desc[0], desc[1], stack_top - 128, arg };
+	spin_lock(&p->lock);
+	int slot = -1;
+	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
+		if (!p->threads[i])
+			slot = i;
+	if (slot >= 0)
+		p->threads[slot] = THREAD_SLOT_BUSY;   /* reserved until created */
+	spin_unlock(&p->lock);
+	if (slot < 0) {
+		kfree(u);
+		return -KOV_EAGAIN;
+	}
+	__atomic_add_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL);
+	struct thread *t = thread_create_user(p->name, exec_user_thread_start, u, (int)cpu, p, p->ctx);
+	if (!t) {
+		__atomic_sub_fetch(&p->live_threads, 1, __ATOMIC_ACQ_REL);
+		p->threads[slot] = 0;
+		kfree(u);
+		return -KOV_ENOMEM;
+	}
+	p->threads[slot] = t;
+	return t->tid;
+}
+
+void process_thread_exit(long code)
+{
+	thread_leaves(current_process(), code);
+}
+
+long process_thread_join(uint32_t tid)
+{
+	struct process *p = current_process();
+	struct thread *t = 0;
+	int slot = -1;
+	spin_lock(&p->lock);
+	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY && p->threads[i]->tid == tid) {
+			slot = i;
+			t = p->threads[i];
+			p->threads[i] = THREAD_SLOT_BUSY;   /* one joiner only */
+		}
+	spin_unlock(&p->lock);
+	if (!t)
+		return -KOV_ESRCH;
+	if (t == current_thread()) {
+		p->threads[slot] = t;
+		return -KOV_EINVAL;
+	}
+	long code = thread_join(t);
+	p->threads[slot] = 0;
+	return code;
+}
+
+static bool still_running(const void *key)
+{
+	return ((const struct process *)key)->state != PROC_ZOMBIE;
+}
+
+long process_wait(uint32_t pid, uint32_t ppid, long *status)
+{
+	coid_t c = CO_CALL(struct annex, process_annex, find, pid);
+	if (!c)
+		return -KOV_ECHILD;
+	struct process *p = co_rep(c);
+	if (p->ppid != ppid)
+		return -KOV_ECHILD;
+	while (still_running(p)) {
+		struct process *self = current_process();
+		if (self && self->exiting)
+			return -KOV_ESRCH;   /* we are going away ourselves */
+		thread_block_on(p, still_running);
+	}
+	/* The exit is complete once every thread is reaped. */
+	thread_join(p->thread);
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
+			thread_join(p->threads[i]);
+	*status = p->status;
+	CO_CALL(struct annex, process_annex, remove, c);
+	destroy_address_space(p);
+	co_destroy(c);
+	co_reclaim();   /* whatever earlier exits left behind and every CPU has let go of */
+	return (long)pid;
+}

@@ -1,0 +1,109 @@
+/* Processes (K42's Process object) and the ProcessAnnex that lists the live ones. A process
+ * has one address space (a HAT and its Regions), an ELF program from the initial RAM disk
+ * (an FR), and, for now, one thread. */
+#ifndef KOV_PROCESS_H
+#define KOV_PROCESS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "../co/cobj.h"
+#include "thread.h"
+
+#define MAX_REGIONS 8
+#define MAX_PROCESSES 1024
+#define MAX_THREADS 64
+#define PROC_MAX_SOCKETS 32            /* user fds 3.. (kernel/net/sockets.c) */
+
+enum process_state { PROC_RUNNING, PROC_ZOMBIE };
+
+struct process;
+struct process_ops {
+	/* Resolves a page fault at ea: 0, or -errno if no region allows the access. */
+	long (*fault)(struct process *p, uint64_t ea, bool write);
+	/* Moves the break by incr bytes; returns the old break or -errno. */
+	long (*sbrk)(struct process *p, long incr);
+};
+
+struct process {
+	const struct process_ops *ops;
+	struct spinlock lock;
+	coid_t self, hat, fr;
+	uint32_t pid, ppid;
+	bool privileged;                   /* init, and what the kernel or init started */
+	char name[32];
+	coid_t regions[MAX_REGIONS];
+	uint64_t region_start[MAX_REGIONS], region_end[MAX_REGIONS];
+	unsigned int nregions;
+	uint64_t heap_start, brk, heap_end;
+	uint64_t ctx;                      /* VSID context */
+	volatile enum process_state state;
+	long status;
+	struct thread *thread;             /* the main thread */
+	struct thread *threads[MAX_THREADS];   /* further threads, by slot (tid in t->tid) */
+	volatile uint32_t live_threads;    /* running user threads, the main one included */
+	volatile bool exiting;
+	uint64_t co_default_ops;           /* user runtime's default method table, 0 before co_init */
+	coid_t ultt[MAX_CPUS];             /* FCM of each CPU's user LTT, made on first touch */
+	uint64_t scan_area;                /* where the runtime writes its scan (0: no scanner) */
+	uint32_t scan_cap;
+	volatile uint32_t scan_requested, scan_done, scan_count;
+	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
+	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
+	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
+	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
+	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
+};
+
+struct annex;
+struct km_program;
+struct annex_ops {
+	bool (*add)(struct annex *a, coid_t process);
+	void (*remove)(struct annex *a, coid_t process);
+	coid_t (*find)(struct annex *a, uint32_t pid);
+	uint32_t (*count)(struct annex *a);
+};
+struct annex {
+	const struct annex_ops *ops;
+	struct spinlock lock;
+	coid_t procs[MAX_PROCESSES];
+	uint32_t n;
+};
+extern coid_t process_annex;
+/* Creates the ProcessAnnex (annex.c); from process_init. */
+void annex_init(void);
+
+void process_init(void);
+struct km_process;
+/* Describes up to max live processes (kernel/abi/km_abi.h); returns how many there are. */
+uint32_t process_list(struct km_process *out, uint32_t max);
+/* Starts `program` from the initial RAM disk with a comma-separated argument string.
+ * Returns the pid or -errno. */
+long process_spawn(const char *program, const char *args, uint32_t ppid);
+/* Waits for child pid of parent ppid to exit; frees it; returns its status via *status. */
+long process_wait(uint32_t pid, uint32_t ppid, long *status);
+/* Ends the calling thread's process (its other threads end at their next kernel entry). */
+void process_exit(long status) __attribute__((noreturn));
+/* Starts another thread in the calling process at the user function descriptor `entry` with
+ * r3 = arg and the given stack; returns its tid or -errno. */
+long process_thread_create(uint64_t entry, uint64_t arg, uint64_t stack_top, long cpu);
+void process_thread_exit(long code) __attribute__((noreturn));
+long process_thread_join(uint32_t tid);
+/* User-level clustered objects: registers the runtime's default method table (once), and
+ * empties the LTT entry at entry_va on every CPU (after the runtime destroyed the object). */
+long process_co_init(uint64_t default_ops);
+long process_co_reset(uint64_t entry_va);
+/* The runtime's scanner: registration, waiting for a request, answering. */
+long process_co_scanner(uint64_t area, uint64_t cap);
+long process_co_scan_wait(void);
+long process_co_scan_done(uint64_t count);
+/* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
+long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
+/* The same without allocating anything in p: pages it never touched read as zeros. */
+long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
+/* Calls fn for every live process, with the process table locked (fn must not block). */
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
+/* Called on the way back to user mode: ends the thread if its process is exiting. */
+void process_check_exit(void);
+struct process *current_process(void);
+
+#endif

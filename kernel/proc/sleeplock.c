@@ -1,0 +1,75 @@
+#include "sleeplock.h"
+#include "spinlock.h"
+#include "thread.h"
+#include "../arch/cpu.h"
+#include "../arch/percpu.h"
+#include "../lib/lockstat.h"
+#include "../../kov/km.h"
+
+static bool still_locked(const void *key)
+{
+	return (((const struct sleeplock *)key)->locked & SPIN_HOLDER) != 0;
+}
+
+/* The first try failed (entered by a tail call, so the return address is the lock call's
+ * site). A fully counted lock (SPIN_FULL, kernel/proc/spinlock.h) that is free is taken and
+ * counted; otherwise sleep until an unlock, then record the contention as the new holder
+ * (the word carries SPIN_CONTENDED so that the release measures the hold). */
+static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, uint32_t me)
+{
+	uint64_t from = mftb(), site = (uint64_t)__builtin_return_address(0);
+	struct spinlock *word = (struct spinlock *)&l->locked;
+	struct km_lock_stats *s;
+	uint32_t w;
+	if ((l->locked & SPIN_FULL) && spin_take_flagged(word, me | SPIN_CONTENDED, &w)) {
+		l->owner_tid = me - 1;
+		l->acquisitions++;
+		if ((s = km_lock_record(l, KM_LOCK_SLEEP)))
+			lockstat_acquired(s, mftb());
+		return;
+	}
+	s = km_lock_record(l, KM_LOCK_SLEEP);
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
+	uint32_t tag = !s ? me : me | SPIN_CONTENDED | (s->flags & KM_LOCK_FULL ? SPIN_FULL : 0);
+	do {
+		km_sw(SW_SLEEPLOCK_BLOCK, 0);
+		__atomic_fetch_add(&l->waiters, 1, __ATOMIC_SEQ_CST);
+		thread_block_on(l, still_locked);
+		__atomic_fetch_sub(&l->waiters, 1, __ATOMIC_SEQ_CST);
+	} while (!spin_take_flagged(word, tag, &w));
+	l->owner_tid = me - 1;
+	l->acquisitions++;
+	l->contentions++;
+	if (!s)
+		return;
+	lockstat_wait_end(s);
+	lockstat_contended(s, from, mftb(), site, this_cpu()->index, ~0u, seen);
+}
+
+void sleep_lock(struct sleeplock *l)
+{
+	uint32_t me = current_thread()->tid + 1;
+	if (__builtin_expect(spin_trylock_as((struct spinlock *)&l->locked, me), 1)) {
+		l->owner_tid = me - 1;
+		l->acquisitions++;
+		return;
+	}
+	sleep_lock_contended(l, me);
+}
+
+void sleep_unlock(struct sleeplock *l)
+{
+	l->owner_tid = 0;
+	if (__builtin_expect(l->locked & SPIN_CONTENDED, 0)) {
+		struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SLEEP);
+		if (s)
+			lockstat_released(s, mftb());
+		spin_release_flagged(&l->locked);
+	} else {
+		__atomic_store_n(&l->locked, 0, __ATOMIC_SEQ_CST);
+	}
+	/* The full barrier above pairs with the waiter's increment: either it sees the lock free
+	 * (and does not sleep) or we see it waiting (and wake it). */
+	if (__atomic_load_n(&l->waiters, __ATOMIC_SEQ_CST))
+		thread_wake_one(l);
+}

@@ -1,0 +1,86 @@
+/* Kernel spin locks; their statistics go to the KM's kernel lock table (kov/km.h). */
+#include "spinlock.h"
+#include "../arch/percpu.h"
+#include "../arch/cpu.h"
+#include "../lib/lockstat.h"
+#include "../../kov/km.h"
+
+/* The one-try acquisition failed on a lock that may be free but fully counted: take it if
+ * so, counting the acquisition (its hold is measured at release). */
+static bool take_counted(struct spinlock *l, uint32_t me)
+{
+	uint32_t w;
+	if (!(l->word & SPIN_FULL) || !spin_take_flagged(l, me | SPIN_CONTENDED, &w))
+		return false;
+	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
+	if (s)
+		lockstat_acquired(s, mftb());
+	return true;
+}
+
+bool spin_trylock(struct spinlock *l)
+{
+	struct percpu *c = this_cpu();
+	c->preempt_count++;
+	if (spin_trylock_as(l, c->index + 1) || take_counted(l, c->index + 1))
+		return true;
+	c->preempt_count--;
+	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
+	if (s)
+		__atomic_fetch_add(&s->trylock_failures, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* The first try failed (entered by a tail call, so the return address is the lock call's
+ * site): a fully counted lock that is free is taken and counted; otherwise wait with plain
+ * loads (the reservation traffic stays off the lock line), then record the contention as the
+ * new holder. A waiter on a fully counted record puts SPIN_FULL back should the word have
+ * lost it (a release racing with the monitor's switch). */
+static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, uint32_t me)
+{
+	uint64_t from = mftb(), site = (uint64_t)__builtin_return_address(0);
+	if (take_counted(l, me))
+		return;
+	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0, holder = 0, w;
+	uint32_t tag = !s ? me : me | SPIN_CONTENDED | (s->flags & KM_LOCK_FULL ? SPIN_FULL : 0);
+	while (!spin_take_flagged(l, tag, &w)) {
+		if (w & SPIN_HOLDER)
+			holder = w;
+		cpu_relax();
+	}
+	if (!s)
+		return;
+	lockstat_wait_end(s);
+	uint32_t prev = holder ? (holder & SPIN_HOLDER) - 1 : ~0u;
+	lockstat_contended(s, from, mftb(), site, me - 1, prev, seen);
+}
+
+void spin_lock(struct spinlock *l)
+{
+	struct percpu *c = this_cpu();
+	c->preempt_count++;
+	uint32_t me = c->index + 1;
+	if (__builtin_expect(spin_trylock_as(l, me), 1))
+		return;
+	spin_lock_contended(l, me);
+}
+
+/* A measured hold (contended or fully counted) ends here. */
+static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
+{
+	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
+	if (s)
+		lockstat_released(s, mftb());
+	spin_release_flagged(&l->word);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	__asm__ volatile("lwsync" : : : "memory");
+	if (__builtin_expect(l->word & SPIN_CONTENDED, 0))
+		spin_unlock_measured(l);
+	else
+		l->word = 0;
+	this_cpu()->preempt_count--;
+}

@@ -1,0 +1,423 @@
+#include "../../kov/km.h"
+#include "thread.h"
+#include "../arch/percpu.h"
+#include "spinlock.h"
+#include "../mm/kmem.h"
+#include "../arch/platform.h"
+#include "../drivers/console.h"
+#include "../arch/cpu.h"
+#include "../mm/mmu.h"
+#include "../co/cobj.h"
+#include "../lib/string.h"
+#include "../arch/timer.h"
+
+#define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */
+
+struct runqueue {
+	struct spinlock lock;
+	struct thread *head, *tail;
+	struct thread *current, *idle;
+	struct thread *dead;           /* exited thread to announce after the switch */
+	bool need_resched;
+	struct thread *timed;          /* blocked with a deadline (touched only by this CPU) */
+};
+
+static struct runqueue runqueues[MAX_CPUS];
+static struct { struct spinlock lock; struct thread *head; } btq[BTQ_BUCKETS];
+static uint32_t next_tid = 1;
+static uint32_t next_cpu;
+
+extern char thread_start_asm[];
+
+static struct runqueue *my_rq(void)
+{
+	return &runqueues[this_cpu()->index];
+}
+
+struct thread *current_thread(void)
+{
+	return my_rq()->current;
+}
+
+static void enqueue(struct runqueue *q, struct thread *t)
+{
+	t->next = 0;
+	if (q->tail)
+		q->tail->next = t;
+	else
+		q->head = t;
+	q->tail = t;
+}
+
+static struct thread *dequeue(struct runqueue *q)
+{
+	struct thread *t = q->head;
+	if (t) {
+		q->head = t->next;
+		if (!q->head)
+			q->tail = 0;
+		t->next = 0;
+	}
+	return t;
+}
+
+/* With q->lock held and interrupts off: switch to the next runnable thread (or idle). The
+ * caller has already put the current thread where it belongs (queue, wait queue, or dead). */
+static void switch_locked(struct runqueue *q)
+{
+	struct thread *prev = q->current, *next = dequeue(q);
+	if (!next)
+		next = q->idle;
+	if (next == prev) {
+		prev->state = THREAD_RUNNING;
+		return;
+	}
+	next->state = THREAD_RUNNING;
+	next->switches++;
+	q->current = next;
+	struct percpu *cpu = this_cpu();
+	/* A switch is a quiescent point: threads hold no rep pointers across one (except reps of
+	 * objects they themselves keep alive). */
+	co_quiescent();
+	km_sw(SW_CONTEXT_SWITCH, 0);
+	cpu->kstack_top = next->stack ? (uint64_t)next->stack + next->stack_size : 0;
+	mmu_switch_user(next->user_ctx);
+	switch_context(&prev->ctx, &next->ctx);
+}
+
+/* The second half of every switch, run by the thread that was switched in. */
+static void finish_switch(struct runqueue *q, int irq)
+{
+	struct thread *dead = q->dead;
+	q->dead = 0;
+	spin_unlock(&q->lock);
+	irq_restore(irq);
+	if (dead) {
+		/* Its registers are saved and its stack is no longer in use: joiners may free it. */
+		__atomic_store_n(&dead->reaped, true, __ATOMIC_RELEASE);
+		thread_wake_all(dead);
+	}
+}
+
+void sched_init_cpu(void)
+{
+	struct runqueue *q = my_rq();
+	struct thread *idle = kmalloc(sizeof *idle);
+	if (!idle) {
+		kprintf("sched: no memory for the idle thread\n");
+		machine_halt();
+	}
+	memcpy(idle->name, "idle", 5);
+	idle->cpu = this_cpu()->index;
+	idle->state = THREAD_RUNNING;
+	idle->tid = 0;
+	q->idle = q->current = idle;
+}
+
+void thread_start(struct thread *t);
+void thread_start(struct thread *t)
+{
+	/* The switch that brought us here left the run-queue lock held and interrupts off. */
+	finish_switch(&runqueues[t->cpu], 1);
+	t->entry(t->arg);
+	thread_exit(0);
+}
+
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, int cpu)
+{
+	return thread_create_user(name, fn, arg, cpu, 0, 0);
+}
+
+struct thread *thread_create_user(const char *name, void (*fn)(void *), void *arg, int cpu,
+				  struct process *proc, uint64_t user_ctx)
+{
+	struct thread *t = kmalloc(sizeof *t);
+	uint8_t *stack = kmalloc(THREAD_STACK_SIZE);
+	if (!t || !stack) {
+		kfree(t);
+		kfree(stack);
+		return 0;
+	}
+	if (cpu < 0 || cpu >= MAX_CPUS || !percpu_area[cpu].online) {
+		do
+			cpu = (int)(__atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED) % MAX_CPUS);
+		while (!percpu_area[cpu].online);
+	}
+	size_t n = strlen(name);
+	memcpy(t->name, name, n < sizeof t->name - 1 ? n : sizeof t->name - 1);
+	t->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
+	t->cpu = (unsigned)cpu;
+	t->stack = stack;
+	t->stack_size = THREAD_STACK_SIZE;
+	t->entry = fn;
+	t->arg = arg;
+	t->proc = proc;
+	t->user_ctx = user_ctx;
+	/* First switch_context into it "returns" to thread_start_asm with r14 = t. */
+	t->ctx.r1 = (uint64_t)(stack + THREAD_STACK_SIZE - 16);
+	*(uint64_t *)t->ctx.r1 = 0;
+	__asm__("mr %0, 2" : "=r"(t->ctx.r2));
+	t->ctx.lr = (uint64_t)thread_start_asm;
+	t->ctx.gpr[0] = (uint64_t)t;
+	struct runqueue *q = &runqueues[cpu];
+	int irq = irq_save();
+	spin_lock(&q->lock);
+	t->state = THREAD_RUNNABLE;
+	enqueue(q, t);
+	spin_unlock(&q->lock);
+	irq_restore(irq);
+	if ((unsigned)cpu != this_cpu()->index && platform->kick)
+		platform->kick(percpu_area[cpu].hw_id);
+	return t;
+}
+
+void thread_exit(long code)
+{
+	irq_disable();
+	struct runqueue *q = my_rq();
+	struct thread *t = q->current;
+	t->exit_code = code;
+	spin_lock(&q->lock);
+	t->state = THREAD_DEAD;
+	q->dead = t;
+	switch_locked(q);
+	kprintf("sched: dead thread %s resumed\n", t->name);
+	machine_halt();
+}
+
+static bool not_reaped(const void *key)
+{
+	return !__atomic_load_n(&((const struct thread *)key)->reaped, __ATOMIC_ACQUIRE);
+}
+
+long thread_join(struct thread *t)
+{
+	thread_block_on(t, not_reaped);
+	long code = t->exit_code;
+	kfree(t->net_buf);
+	kfree(t->stack);
+	kfree(t);
+	return code;
+}
+
+void thread_yield(void)
+{
+	/* A yield is a quiescent point even when nothing else is runnable. */
+	co_quiescent();
+	co_reclaim();
+	int irq = irq_save();
+	struct runqueue *q = my_rq();
+	spin_lock(&q->lock);
+	if (q->current != q->idle) {
+		q->current->state = THREAD_RUNNABLE;
+		enqueue(q, q->current);
+	}
+	switch_locked(q);
+	finish_switch(q, irq);
+}
+
+static unsigned bucket_of(const void *key)
+{
+	uint64_t k = (uint64_t)key;
+	return (unsigned)((k >> 4) ^ (k >> 14) ^ (k >> 24)) % BTQ_BUCKETS;
+}
+
+void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
+{
+	int irq = irq_save();
+	unsigned b = bucket_of(key);
+	spin_lock(&btq[b].lock);
+	if (!still_blocked(key)) {
+		spin_unlock(&btq[b].lock);
+		irq_restore(irq);
+		return;
+	}
+	struct runqueue *q = my_rq();
+	struct thread *t = q->current;
+	if (t == q->idle) {
+		kprintf("sched: the idle thread of cpu %u tried to block\n", t->cpu);
+		machine_halt();
+	}
+	t->wait_key = key;
+	t->state = THREAD_BLOCKED;
+	t->next = btq[b].head;   /* order within a bucket is fixed up by wake_one (oldest first) */
+	btq[b].head = t;
+	spin_lock(&q->lock);
+	spin_unlock(&btq[b].lock);
+	switch_locked(q);
+	finish_switch(q, irq);
+}
+
+static void make_runnable(struct thread *t);
+
+static void timed_remove(struct runqueue *q, struct thread *t)
+{
+	for (struct thread **p = &q->timed; *p; p = &(*p)->timed_next)
+		if (*p == t) {
+			*p = t->timed_next;
+			return;
+		}
+}
+
+bool thread_block_until(const void *key, bool (*still_blocked)(const void *key),
+			uint64_t deadline_ns)
+{
+	/* Interrupts stay off from joining the timed list to blocking, so the tick cannot expire
+	 * the thread before it is in its wait queue (it would then never be woken). */
+	int irq = irq_save();
+	if (deadline_ns <= clock_ns()) {
+		irq_restore(irq);
+		return false;
+	}
+	struct runqueue *q = my_rq();
+	struct thread *t = q->current;
+	t->deadline_ns = deadline_ns;
+	t->timed_out = false;
+	t->timed_next = q->timed;
+	q->timed = t;
+	thread_block_on(key, still_blocked);
+	timed_remove(my_rq(), t);
+	irq_restore(irq);
+	return !t->timed_out;
+}
+
+/* Tick (interrupts off): wakes this CPU's threads whose deadline has passed, if they are
+ * still blocked on what they waited for. */
+static void wake_expired(struct runqueue *q)
+{
+	uint64_t now = clock_ns();
+	for (struct thread **p = &q->timed; *p;) {
+		struct thread *t = *p;
+		if (t->deadline_ns > now) {
+			p = &t->timed_next;
+			continue;
+		}
+		*p = t->timed_next;
+		const void *key = t->wait_key;
+		bool found = false;
+		if (key) {
+			unsigned b = bucket_of(key);
+			spin_lock(&btq[b].lock);
+			for (struct thread **l = &btq[b].head; *l; l = &(*l)->next)
+				if (*l == t) {
+					*l = t->next;
+					found = true;
+					break;
+				}
+			spin_unlock(&btq[b].lock);
+		}
+		if (found) {
+			t->timed_out = true;
+			make_runnable(t);
+		}
+	}
+}
+
+static void make_runnable(struct thread *t)
+{
+	struct runqueue *q = &runqueues[t->cpu];
+	int irq = irq_save();
+	spin_lock(&q->lock);
+	t->wait_key = 0;
+	t->state = THREAD_RUNNABLE;
+	enqueue(q, t);
+	spin_unlock(&q->lock);
+	irq_restore(irq);
+	if (t->cpu != this_cpu()->index && platform->kick)
+		platform->kick(percpu_area[t->cpu].hw_id);
+}
+
+static int wake(const void *key, bool all)
+{
+	unsigned b = bucket_of(key);
+	struct thread *woken = 0;
+	int n = 0;
+	int irq = irq_save();
+	spin_lock(&btq[b].lock);
+	for (;;) {
+		/* The oldest waiter on key is the last one in the (newest-first) list. */
+		struct thread **link = 0, **p;
+		for (p = &btq[b].head; *p; p = &(*p)->next)
+			if ((*p)->wait_key == key)
+				link = p;
+		if (!link)
+			break;
+		struct thread *t = *link;
+		*link = t->next;
+		t->next = woken;
+		woken = t;
+		n++;
+		if (!all)
+			break;
+	}
+	spin_unlock(&btq[b].lock);
+	irq_restore(irq);
+	while (woken) {
+		struct thread *t = woken;
+		woken = t->next;
+		make_runnable(t);
+	}
+	return n;
+}
+
+int thread_wake_one(const void *key)
+{
+	return wake(key, false);
+}
+
+int thread_wake_all(const void *key)
+{
+	return wake(key, true);
+}
+
+void sched_tick(void)
+{
+	struct runqueue *q = my_rq();
+	if (q->timed)
+		wake_expired(q);
+	/* A turn is one tick: switch whenever someone else is waiting. */
+	if (q->current != q->idle && q->head)
+		q->need_resched = true;
+}
+
+void sched_preempt(struct trap_frame *tf)
+{
+	(void)tf;
+	struct runqueue *q = my_rq();
+	if (!q->need_resched || this_cpu()->preempt_count)
+		return;
+	q->need_resched = false;
+	spin_lock(&q->lock);
+	if (q->current != q->idle) {
+		q->current->state = THREAD_RUNNABLE;
+		enqueue(q, q->current);
+	}
+	switch_locked(q);
+	finish_switch(q, 0);
+}
+
+bool sched_run_queued(void)
+{
+	struct runqueue *q = my_rq();
+	if (!__atomic_load_n(&q->head, __ATOMIC_ACQUIRE))
+		return false;
+	thread_yield();
+	return true;
+}
+
+void sched_dump(void)
+{
+	for (unsigned c = 0; c < MAX_CPUS; c++) {
+		struct runqueue *q = &runqueues[c];
+		if (!q->idle)
+			continue;
+		kprintf("sched: cpu%u current %s(%u) queue:", c, q->current->name, q->current->tid);
+		for (struct thread *t = q->head; t; t = t->next)
+			kprintf(" %s(%u)", t->name, t->tid);
+		kprintf("\n");
+	}
+	for (unsigned b = 0; b < BTQ_BUCKETS; b++)
+		for (struct thread *t = btq[b].head; t; t = t->next)
+			kprintf("sched: blocked %s(%u) cpu%u on %p state %d\n", t->name, t->tid, t->cpu,
+				t->wait_key, t->state);
+}

@@ -1,0 +1,93 @@
+/* Kernel threads and the per-CPU scheduler.
+ *
+ * Every CPU has a run queue of runnable threads and an idle thread (the flow that booted the
+ * CPU). Threads stay on the CPU they were created for. The decrementer preempts a running thread
+ * (round robin, one tick per turn) unless it holds a spin lock. Switching follows xv6: the
+ * outgoing thread takes its CPU's run-queue lock with interrupts off, and whoever runs next
+ * releases it, so a thread is never picked up before its registers are saved. */
+#ifndef KOV_THREAD_H
+#define KOV_THREAD_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "../arch/trap.h"
+
+struct process;
+
+enum thread_state { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_BLOCKED, THREAD_DEAD };
+
+/* Registers a thread keeps across a switch (the ELFv1 non-volatile set). */
+struct context {
+	uint64_t r1, r2, lr, cr;
+	uint64_t gpr[18];          /* r14-r31 */
+};
+
+struct thread {
+	struct context ctx;
+	struct thread *next;       /* run queue or blocked-thread queue link */
+	volatile enum thread_state state;
+	unsigned int cpu;
+	uint32_t tid;
+	char name[24];
+	uint8_t *stack;            /* 0 for the idle threads (they run on the boot stacks) */
+	uint64_t stack_size;
+	void (*entry)(void *);
+	void *arg;
+	long exit_code;
+	volatile bool reaped;      /* exited and switched away from: safe to free */
+	const void *wait_key;      /* what the thread is blocked on */
+	uint64_t switches;         /* times it was switched in */
+	struct process *proc;      /* user process the thread belongs to, 0 for kernel threads */
+	uint64_t user_ctx;         /* its VSID context */
+	uint64_t futex_addr;       /* user word a futex wait is on, and the value it waits out */
+	uint32_t futex_expected;
+	uint64_t deadline_ns;      /* thread_block_until: when to give up */
+	struct thread *timed_next; /* its CPU's list of threads blocked with a deadline */
+	bool timed_out;
+	int net_errno;             /* the network stack's errno for this thread */
+	void *net_buf;             /* socket calls' bounce buffer, made on first use */
+};
+
+#define THREAD_STACK_SIZE (16 * 1024)
+
+/* Makes this CPU's current flow its idle thread; call once per CPU before anything blocks. */
+void sched_init_cpu(void);
+
+/* Creates a runnable thread on `cpu` (-1: spread round robin over the online CPUs). */
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, int cpu);
+/* The same for a thread of a user process (proc and its VSID context set before it runs). */
+struct thread *thread_create_user(const char *name, void (*fn)(void *), void *arg, int cpu,
+				  struct process *proc, uint64_t user_ctx);
+/* Ends the calling thread. */
+void thread_exit(long code) __attribute__((noreturn));
+/* Waits for a thread to exit, frees it and returns its exit code. */
+long thread_join(struct thread *t);
+/* Gives the CPU to the next runnable thread, if any. */
+void thread_yield(void);
+
+struct thread *current_thread(void);
+
+/* Blocks the current thread on `key` unless `still_blocked(key)` is false when checked under
+ * the queue's lock (so a wake-up between the caller's test and the sleep is never lost). */
+void thread_block_on(const void *key, bool (*still_blocked)(const void *key));
+/* The same with a deadline (clock_ns; checked at every tick of the thread's CPU). Returns
+ * false if the deadline passed before a wake-up. */
+bool thread_block_until(const void *key, bool (*still_blocked)(const void *key),
+			uint64_t deadline_ns);
+/* Wakes the first / every thread blocked on `key`; returns how many. */
+int thread_wake_one(const void *key);
+int thread_wake_all(const void *key);
+
+/* Timer hook: counts the tick and asks for a switch when the turn is over. */
+void sched_tick(void);
+/* Called on the way out of an interrupt: switches if a tick asked for it. */
+void sched_preempt(struct trap_frame *tf);
+/* Runs queued threads from the idle loop; returns false if the queue was empty. */
+bool sched_run_queued(void);
+
+void switch_context(struct context *from, struct context *to);
+
+/* Prints every CPU's current thread and run queue, and every blocked thread (for NMI reports). */
+void sched_dump(void);
+
+#endif

@@ -1,0 +1,145 @@
+/* The KM's information system calls for privileged programs (the DCI daemon): the target's
+ * description, the event catalogue, live processes, the kernel symbol table and the program
+ * files of the initial RAM disk (kernel/abi/km_abi.h). */
+#include "../kernel/abi/km_abi.h"
+#include "../kernel/abi/syscall_nr.h"
+#include "../kernel/proc/process.h"
+#include "../kernel/arch/platform.h"
+#include "../kernel/arch/percpu.h"
+#include "../kernel/mm/uaccess.h"
+#include "../kernel/mm/kmem.h"
+#include "../kernel/arch/timer.h"
+#include "../kernel/arch/cpu.h"
+#include "../kernel/symbols.h"
+#include "../kernel/proc/initrd.h"
+#include "../kernel/net/net.h"
+#include "../kernel/lib/string.h"
+#include "km_catalogue.h"
+
+extern const char kov_build_id[];
+
+#define CATALOGUE_OUT_MAX 256
+#define PROCESSES_OUT_MAX 1024
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = src ? strnlen(src, n - 1) : 0;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
+static long km_info(uint64_t uout)
+{
+	struct km_info i;
+	memset(&i, 0, sizeof i);
+	i.timebase_hz = machine.tb_freq;
+	i.timebase_now = mftb();
+	i.memory = machine.mem_total;
+	i.uptime_ns = clock_ns();
+	i.pvr = machine.pvr;
+	i.cpus = (uint16_t)cpus_online;
+	i.events = (uint16_t)catalogue_count(&km_catalogue);
+	copy_str(i.profile, sizeof i.profile, machine.profile);
+	copy_str(i.model, sizeof i.model, machine.model);
+	copy_str(i.pmu, sizeof i.pmu, km_pmu_name());
+	copy_str(i.build_id, sizeof i.build_id, kov_build_id);
+	return copy_to_user(uout, &i, sizeof i);
+}
+
+static long km_catalogue_out(uint64_t ubuf, uint64_t max)
+{
+	size_t n = catalogue_count(&km_catalogue);
+	if (max > CATALOGUE_OUT_MAX)
+		max = CATALOGUE_OUT_MAX;
+	if (max && !user_range_ok(ubuf, max * sizeof(struct km_event_info)))
+		return -KOV_EFAULT;
+	for (size_t i = 0; i < n && i < max; i++) {
+		const struct event_desc *d = catalogue_desc(&km_catalogue, i);
+		const struct event_status *s = catalogue_status(&km_catalogue, i);
+		struct km_event_info e;
+		memset(&e, 0, sizeof e);
+		e.code = d->code;
+		e.source = d->source == EVSRC_SW;
+		e.flags = (s->counts_here ? KM_EV_COUNTS_HERE : 0) |
+			  (d->flags & EV_CAN_SAMPLE ? KM_EV_CAN_SAMPLE : 0) |
+			  (s->samples_here ? KM_EV_SAMPLES_HERE : 0);
+		copy_str(e.name, sizeof e.name, d->name);
+		copy_str(e.description, sizeof e.description, d->description);
+		copy_str(e.why_not, sizeof e.why_not, s->why_not);
+		long rc = copy_to_user(ubuf + i * sizeof e, &e, sizeof e);
+		if (rc)
+			return rc;
+	}
+	return (long)n;
+}
+
+static long km_processes(uint64_t ubuf, uint64_t max)
+{
+	if (max > PROCESSES_OUT_MAX)
+		max = PROCESSES_OUT_MAX;
+	if (max && !user_range_ok(ubuf, max * sizeof(struct km_process)))
+		return -KOV_EFAULT;
+	struct km_process *buf = kmalloc((max ? max : 1) * sizeof *buf);
+	if (!buf)
+		return -KOV_ENOMEM;
+	uint32_t n = process_list(buf, (uint32_t)max);
+	long rc = copy_to_user(ubuf, buf, (n < max ? n : max) * sizeof *buf);
+	kfree(buf);
+	return rc ? rc : (long)n;
+}
+
+static long km_ksyms(uint64_t ubuf, uint64_t cap)
+{
+	size_t size;
+	const void *t = symbol_table(&size);
+	if (!t)
+		return -KOV_ENOENT;
+	if (cap >= size) {
+		long rc = copy_to_user(ubuf, t, size);
+		if (rc)
+			return rc;
+	}
+	return (long)size;
+}
+
+static long file_read(uint64_t uname, uint64_t offset, uint64_t ubuf, uint64_t len)
+{
+	char name[48];
+	long rc = string_from_user(name, uname, sizeof name);
+	if (rc < 0)
+		return rc;
+	uint32_t size;
+	const uint8_t *f = initrd_find(name, &size);
+	if (!f)
+		return -KOV_ENOENT;
+	if (offset >= size)
+		return 0;
+	uint64_t n = size - offset < len ? size - offset : len;
+	rc = copy_to_user(ubuf, f + offset, n);
+	return rc ? rc : (long)n;
+}
+
+static long net_info_out(uint64_t uout)
+{
+	struct km_netinfo i;
+	if (!net_info(&i))
+		return -KOV_ENODEV;
+	i.sockets_open = net_sockets_open();
+	return copy_to_user(uout, &i, sizeof i);
+}
+
+long km_info_syscall(uint64_t nr, const uint64_t *a)
+{
+	if (nr == SYS_NETINFO)
+		return net_info_out(a[0]);
+	if (!current_process()->privileged)
+		return -KOV_EPERM;
+	switch (nr) {
+	case SYS_KM_INFO: return km_info(a[0]);
+	case SYS_KM_CATALOGUE: return km_catalogue_out(a[0], a[1]);
+	case SYS_KM_KSYMS: return km_ksyms(a[0], a[1]);
+	case SYS_FILE_READ: return file_read(a[0], a[1], a[2], a[3]);
+	case SYS_KM_PROCESSES: return km_processes(a[0], a[1]);
+	default: return -KOV_ENOSYS;
+	}
+}
