@@ -8,6 +8,6 @@ $(B)/host/kov-viewer: $(VIEWER_C) $(wildcard gui/viewer/*.h gui/client/*.h dci/*
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -D_DEFAULT_SOURCE -D_GNU_SOURCE -Igui $$(pkg-config --cflags $(VIEWER_PKGS)) \
-		-o $@ $(VIEWER_C) $(HOST_CLIENT_C) $$(pkg-config --libs $(VIEWER_PKGS)) -lm
+		-o $@ $(VIEWER_C) $(HOST_CLIENT_C) $$(pkg-config --libs $(VIEWER_PKGS)) $(HOST_CLIENT_LIBS) -lm
 
 host: $(B)/host/kov-viewer
