@@ -7,7 +7,9 @@
  * Every operation is a computation on register images, never a register access: the generic
  * target code reads and writes the Book3S SPRs (MMCR0, MMCR1, MMCRA, PMC1-8, whose numbers every
  * backend here shares) with the values the backend computes. So backends are portable and the
- * host unit tests pin them. Counters are 32 bits and raise their overflow at bit 31 on every
+ * host unit tests pin them. What the overflow handler needs on every sample (freeze, unfreeze,
+ * re-arm, disarm, overflowed) is given as register bits, applied by the inline functions
+ * below. Counters are 32 bits and raise their overflow at bit 31 on every
  * backend (kov/sample_period.c relies on it for the period arithmetic).
  *
  * Event codes are the backend's own encoding in bits 0-15; bits 16-19 may hold a counter the
