@@ -3,6 +3,7 @@
 #   make test   set-up, build, all tests; ends with "N passed, N failed"
 #   make run    set-up, build, boot the default machine
 #   make bench  set-up, build, benchmarks
+#   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -51,7 +52,7 @@ HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
-            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c kernel/lib/lockstat.c \
+            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c libc-instr/dcounter.c kernel/lib/lockstat.c \
             libc-instr/syscall.S kernel/co/cobj_tramp.S kernel/co/cobj_core.c kernel/co/co_count.c \
             kernel/co/cobj_count.c \
             kernel/lib/format.c kernel/lib/string.c
@@ -69,7 +70,7 @@ HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 # the planner and the PMU backends it programs through, whichever files they are in.
 KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c))
 
-.PHONY: all kernel host unit-tests test run bench setup clean help
+.PHONY: all kernel host unit-tests test run bench case-study setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin
@@ -215,6 +216,11 @@ run: setup
 bench: setup
 	@$(MAKE) --no-print-directory all
 	@tests/bench/run
+
+# docs/case-study.md's figures and screenshots, again (build/case-study/).
+case-study: setup
+	@$(MAKE) --no-print-directory all
+	@sim/case-study
 
 clean:
 	rm -rf $(B)
