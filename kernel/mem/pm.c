@@ -100,9 +100,6 @@ CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
 		pm->steals++;
 		spin_unlock(&pm->lock);
 	}
-	/* Frames come zeroed: a cached frame was freed dirty. (Fresh ones from refill are zero
-	 * already, but telling them apart costs more than clearing a page in cache.) */
-	memset(kernel_ptr(pa), 0, PAGE_SIZE);
 	spin_lock(&pm->lock);
 	pm->out++;
 	pm->allocations++;
@@ -114,6 +111,9 @@ CO_METHOD(void, pmc_free_frame, struct pm *pm, uint64_t pa)
 {
 	uint64_t back[PM_BATCH];
 	unsigned n = 0;
+	/* Frames come zeroed: the allocator's are, and a cached frame is cleared as it comes back
+	 * (outside the lock), so each use of a frame is cleared once. */
+	memset(kernel_ptr(pa), 0, PAGE_SIZE);
 	spin_lock(&pm->lock);
 	if (pm->cached == PM_CACHE) {   /* full: the oldest batch goes back to the allocator */
 		n = PM_BATCH;
