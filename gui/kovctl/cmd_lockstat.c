@@ -166,6 +166,8 @@ int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seco
 int cmd_lockstat(struct kovctl *k)
 {
 	static struct kov_lock_table t;
+	static struct kovctl_names owners;
+	kovctl_names_begin(k, &owners);
 	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2);
 	if (rc)
 		return rc;
@@ -177,7 +179,6 @@ int cmd_lockstat(struct kovctl *k)
 			t.locks[n++] = t.locks[i];
 	sort_key = k->o->sort ? k->o->sort : "wait";
 	qsort(t.locks, n, sizeof t.locks[0], by_key);
-	static struct kovctl_names owners;
 	kovctl_names_get(k, &owners);
 	double span = us(k->c, t.last - t.first) / 1e6;
 	if (k->o->json) {
