@@ -11,11 +11,17 @@
 
 #define MAX_INDENT 64                /* deeper chains continue as roots, nothing is lost */
 
+/* Distinct reps: the scan lists the rep each CPU's table holds, so a single-rep object
+ * used on four CPUs shows the same address four times. */
 static unsigned live_reps(const struct kov_scan_object *o)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < o->n_reps; i++)
-		n += o->reps[i] != 0;
+	for (unsigned i = 0; i < o->n_reps; i++) {
+		bool seen = !o->reps[i];
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = o->reps[k] == o->reps[i];
+		n += !seen;
+	}
 	return n;
 }
 

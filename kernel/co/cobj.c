@@ -153,6 +153,21 @@ coid_t co_new_single(const struct co_class *cls, void *rep)
 	return coid;
 }
 
+coid_t co_new_per_cpu(const struct co_class *cls, void *(*make_rep)(struct co_root *root, unsigned int cpu))
+{
+	struct co_root *root = kmalloc(sizeof *root);   /* zeroed: no reps yet */
+	if (!root)
+		return 0;
+	root->cls = cls;
+	root->kind = CO_PER_CPU_REPS;
+	root->make_rep = make_rep;
+	root->free = free_with_kfree;
+	coid_t coid = co_create(root);
+	if (!coid)
+		kfree(root);
+	return coid;
+}
+
 void co_quiescent(void)
 {
 	__atomic_fetch_add(&this_cpu()->quiescent, 1, __ATOMIC_RELEASE);

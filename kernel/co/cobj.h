@@ -114,6 +114,13 @@ void *co_rep(coid_t coid);
 /* Makes a single-rep object around an existing rep (whose ops the caller has set); the rep
  * is freed with kfree when the object is reclaimed. 0 if out of memory or tables full. */
 coid_t co_new_single(const struct co_class *cls, void *rep);
+/* Makes an object with one rep per CPU, each made by make_rep(root, cpu) on the CPU's first
+ * call and freed with kfree at reclamation. 0 if out of memory or tables full. */
+coid_t co_new_per_cpu(const struct co_class *cls, void *(*make_rep)(struct co_root *root, unsigned int cpu));
+/* A root-level operation (K42's CObjRootMultiRep): calls fn on every rep the object has made,
+ * with the root's lock held (no rep is made or freed meanwhile); fn must not call methods of
+ * the same object. Returns the number of reps visited. */
+unsigned co_for_each_rep(coid_t coid, void (*fn)(void *rep, unsigned int cpu, void *arg), void *arg);
 /* Unlinks the object now and frees its reps and root once every CPU has been quiescent. */
 void co_destroy(coid_t coid);
 

@@ -128,6 +128,23 @@ void *co_rep(coid_t coid)
 	return rep == (void *)&coid->miss_ops ? co_handle_miss(coid, 0) : rep;
 }
 
+unsigned co_for_each_rep(coid_t coid, void (*fn)(void *rep, unsigned int cpu, void *arg), void *arg)
+{
+	uint32_t index = co_index(coid);
+	struct co_root *root = index < CO_MAX_OBJECTS ? gtt[index].root : 0;
+	if (!root)
+		return 0;
+	unsigned n = 0;
+	int state = co_runtime_lock(&root->lock);
+	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (root->reps[cpu]) {
+			fn(root->reps[cpu], cpu, arg);
+			n++;
+		}
+	co_runtime_unlock(&root->lock, state);
+	return n;
+}
+
 void co_mark_dying(coid_t coid)
 {
 	uint32_t index = co_index(coid);

@@ -149,6 +149,12 @@ static coid_t make_object(const struct co_class *cls, enum co_root_kind kind,
 	return co_create(root);
 }
 
+static void sum_local(void *rep, unsigned int cpu, void *arg)
+{
+	(void)cpu;
+	*(long *)arg += ((struct counter *)rep)->local;
+}
+
 /* --- the test ----------------------------------------------------------------------------- */
 static coid_t counter, mixer;
 static volatile long mix_results[MAX_CPUS];
@@ -187,6 +193,10 @@ void cobj_selftest(void)
 	check(reps == cpus && value == expect, "distributed counter: one rep per CPU, exact sum");
 	for (unsigned i = 0; i < cpus; i++)
 		check(co_rep_on_cpu(counter, i) != 0, "each CPU's table holds its rep");
+	long visited_sum = 0;
+	unsigned visited = co_for_each_rep(counter, sum_local, &visited_sum);
+	kprintf("cobj: root-level visit: %u reps, sum %ld\n", visited, visited_sum);
+	check(visited == cpus && visited_sum == expect, "a root-level operation visits every rep");
 
 	/* Seven arguments through the miss trampoline: 1000 + 1+4+9+16+25+36 + 7*(7+cpu). */
 	bool args_ok = true;

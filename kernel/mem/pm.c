@@ -1,12 +1,27 @@
-/* The page manager: one object for the whole system, so every FCM that needs a frame comes
- * here (under its lock): the page-fetch contention the thesis observed lands on this object. */
+/* The page manager: where every FCM gets its frames.
+ *
+ * pm=single: one object, one lock, the page allocator behind it. Every fault on every CPU
+ * takes that lock: the page-fetch contention the thesis observed lands here, and KOV finds it.
+ *
+ * pm=percpu (the default; K42's distributed page manager): one rep per CPU, made on the CPU's
+ * first fault, each with a cache of free frames under its own lock. A rep refills from the
+ * page allocator and gives back to it PM_BATCH frames at a time, so a fault takes only its own
+ * CPU's lock; a rep with no frame left and an empty allocator takes one from another rep (the
+ * balancing path). The figures that span reps (frames out, frames cached) are root-level
+ * operations over every rep. */
 #include "vm.h"
 #include "../mm/page_alloc.h"
 #include "../mm/kmem.h"
 #include "../arch/cpu.h"
+#include "../arch/platform.h"
+#include "../lib/bootargs.h"
+#include "../lib/string.h"
+#include "../drivers/console.h"
 
 coid_t the_pm;
+const char *pm_kind = "percpu";
 
+/* ---- one rep ---------------------------------------------------------------------------- */
 CO_METHOD(uint64_t, pm_alloc_frame, struct pm *pm)
 {
 	spin_lock(&pm->lock);
@@ -29,15 +44,157 @@ CO_METHOD(void, pm_free_frame, struct pm *pm, uint64_t pa)
 
 CO_METHOD(uint64_t, pm_frames_out, struct pm *pm)
 {
-	return pm->out;
+	return (uint64_t)pm->out;
 }
 
-static const struct pm_ops pm_ops = { pm_alloc_frame, pm_free_frame, pm_frames_out };
-const struct co_class pm_class = { "PM", &pm_ops, 3, 0 };
+CO_METHOD(uint64_t, pm_frames_cached, struct pm *pm)
+{
+	(void)pm;
+	return 0;
+}
+
+static const struct pm_ops pm_ops = { pm_alloc_frame, pm_free_frame, pm_frames_out, pm_frames_cached };
+const struct co_class pm_class = { "PM", &pm_ops, 4, 0 };
+
+/* ---- a rep per CPU ---------------------------------------------------------------------- */
+/* Frames come zeroed. The allocator's are; a frame that comes back to a cache is marked dirty
+ * (the low bit of its page-aligned address) and cleared only when handed out again, so each
+ * use of a frame is cleared once, at allocation as with one rep. */
+#define FRAME_DIRTY 1ull
+
+static void refill(struct pm *pm)
+{
+	while (pm->cached < PM_BATCH) {
+		void *page = page_alloc(1);
+		if (!page)
+			break;
+		pm->cache[pm->cached++] = phys_of(page);
+	}
+	pm->refills++;
+}
+
+struct steal { struct pm *thief; uint64_t pa; };
+
+static void steal_from(void *rep, unsigned cpu, void *arg)
+{
+	struct steal *s = arg;
+	struct pm *victim = rep;
+	(void)cpu;
+	if (s->pa || victim == s->thief)
+		return;
+	spin_lock(&victim->lock);
+	if (victim->cached)
+		s->pa = victim->cache[--victim->cached];
+	spin_unlock(&victim->lock);
+	if (s->pa & FRAME_DIRTY) {
+		s->pa &= ~FRAME_DIRTY;
+		memset(kernel_ptr(s->pa), 0, PAGE_SIZE);
+	}
+}
+
+CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
+{
+	spin_lock(&pm->lock);
+	if (!pm->cached)
+		refill(pm);
+	uint64_t pa = pm->cached ? pm->cache[--pm->cached] : 0;
+	spin_unlock(&pm->lock);
+	if (pa & FRAME_DIRTY) {
+		pa &= ~FRAME_DIRTY;
+		memset(kernel_ptr(pa), 0, PAGE_SIZE);
+	}
+	if (!pa) {   /* the allocator is empty: frames cached on other CPUs are all that is left */
+		struct steal s = { pm, 0 };
+		co_for_each_rep(the_pm, steal_from, &s);
+		if (!s.pa)
+			return 0;
+		pa = s.pa;
+		spin_lock(&pm->lock);
+		pm->steals++;
+		spin_unlock(&pm->lock);
+	}
+	spin_lock(&pm->lock);
+	pm->out++;
+	pm->allocations++;
+	spin_unlock(&pm->lock);
+	return pa;
+}
+
+CO_METHOD(void, pmc_free_frame, struct pm *pm, uint64_t pa)
+{
+	uint64_t back[PM_BATCH];
+	unsigned n = 0;
+	spin_lock(&pm->lock);
+	if (pm->cached == PM_CACHE) {   /* full: the oldest batch goes back to the allocator */
+		n = PM_BATCH;
+		memcpy(back, pm->cache, sizeof back);
+		memmove(pm->cache, pm->cache + PM_BATCH, (PM_CACHE - PM_BATCH) * sizeof pm->cache[0]);
+		pm->cached -= PM_BATCH;
+		pm->drains++;
+	}
+	pm->cache[pm->cached++] = pa | FRAME_DIRTY;
+	pm->out--;
+	spin_unlock(&pm->lock);
+	for (unsigned i = 0; i < n; i++)
+		page_free(kernel_ptr(back[i] & ~FRAME_DIRTY), 1);
+}
+
+struct pm_sum { int64_t out; uint64_t cached; };
+
+static void sum_rep(void *rep, unsigned cpu, void *arg)
+{
+	struct pm *pm = rep;
+	struct pm_sum *s = arg;
+	(void)cpu;
+	spin_lock(&pm->lock);
+	s->out += pm->out;
+	s->cached += pm->cached;
+	spin_unlock(&pm->lock);
+}
+
+CO_METHOD(uint64_t, pmc_frames_out, struct pm *pm)
+{
+	(void)pm;
+	struct pm_sum s = { 0, 0 };
+	co_for_each_rep(the_pm, sum_rep, &s);
+	return s.out > 0 ? (uint64_t)s.out : 0;
+}
+
+CO_METHOD(uint64_t, pmc_frames_cached, struct pm *pm)
+{
+	(void)pm;
+	struct pm_sum s = { 0, 0 };
+	co_for_each_rep(the_pm, sum_rep, &s);
+	return s.cached;
+}
+
+static const struct pm_ops pmc_ops = { pmc_alloc_frame, pmc_free_frame, pmc_frames_out, pmc_frames_cached };
+const struct co_class pm_percpu_class = { "PM", &pmc_ops, 4, 0 };
+
+static void *make_cpu_rep(struct co_root *root, unsigned int cpu)
+{
+	(void)root;
+	struct pm *pm = kmalloc(sizeof *pm);
+	if (pm) {
+		pm->ops = &pmc_ops;
+		pm->cpu = cpu;
+	}
+	return pm;
+}
 
 void pm_init(void)
 {
-	struct pm *pm = kmalloc(sizeof *pm);
-	pm->ops = &pm_ops;
-	the_pm = co_new_single(&pm_class, pm);
+	char arg[16];
+	if (bootarg_str(machine.bootargs, "pm", arg, sizeof arg) && strcmp(arg, "single") == 0)
+		pm_kind = "single";
+	if (strcmp(pm_kind, "single") == 0) {
+		struct pm *pm = kmalloc(sizeof *pm);
+		pm->ops = &pm_ops;
+		the_pm = co_new_single(&pm_class, pm);
+		kprintf("vm: page manager: one rep, one lock (pm=single)\n");
+	} else {
+		the_pm = co_new_per_cpu(&pm_percpu_class, make_cpu_rep);
+		kprintf("vm: page manager: a rep per CPU, each caching up to %u free frames (pm=percpu)\n",
+			PM_CACHE);
+	}
 }

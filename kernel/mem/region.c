@@ -41,11 +41,12 @@ coid_t region_create(uint64_t start, uint64_t size, unsigned prot, coid_t fcm)
 	return c;
 }
 
-extern const struct co_class pm_class, fr_class, fcm_class, seghat_class, hat_class;
+extern const struct co_class pm_class, pm_percpu_class, fr_class, fcm_class, seghat_class, hat_class;
 
 void vm_register_classes(void)
 {
 	co_register_class(&pm_class);
+	co_register_class(&pm_percpu_class);
 	co_register_class(&fr_class);
 	co_register_class(&fcm_class);
 	co_register_class(&region_class);

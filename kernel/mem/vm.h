@@ -24,16 +24,26 @@
 /* ---- PM ---- */
 struct pm;
 struct pm_ops {
-	uint64_t (*alloc_frame)(struct pm *pm);         /* physical address, 0 if none */
+	uint64_t (*alloc_frame)(struct pm *pm);         /* physical address of a zeroed frame, 0 if none */
 	void (*free_frame)(struct pm *pm, uint64_t pa);
 	uint64_t (*frames_out)(struct pm *pm);           /* frames handed out and not returned */
+	uint64_t (*frames_cached)(struct pm *pm);        /* free frames kept by the PM, not the allocator */
 };
+#define PM_CACHE 64                 /* free frames a per-CPU rep keeps at most */
+#define PM_BATCH 16                 /* frames a per-CPU rep takes from or gives back at once */
 struct pm {
 	const struct pm_ops *ops;
 	struct spinlock lock;
-	uint64_t out, allocations;
+	int64_t out;                    /* per-CPU reps: allocations less frees here (the sum is what is out) */
+	uint64_t allocations;
+	uint32_t cpu, cached;           /* per-CPU reps: its CPU, and free frames in cache[] */
+	uint64_t refills, drains, steals;
+	uint64_t cache[PM_CACHE];
 };
 extern coid_t the_pm;
+/* The kind the boot argument pm= chose: "single" (one rep, one lock: the thesis's page
+ * manager) or "percpu" (default: a rep per CPU with its own cache of free frames). */
+extern const char *pm_kind;
 void pm_init(void);
 
 /* ---- FR ---- */

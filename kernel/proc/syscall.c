@@ -87,7 +87,9 @@ static long sys_wait(uint64_t pid, uint64_t ustatus)
 static long meminfo(uint64_t what)
 {
 	switch (what) {
-	case MEMINFO_FREE_PAGES: return (long)(pages_free() + kmem_empty_pages());
+	case MEMINFO_FREE_PAGES:
+		return (long)(pages_free() + kmem_empty_pages() +
+			      CO_CALL(struct pm, the_pm, frames_cached));
 	case MEMINFO_PM_FRAMES: return (long)CO_CALL(struct pm, the_pm, frames_out);
 	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);

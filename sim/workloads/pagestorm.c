@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 	snprintf(args, sizeof args, "child,%ld", pages);
 	printf("pagestorm: pid %d, %ld processes at once, %ld pages each\n", getpid(), wave, pages);
 	long failed = 0, done = 0;
+	uint64_t t0 = clock_ns();
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		int pids[32];
 		for (long i = 0; i < wave; i++)
@@ -47,5 +48,12 @@ int main(int argc, char **argv)
 		if (rounds || done % 1000 == 0)
 			printf("pagestorm: %ld processes done, %ld failed\n", done, failed);
 	}
+	/* Throughput of a bounded run (rounds > 0): processes and page faults per second. */
+	uint64_t ms = (clock_ns() - t0) / 1000000;
+	if (ms)
+		printf("pagestorm: %ld processes, %ld heap-page faults in %lu ms: %lu processes/s, %lu faults/s, "
+		       "%ld failed\n", done, done * pages, (unsigned long)ms,
+		       (unsigned long)(done * 1000 / (long)ms), (unsigned long)(done * pages * 1000 / (long)ms),
+		       failed);
 	return failed ? 1 : 0;
 }

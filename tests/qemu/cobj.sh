@@ -11,6 +11,7 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 1" "--profile g5"; do
 	value=$(echo "$line" | sed -n 's/.*value=\([0-9]*\).*/\1/p')
 	want=$(( 1000 * cpus * (cpus + 1) / 2 ))
 	[ "$value" = "$want" ] || fail "$args: counter value $value, want $want"
+	expect "^cobj: root-level visit: $cpus reps, sum $want\$"
 	expect "^cobj: miss re-dispatch with 7 arguments on $cpus CPUs: intact \(cpu0 got 1140\)\$"
 	expect '^cobj: context objects from the innermost method: 3 found \(depth 2\): inner, middle, outer$'
 	expect '^cobj: destroy: slot [0-9]+ reclaimed after quiescence: yes, generation 0 -> 1$'

@@ -1,5 +1,5 @@
 # The thesis's contention scenario: pagestorm keeps creating processes that fault in pages on
-# four CPUs; `kovctl top --metric spinlock` must rank a page-fetch object (the page manager or
+# four CPUs, with the thesis's single page manager (pm=single); `kovctl top --metric spinlock` must rank a page-fetch object (the page manager or
 # a file cache manager) first, attributed from spin-lock samples taken inside the kernel's
 # page-fault and process-creation paths. Scans meanwhile name every object's class and process.
 source "$(dirname "$0")/lib.bash"
@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.bash"
 KOVCTL=build/host/kovctl
 OUT=$(mktemp)
 PORT=$(free_port)
-boot_bg --cpus 4 --port "$PORT" --timeout 90 --append "dci.token=s3cret" --workload pagestorm
+boot_bg --cpus 4 --port "$PORT" --timeout 90 --append "dci.token=s3cret pm=single" --workload pagestorm
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
 wait_for '^dcid: listening' 60
 

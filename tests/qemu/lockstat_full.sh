@@ -2,7 +2,7 @@
 # lockbench's process, every acquisition of every LockObj lock is counted, exactly as many as
 # the objects counted themselves, each with its hold measured, contended or not (4 threads, and
 # one thread where nothing contends); switched off, the figures go back to contended ones only.
-# For the kernel (pid 0) under pagestorm, the locks of live kernel objects count every
+# For the kernel (pid 0) under pagestorm (single page manager), the locks of live kernel objects count every
 # acquisition, more than their contentions. Bad --what values are usage errors.
 source "$(dirname "$0")/lib.bash"
 K=build/host/kovctl
@@ -62,7 +62,7 @@ full_run single 1
 
 # The kernel: full counting of the locks of live kernel objects under pagestorm.
 PORT=$(free_port)
-boot_bg --cpus 4 --port "$PORT" --timeout 60 --append "dci.token=k" --workload pagestorm:4:32
+boot_bg --cpus 4 --port "$PORT" --timeout 60 --append "dci.token=k pm=single" --workload pagestorm:4:32
 wait_for '^dcid: listening' 40
 $K --target 127.0.0.1:"$PORT" --token k --json lockstat --pid 0 --kind spin --seconds 3 >"$OUT.before" 2>&1 ||
 	fail "kovctl lockstat --pid 0: $(cat "$OUT.before")"

@@ -1,4 +1,5 @@
-# Kernel lock statistics under pagestorm on 4 CPUs: the page manager's lock is the most
+# Kernel lock statistics under pagestorm on 4 CPUs with the single page manager (pm=single):
+# the page manager's lock is the most
 # contended spin lock, attributed to the PM object, with its call site symbolized; locks of no
 # object are named by their symbol; figures agree with themselves; bad options are usage errors.
 source "$(dirname "$0")/lib.bash"
@@ -10,7 +11,7 @@ grep -q 'wait, contentions or acquisitions' "$OUT" || fail "unclear --sort error
 $K --target 127.0.0.1:1 lockstat --kind rw >/dev/null 2>&1; [ $? = 2 ] || fail "--kind rw must be a usage error"
 
 PORT=$(free_port)
-boot_bg --cpus 4 --port "$PORT" --timeout 60 --append "dci.token=k" --workload pagestorm:4:32
+boot_bg --cpus 4 --port "$PORT" --timeout 60 --append "dci.token=k pm=single" --workload pagestorm:4:32
 wait_for '^dcid: listening' 40
 $K --target 127.0.0.1:"$PORT" --token k --json lockstat --pid 0 --seconds 4 >"$OUT" 2>&1 ||
 	fail "kovctl lockstat --pid 0 failed: $(cat "$OUT")"
