@@ -287,8 +287,28 @@ static void destroy_address_space(struct process *p)
 		co_destroy(p->fr);
 	if (p->ctx)
 		free_context(p->ctx);
+}
+
+/* Everything a process holds besides its own memory (freed when its object is reclaimed). */
+static void release_process(struct process *p)
+{
+	destroy_address_space(p);
 	km_process_free(p->km);
 	p->km = 0;
+}
+
+static bool has_refs(const void *key)
+{
+	return __atomic_load_n((const volatile uint32_t *)key, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Takes p out of the annex: no new reference (svc_process_get) can be taken then, and the
+ * monitor lets go of the old ones within its scan timeout. */
+static void leave_annex(struct process *p)
+{
+	CO_CALL(struct annex, process_annex, remove, p->self);
+	while (__atomic_load_n(&p->refs, __ATOMIC_ACQUIRE))
+		thread_block_until((const void *)&p->refs, has_refs, clock_ns() + 1000000);
 }
 
 long process_spawn(const char *program, const char *args, uint32_t ppid)
@@ -326,20 +346,20 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 	p->privileged = ppid == 0 || (parent && strcmp(parent->name, "init") == 0 && parent->ppid == 0);
 	if (!CO_CALL(struct annex, process_annex, add, p->self)) {
 		co_destroy(p->self);   /* frees p when reclaimed */
-		destroy_address_space(p);
+		release_process(p);
 		return -KOV_ENOMEM;
 	}
 	p->live_threads = 1;
 	p->thread = thread_create_user(p->name, exec_user_start, p, -1, p, p->ctx);
 	if (!p->thread) {
-		CO_CALL(struct annex, process_annex, remove, p->self);
+		leave_annex(p);
 		co_destroy(p->self);
-		destroy_address_space(p);
+		release_process(p);
 		return -KOV_ENOMEM;
 	}
 	return p->pid;
 fail:
-	destroy_address_space(p);
+	release_process(p);
 	kfree(p);
 	return rc;
 }
@@ -468,11 +488,6 @@ static bool still_running(const void *key)
 	return ((const struct process *)key)->state != PROC_ZOMBIE;
 }
 
-static bool has_refs(const void *key)
-{
-	return __atomic_load_n((const volatile uint32_t *)key, __ATOMIC_ACQUIRE) != 0;
-}
-
 long process_wait(uint32_t pid, uint32_t ppid, long *status)
 {
 	coid_t c = CO_CALL(struct annex, process_annex, find, pid);
@@ -493,12 +508,8 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
 			thread_join(p->threads[i]);
 	*status = p->status;
-	CO_CALL(struct annex, process_annex, remove, c);
-	/* Out of the table no new reference is taken; the monitor lets go of the old ones
-	 * within its scan timeout. */
-	while (__atomic_load_n(&p->refs, __ATOMIC_ACQUIRE))
-		thread_block_until((const void *)&p->refs, has_refs, clock_ns() + 1000000);
-	destroy_address_space(p);
+	leave_annex(p);
+	release_process(p);
 	co_destroy(c);
 	co_reclaim();   /* whatever earlier exits left behind and every CPU has let go of */
 	return (long)pid;
