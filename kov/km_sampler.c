@@ -59,8 +59,9 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
-/* The attribution for a sample: k is the running process's state (0 in a kernel thread). */
-static struct attrib_result attribute(const struct trap_frame *tf, const struct km_proc *k)
+/* The attribution for a sample: k is the running process's state (0 in a kernel thread).
+ * Never inlined: with tf 0 the walk starts from this function's own frame. */
+__attribute__((noinline)) static struct attrib_result attribute(const struct trap_frame *tf, const struct km_proc *k)
 {
 	__label__ here;
 	uint64_t pc, sp, lr;
