@@ -340,12 +340,15 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 		}
 		return found ? 0 : -KOV_ENOENT;
 	}
-	coid_t pc = pid <= 0xFFFFFFFFull ? CO_CALL(struct annex, process_annex, find, (uint32_t)pid) : 0;
-	struct process *p = pc ? co_rep(pc) : 0;
-	if (!p || p->exiting)
-		return -KOV_ESRCH;
-	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
-		return -KOV_ENODEV;   /* no clustered-object runtime in that process */
+	/* Held: the wait for its runtime's answer must not outlive the process. */
+	struct process *p = pid <= 0xFFFFFFFFull ? process_hold((uint32_t)pid) : 0;
+	long rc = !p || p->exiting ? -KOV_ESRCH :
+		  !__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE) ? -KOV_ENODEV : 0;
+	if (rc) {   /* ENODEV: no clustered-object runtime in that process */
+		if (p)
+			process_release(p);
+		return rc;
+	}
 	uint64_t locks = what == 2 ? 1ull << 61 : what == 3 ? 1ull << 60 : 0;
 	__atomic_store_n(&p->count_cmd, 1ull << 62 | locks | on << 32 | index,
 			 __ATOMIC_RELEASE);
@@ -354,7 +357,9 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 	uint64_t deadline = clock_ns() + SCAN_USER_TIMEOUT_US * 1000ull;
 	while (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq && clock_ns() < deadline)
 		thread_block_until(&km, always, clock_ns() + 1000000);
-	return p->scan_done == seq ? 0 : -KOV_ETIMEDOUT;
+	rc = p->scan_done == seq ? 0 : -KOV_ETIMEDOUT;
+	process_release(p);
+	return rc;
 }
 
 long km_syscall(uint64_t nr, const uint64_t *a)

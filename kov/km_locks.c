@@ -120,6 +120,7 @@ struct lock_read {
 	struct km_lock_record *out;
 	uint64_t max, n;
 	struct km_lock_stats chunk[CHUNK];
+	struct process *held[MAX_PROCESSES];
 };
 
 static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *s)
@@ -132,13 +133,12 @@ static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *
 	rec->s = *s;
 }
 
-/* With the process table locked: a process's records, read without allocating anything in it
- * (the pages of its table it never wrote hold no record). */
-static void read_locks_of(struct process *p, void *arg)
+/* A held process's records, read without allocating anything in it (the pages of its table it
+ * never wrote hold no record). */
+static void read_locks_of(struct process *p, struct lock_read *r)
 {
-	struct lock_read *r = arg;
 	struct km_lock_area head;
-	if (!p->lock_area || p->exiting || process_peek(p, p->lock_area, &head, sizeof head) ||
+	if (process_peek(p, p->lock_area, &head, sizeof head) ||
 	    head.magic != KM_LOCK_AREA_MAGIC || !head.used)
 		return;
 	uint64_t at = p->lock_area + sizeof head;
@@ -149,6 +149,11 @@ static void read_locks_of(struct process *p, void *arg)
 		for (uint32_t k = 0; k < n; k++)
 			keep(r, p->pid, &r->chunk[k]);
 	}
+}
+
+static bool has_lock_area(const struct process *p)
+{
+	return p->lock_area && !p->exiting;
 }
 
 static long read_locks(uint64_t ubuf, uint64_t max)
@@ -167,7 +172,13 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	r->n = 0;
 	for (uint32_t i = 0; i < kernel_table.area.capacity; i++)
 		keep(r, 0, &kernel_table.area.locks[i]);
-	process_for_each(read_locks_of, r);
+	/* The processes are held, not read under the process table's lock: a table of 4096
+	 * records is long to copy, and spawns and exits would wait for it. */
+	uint32_t np = process_hold_all(r->held, MAX_PROCESSES, has_lock_area);
+	for (uint32_t i = 0; i < np; i++) {
+		read_locks_of(r->held[i], r);
+		process_release(r->held[i]);
+	}
 	long n = (long)r->n, rc = copy_to_user(ubuf, out, r->n * sizeof *out);
 	kfree(out);
 	kfree(r);

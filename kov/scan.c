@@ -103,25 +103,25 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 	return t;
 }
 
+static bool has_scanner(const struct process *p)
+{
+	return __atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE) && !p->exiting &&
+	       p != current_process();
+}
+
 void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 {
 	uint64_t start = mftb();
-	struct annex *a = co_rep(process_annex);
 	struct process *asked[64];
-	uint32_t seq[64], n = 0;
+	uint32_t seq[64];
+	/* Held, not looked at under the process table's lock: the wait below and the reads of
+	 * each process's records may be long, and a process may exit meanwhile. */
+	uint32_t n = process_hold_all(asked, 64, has_scanner);
 	/* Post every request first, so the runtimes scan in parallel. */
-	spin_lock(&a->lock);
-	for (uint32_t i = 0; i < a->n && n < 64; i++) {
-		struct process *p = co_rep(a->procs[i]);
-		if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE) || p->exiting ||
-		    p == current_process())
-			continue;
-		seq[n] = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
-		asked[n++] = p;
-	}
-	spin_unlock(&a->lock);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
+		seq[i] = __atomic_add_fetch(&asked[i]->scan_requested, 1, __ATOMIC_ACQ_REL);
 		thread_wake_all((const void *)&asked[i]->scan_requested);
+	}
 	t->processes_asked = n;
 	uint64_t deadline = mftb() + tb_from_us(SCAN_USER_TIMEOUT_US);
 	for (uint32_t i = 0; i < n; i++) {
@@ -141,6 +141,8 @@ void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 			if (t->written == max)
 				continue;
 			struct scan_record *r = &out[t->written];
+			/* Records the runtime claims but never wrote are not there to read (and are
+			 * not made up by allocating pages in the process). */
 			if (process_read(p, p->scan_area + k * sizeof *r, r, sizeof *r))
 				break;
 			r->pid = p->pid;
@@ -149,5 +151,7 @@ void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 			t->written++;
 		}
 	}
+	for (uint32_t i = 0; i < n; i++)
+		process_release(asked[i]);
 	t->tb_ticks += mftb() - start;
 }

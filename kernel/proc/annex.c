@@ -4,6 +4,7 @@
 #include "../abi/km_abi.h"
 #include "../mm/kmem.h"
 #include "../lib/string.h"
+#include "../arch/percpu.h"
 
 coid_t process_annex;
 
@@ -75,13 +76,47 @@ uint32_t process_list(struct km_process *out, uint32_t max)
 static const struct annex_ops annex_ops = { annex_add, annex_remove, annex_find, annex_count };
 const struct co_class annex_class = { "ProcessAnnex", &annex_ops, 4, annex_children };
 
-void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+struct process *process_hold(uint32_t pid)
 {
 	struct annex *a = co_rep(process_annex);
+	struct process *found = 0;
 	spin_lock(&a->lock);
-	for (uint32_t i = 0; i < a->n; i++)
-		fn(co_rep(a->procs[i]), arg);
+	for (uint32_t i = 0; i < a->n && !found; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		if (p->pid == pid) {
+			__atomic_add_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
+			found = p;
+		}
+	}
 	spin_unlock(&a->lock);
+	return found;
+}
+
+uint32_t process_hold_all(struct process **out, uint32_t max, bool (*want)(const struct process *p))
+{
+	struct annex *a = co_rep(process_annex);
+	uint32_t n = 0;
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n && n < max; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		if (!want(p))
+			continue;
+		__atomic_add_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
+		out[n++] = p;
+	}
+	spin_unlock(&a->lock);
+	return n;
+}
+
+void process_release(struct process *p)
+{
+	__atomic_sub_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
+}
+
+bool process_table_locked_here(void)
+{
+	const struct annex *a = co_rep(process_annex);
+	return (a->lock.word & SPIN_HOLDER) == this_cpu()->index + 1;
 }
 
 void annex_init(void)

@@ -101,10 +101,15 @@ static int region_of(const struct process *p, uint64_t ea)
 	return -1;
 }
 
-/* Copies user memory of p page by page; a page the process has not touched is an error
- * (read) or reads as zeros without being allocated (peek). */
+/* Copies user memory of p page by page, from the frames its FCMs already hold: a page the
+ * process has not touched is an error (read) or reads as zeros (peek), never allocated. A
+ * caller holding the process table's lock would nest p's FCM locks under it and keep every
+ * spawn and exit waiting for the copy: that is a bug, stopped here with a trap (the panic
+ * report names the caller). */
 static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint64_t len, bool peek)
 {
+	if (process_table_locked_here())
+		__builtin_trap();
 	uint8_t *out = dst;
 	while (len) {
 		uint64_t page = uaddr & ~(PAGE_SIZE - 1), n = PAGE_SIZE - (uaddr - page);
@@ -114,8 +119,7 @@ static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint
 		struct region *r = i >= 0 ? co_rep(p->regions[i]) : 0;
 		if (!r)
 			return -KOV_EFAULT;
-		uint64_t pa = peek ? CO_CALL(struct fcm, r->fcm, peek_page, page - r->start)
-				   : CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
+		uint64_t pa = CO_CALL(struct fcm, r->fcm, peek_page, page - r->start);
 		if (pa)
 			memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
 		else if (peek)
@@ -137,6 +141,14 @@ long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
 {
 	return copy_from_process(p, uaddr, dst, len, true);
+}
+
+/* After the process left the table: no new holds can be taken, so wait for the monitor's
+ * readers to finish before the address space goes. */
+static void wait_for_readers(struct process *p)
+{
+	while (__atomic_load_n(&p->readers, __ATOMIC_ACQUIRE))
+		thread_yield();
 }
 
 long process_co_reset(uint64_t entry_va)
@@ -300,6 +312,7 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 	p->thread = thread_create_user(p->name, exec_user_start, p, -1, p, p->ctx);
 	if (!p->thread) {
 		CO_CALL(struct annex, process_annex, remove, p->self);
+		wait_for_readers(p);
 		co_destroy(p->self);
 		destroy_address_space(p);
 		return -KOV_ENOMEM;
@@ -456,6 +469,7 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 			thread_join(p->threads[i]);
 	*status = p->status;
 	CO_CALL(struct annex, process_annex, remove, c);
+	wait_for_readers(p);
 	destroy_address_space(p);
 	co_destroy(c);
 	co_reclaim();   /* whatever earlier exits left behind and every CPU has let go of */

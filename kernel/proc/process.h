@@ -52,6 +52,7 @@ struct process {
 	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
 	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
 	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
+	volatile uint32_t readers;             /* holds taken by process_hold*: no teardown */
 };
 
 struct annex;
@@ -96,12 +97,24 @@ long process_co_reset(uint64_t entry_va);
 long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
 long process_co_scan_done(uint64_t count);
-/* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
+/* Reading another process's memory (the monitor). Neither allocates anything in p, and
+ * neither may be called with the process table locked (the copy can be long, and it takes
+ * p's FCM locks): hold p instead (process_hold). process_read copies len bytes at user
+ * address uaddr into dst, -KOV_EFAULT when a page of it was never touched; process_peek reads
+ * such pages as zeros. 0 or -errno. */
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
-/* The same without allocating anything in p: pages it never touched read as zeros. */
 long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
-/* Calls fn for every live process, with the process table locked (fn must not block). */
-void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
+/* A reader's hold on a live process: until process_release its address space is not torn
+ * down and the structure stays valid (process_wait waits for the holds to go), so it can be
+ * read without the process table's lock, which is held only while the holds are taken.
+ * process_hold: pid's process, NULL when there is none. process_hold_all: up to max of the
+ * live processes for which want() is true (with the table locked: it must not block), into
+ * out; returns how many. */
+struct process *process_hold(uint32_t pid);
+uint32_t process_hold_all(struct process **out, uint32_t max, bool (*want)(const struct process *p));
+void process_release(struct process *p);
+/* Whether this CPU holds the process table's lock (the readers' guard). */
+bool process_table_locked_here(void);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);
