@@ -300,9 +300,9 @@ int cmd_top(struct kovctl *k)
 			t.rows[i].hits = t.rows[i].samples;
 		return report(k, &t, method);
 	}
-	bool configured_here = false;
-	/* Nothing configured, or a configuration that is not running: set up the metric's. */
-	if (!st.config_id || (!st.streams && controller)) {
+	/* Nothing configured: set up the metric's. A configuration someone set, running or
+	 * not, is theirs: used when it samples what the metric needs, never replaced. */
+	if (!st.config_id) {
 		if (!controller) {
 			fprintf(stderr, "kovctl: nothing is configured on the target, and configuring "
 				"needs the controller token (--token)\n");
@@ -317,9 +317,21 @@ int cmd_top(struct kovctl *k)
 			cfg.groups[0].events[i] = (struct proto_group_event){ proto_cstr(ev_names[i]), thr[i] };
 		if ((rc = kovctl_configure(k, &cfg, true)))
 			return rc;
-		configured_here = true;
 		if ((rc = kovctl_running(k, &st)))
 			return rc;
+	} else {
+		uint32_t id;
+		int sampled;
+		if ((rc = kovctl_config_samples(k, ev_names, n_ev, &id, &sampled)))
+			return rc;
+		if (!sampled) {
+			fprintf(stderr, "kovctl: configuration %u (%s) samples no %s%s%s: top uses the "
+				"configuration in effect, it does not replace it; configure one that samples "
+				"it (kovctl configure FILE)\n", (unsigned)id,
+				st.streams ? "running" : "set, not started", ev_names[0],
+				n_ev > 1 ? " nor " : "", n_ev > 1 ? ev_names[1] : "");
+			return EXIT_TARGET;
+		}
 	}
 	if ((rc = kovctl_need_stream(k, &st, PROTO_STREAM_SAMPLES, PROTO_STREAM_COUNTS, "samples",
 				     &stop_after)))
@@ -331,7 +343,6 @@ int cmd_top(struct kovctl *k)
 		kovctl_stop(k);
 	if (rc)
 		return rc;
-	(void)configured_here;
 	if (t.by_pc)
 		classify_pcs(k, &t);
 	else

@@ -115,6 +115,10 @@ int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seco
  * caller stops monitoring when done. */
 int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
 		       uint32_t add, const char *what, bool *stop_after);
+/* Of the catalogue events named in events[0..n), how many the configuration in effect samples
+ * (a threshold above 0), and that configuration's number (0: none) (CONFIG_GET). */
+int kovctl_config_samples(struct kovctl *k, const char *const *events, int n, uint32_t *config_id,
+			  int *sampled);
 /* With --json: closes the report's list (in_list) and object and ends the document. */
 void kovctl_json_end(struct kovctl *k, bool in_list);
 /* A scan of every process naming objects and lock owners; ok is false when it failed. */

@@ -2,6 +2,7 @@
  * reports: a stream started only where it does not run and this client holds control, the
  * end of a --json document, and the scan that names objects and the owners of locks. */
 #include <stdio.h>
+#include <string.h>
 #include "kovctl/kovctl.h"
 
 int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
@@ -18,6 +19,37 @@ int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t
 	int rc = kovctl_start(k, st->streams | need | add, 0);
 	*stop_after = rc == EXIT_OK && !st->streams;   /* nothing ran before: nothing runs after */
 	return rc;
+}
+
+int kovctl_config_samples(struct kovctl *k, const char *const *events, int n, uint32_t *config_id,
+			  int *sampled)
+{
+	static uint8_t frame[64];
+	struct kov_answer a;
+	*config_id = 0;
+	*sampled = 0;
+	int len = proto_encode_empty(frame, sizeof frame, PROTO_CONFIG_GET, 0, 0);
+	if (len < 0 || kov_client_call(k->c, frame, (size_t)len, &a) < 0)
+		return kovctl_client_error(k);
+	static struct proto_pmu_config cfg;
+	int rc = proto_decode_pmu_config(&a.frames[a.count - 1].f, &cfg);
+	*config_id = rc == 0 ? cfg.config_id : 0;
+	for (int i = 0; rc == 0 && i < n; i++) {
+		bool found = false;
+		for (unsigned g = 0; g < cfg.n_groups && !found; g++)
+			for (unsigned e = 0; e < cfg.groups[g].n_events && !found; e++) {
+				const struct proto_group_event *ge = &cfg.groups[g].events[e];
+				found = ge->threshold && ge->name.len == strlen(events[i]) &&
+					!memcmp(ge->name.s, events[i], ge->name.len);
+			}
+		*sampled += found;
+	}
+	kov_answer_free(&a);
+	if (rc) {
+		fprintf(stderr, "kovctl: the target's configuration cannot be read: %s\n", proto_strerror(rc));
+		return EXIT_TARGET;
+	}
+	return EXIT_OK;
 }
 
 void kovctl_json_end(struct kovctl *k, bool in_list)

@@ -1,7 +1,8 @@
 # Monitoring end to end through the DCI with kovctl, against spinbench (two threads contending
 # for their object's spin lock): the catalogue says what counts here; configuration files with
 # mistakes are refused with their line, impossible configurations with the target's reason;
-# observers cannot configure (exit 3), what the target cannot do now exits 1; counts come scaled with enabled/running; top ranks spinbench's
+# observers cannot configure (exit 3), what the target cannot do now exits 1; top uses a
+# configuration set but not started and never replaces it; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
 # ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; /metrics shows the
@@ -54,6 +55,15 @@ out_has "unknown metric 'no_such_event'"
 ok --token s3cret configure "$CONF"
 out_has '^configuration [1-9][0-9]* applied'
 out_has '^  PM_CYC$'
+config=$(sed -n 's/^configuration \([0-9]*\) applied.*/\1/p' "$OUT")
+# A configuration set but not started is not top's to replace: a metric it does not sample is
+# refused, one it samples runs on it (started for the run, stopped again).
+exits 1 --token s3cret top --metric SW_HPT_MISS --seconds 1
+out_has "configuration $config \\(set, not started\\) samples no SW_HPT_MISS: top uses the configuration in effect, it does not replace it"
+ok --token s3cret top --metric spinlock-samples --seconds 1
+ok status
+out_has "^config_id +$config$"
+out_has 'streams +0x0 \(stopped\)'
 ok --token s3cret start --interval 100
 ok status
 out_has 'streams=0x3|streams +0x3'
