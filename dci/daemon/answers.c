@@ -366,6 +366,10 @@ void answer_request(struct client *c, const struct proto_frame *f)
 		break;
 	}
 	case PROTO_STATUS_GET: {
+		/* Drops not reported yet come first: a client asking at the end of a period
+		 * learns of all of them before the answer. */
+		if (!client_drop_notice(c))
+			break;
 		struct proto_status st;
 		encode_status(&st);
 		n = proto_encode_status(frame, sizeof frame, f->req, 0, &st);

@@ -107,31 +107,38 @@ static const uint16_t droppable[DCID_DROPPABLE] = {
 	PROTO_SAMPLES, PROTO_INTERVAL_COUNTS, PROTO_LOCK_STATS, PROTO_INVOCATIONS, PROTO_LOCK_CONTENTION,
 };
 
+bool client_drop_notice(struct client *c)
+{
+	if (!c->drop_notice)
+		return true;
+	static uint8_t notice[PROTO_HEADER_SIZE + 24 + DCID_DROPPABLE * 18 + 8];
+	struct proto_builder b;
+	uint64_t frames = 0, recs = 0;
+	for (unsigned t = 0; t < DCID_DROPPABLE; t++) {
+		frames += c->drop_frames[t];
+		recs += c->drop_records[t];
+	}
+	struct proto_dropped_head h = { frames, c->drop_bytes, recs };
+	proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
+	for (unsigned t = 0; t < DCID_DROPPABLE; t++)
+		if (c->drop_frames[t]) {
+			struct proto_drop d = { droppable[t], c->drop_frames[t], c->drop_records[t] };
+			proto_add_drop(&b, &d);
+		}
+	int n = proto_finish(&b);
+	if (n > 0 && !client_queue(c, notice, (size_t)n))
+		return false;
+	c->drop_notice = false;
+	return true;
+}
+
 void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records)
 {
 	unsigned k = 0;
 	while (k < DCID_DROPPABLE - 1 && droppable[k] != type)
 		k++;
-	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4) {
-		static uint8_t notice[PROTO_HEADER_SIZE + 24 + DCID_DROPPABLE * 18 + 8];
-		struct proto_builder b;
-		uint64_t frames = 0, recs = 0;
-		for (unsigned t = 0; t < DCID_DROPPABLE; t++) {
-			frames += c->drop_frames[t];
-			recs += c->drop_records[t];
-		}
-		struct proto_dropped_head h = { frames, c->drop_bytes, recs };
-		proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
-		for (unsigned t = 0; t < DCID_DROPPABLE; t++)
-			if (c->drop_frames[t]) {
-				struct proto_drop d = { droppable[t], c->drop_frames[t], c->drop_records[t] };
-				proto_add_drop(&b, &d);
-			}
-		int n = proto_finish(&b);
-		if (n > 0 && !client_queue(c, notice, (size_t)n))
-			return;
-		c->drop_notice = false;
-	}
+	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4 && !client_drop_notice(c))
+		return;
 	if (c->drop_notice || c->len > DCID_QUEUE_BYTES / 2) {
 		c->drop_frames[k]++;
 		c->drop_records[k] += records;
@@ -194,6 +201,9 @@ void client_writable(struct client *c)
 		if (c->closing)
 			client_finish(c);
 	}
+	/* Drops are reported once the queue has room again, also when no data follows them. */
+	if (c->used && !c->closing && c->drop_notice && c->len < DCID_QUEUE_BYTES / 4)
+		client_drop_notice(c);
 }
 
 static void handle_frame(struct client *c, const struct proto_frame *f)

@@ -112,6 +112,9 @@ bool client_queue(struct client *c, const void *frame, size_t len);
  * `records` records, or counts it dropped while the queue is over half full; after a loss,
  * DROPPED goes out first once the queue is below a quarter. */
 void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records);
+/* Queues DROPPED with c's totals if drops are not reported yet (before STATUS, and when the
+ * queue has room again); false when c was cut off. */
+bool client_drop_notice(struct client *c);
 /* Queues an ERROR about a frame; fatal ones close the connection once sent. */
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text);
 /* Shuts the connection down for writing once a fatal error has been sent. */

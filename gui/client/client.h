@@ -117,6 +117,9 @@ const struct kov_target *kov_client_target(const struct kov_client *c);
 const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t *n);
 int kov_client_fd(const struct kov_client *c);              /* -1 when not connected */
 struct kov_client_stats kov_client_stats(const struct kov_client *c);
+/* What the target said was lost since the connection opened (client/losses.h). */
+struct kov_losses;
+const struct kov_losses *kov_client_losses(const struct kov_client *c);
 
 /* Pushed frames go to fn from now on (called inside pump or a wait; fn must not call back
  * into this client, and f is valid only during the call). NULL: queue them instead. */

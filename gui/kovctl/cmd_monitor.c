@@ -279,7 +279,12 @@ int cmd_counts(struct kovctl *k)
 	static struct counts s;
 	memset(&s, 0, sizeof s);
 	kov_client_on_push(k->c, on_counts, &s);
+	struct kovctl_period period;
+	struct kov_losses losses;
+	kovctl_period_begin(k, &period);
 	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 2);
+	if (!rc)
+		rc = kovctl_period_end(k, &period, &losses);
 	if (rc)
 		return rc;
 	size_t n_ev;
@@ -288,11 +293,17 @@ int cmd_counts(struct kovctl *k)
 		json_begin_object(&k->j);
 		json_kv_u64(&k->j, "config_id", s.config_id);
 		json_kv_u64(&k->j, "intervals", s.intervals);
+		kovctl_losses_report(k, &losses, true);
 		json_key(&k->j, "counts");
 		json_begin_array(&k->j);
 	} else {
 		printf("configuration %u, %llu intervals\n", (unsigned)s.config_id,
 		       (unsigned long long)s.intervals);
+		kovctl_losses_report(k, &losses, false);
+		if (losses.dropped[KOV_DROP_COUNTS])
+			printf("the sums miss %llu interval counts the daemon dropped: RAW, ENABLED and "
+			       "RUNNING are low (the ratios below are of what arrived)\n",
+			       (unsigned long long)losses.dropped[KOV_DROP_COUNTS]);
 		printf("%-5s %-22s %14s %14s %14s %14s %8s\n", "GROUP", "EVENT", "RAW", "ENABLED",
 		       "RUNNING", "SCALED", "+/-");
 	}

@@ -104,9 +104,12 @@ int kovctl_running(struct kovctl *k, struct proto_status *st);
 /* Pumps the connection for `seconds`, pushed frames going to the handler set before. */
 int kovctl_collect(struct kovctl *k, double seconds);
 /* Lock reports for `seconds` into t (emptied first), starting the lock stream when it is not
- * running (controller only; stopped again if nothing else ran) (cmd_lockstat.c). */
+ * running (controller only; stopped again if nothing else ran), and what the target lost or
+ * dropped meanwhile (cmd_lockstat.c). */
 struct kov_lock_table;
-int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds);
+struct kov_losses;
+int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds,
+			 struct kov_losses *losses);
 
 /* Shared around the monitoring commands' runs and reports (report.c). */
 /* Makes sure a stream of `need` runs: where none does, starts it (with `add` and the streams
@@ -129,6 +132,18 @@ void kovctl_names_free(struct kovctl_names *n);
  * coid) and its process's name ("kernel" for pid 0, "?" when unknown). */
 void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
 		  const char *no_object, const char **cls, const char **proc);
+
+/* The losses over a command's period (client/losses.h): begin after the first STATUS, end
+ * with another STATUS round trip (which brings the daemon's DROPPED notice first). */
+#include "client/losses.h"
+struct kovctl_period { struct kov_losses start; };
+void kovctl_period_begin(struct kovctl *k, struct kovctl_period *p);
+int kovctl_period_end(struct kovctl *k, const struct kovctl_period *p, struct kov_losses *out);
+/* The period's losses: a "losses in this period: ..." line, or with --json the keys "lost",
+ * "dropped" (records), "dropped_frames", "dropped_samples", "dropped_counts",
+ * "dropped_lock_reports", "discarded" (null when unknown) and, with samples_key, "samples"
+ * (SAMPLES records received). */
+void kovctl_losses_report(struct kovctl *k, const struct kov_losses *l, bool samples_key);
 
 /* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
 void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);

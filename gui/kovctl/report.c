@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
+#include "client/losses.h"
 
 int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
 		       uint32_t add, const char *what, bool *stop_after)
@@ -85,4 +86,39 @@ void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uin
 	size_t i = n->ok && coid ? kov_scan_find_any(&n->scan, pid, coid, gen) : KOV_NOT_IN_SCAN;
 	if (i != KOV_NOT_IN_SCAN)
 		*cls = n->scan.objects[i].class_name;
+}
+
+void kovctl_period_begin(struct kovctl *k, struct kovctl_period *p)
+{
+	p->start = *kov_client_losses(k->c);
+}
+
+int kovctl_period_end(struct kovctl *k, const struct kovctl_period *p, struct kov_losses *out)
+{
+	/* A STATUS round trip: the daemon reports this connection's dropped frames before it
+	 * answers, and the answer carries the discards up to now. */
+	struct proto_status st;
+	int rc = kovctl_running(k, &st);
+	*out = kov_losses_since(kov_client_losses(k->c), &p->start);
+	return rc;
+}
+
+void kovctl_losses_report(struct kovctl *k, const struct kov_losses *l, bool samples_key)
+{
+	if (k->o->json) {
+		if (samples_key)
+			json_kv_u64(&k->j, "samples", l->samples);
+		json_kv_u64(&k->j, "lost", l->lost);
+		json_kv_u64(&k->j, "dropped", l->dropped_records);
+		json_kv_u64(&k->j, "dropped_frames", l->dropped_frames);
+		json_kv_u64(&k->j, "dropped_samples", l->dropped[KOV_DROP_SAMPLES]);
+		json_kv_u64(&k->j, "dropped_counts", l->dropped[KOV_DROP_COUNTS]);
+		json_kv_u64(&k->j, "dropped_lock_reports", l->dropped[KOV_DROP_LOCKS]);
+		json_key(&k->j, "discarded");   /* null: the target does not report discards */
+		l->discarded_known ? json_u64(&k->j, l->discarded) : json_null(&k->j);
+		return;
+	}
+	char text[400];
+	kov_losses_text(l, text, sizeof text);
+	printf("losses in this period: %s\n", text);
 }

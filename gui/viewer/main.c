@@ -533,6 +533,13 @@ int main(int argc, char **argv)
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			const struct kov_losses *ls = &t->losses;
+			printf("viewer: losses: received=%llu lost=%llu dropped_frames=%llu dropped_samples=%llu "
+			       "discarded=%s%llu top_incomplete=%d\n", (unsigned long long)ls->samples,
+			       (unsigned long long)ls->lost, (unsigned long long)ls->dropped_frames,
+			       (unsigned long long)ls->dropped[KOV_DROP_SAMPLES],
+			       ls->discarded_known ? "" : "unknown:", (unsigned long long)ls->discarded,
+			       kov_losses_missing_samples(ls) > 0);
 			printf("viewer: selected: selected_locks=%zu lock_sites=%zu symbolized_sites=%zu\n", sel_locks, sites,
 			       named_sites);
 			/* Each pane: its points, newest value and largest in the window. */

@@ -318,6 +318,7 @@ static void on_invocations(struct target *t, const struct proto_frame *f)
 
 void target_take_frame(struct target *t, const struct proto_frame *f)
 {
+	kov_losses_note(&t->losses, f);
 	switch (f->type) {
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
@@ -327,6 +328,19 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	default: break;
 	}
+}
+
+void target_losses_short(const struct target *t, char *buf, size_t n)
+{
+	const struct kov_losses *l = &t->losses;
+	if (!kov_losses_any(l)) {
+		snprintf(buf, n, "nothing lost%s", l->discarded_known ? "" : " (discards not reported)");
+		return;
+	}
+	snprintf(buf, n, "lost %llu · dropped %llu frames (%llu samples) · discarded %s%llu",
+		 (unsigned long long)l->lost, (unsigned long long)l->dropped_frames,
+		 (unsigned long long)l->dropped[KOV_DROP_SAMPLES], l->discarded_known ? "" : "? ",
+		 (unsigned long long)l->discarded);
 }
 
 static void on_push(void *arg, const struct proto_frame *f)
@@ -398,6 +412,7 @@ static void connect_target(struct target *t, uint64_t now)
 	}
 	t->state = CONN_UP;
 	t->n_spaces_known = t->n_spin = 0;
+	memset(&t->losses, 0, sizeof t->losses);   /* the period since connected */
 	t->desc = *kov_client_target(t->c);
 	t->have_desc = true;
 	if (t->rec) {   /* the description and catalogue first, as kovctl record writes them */

@@ -17,6 +17,7 @@
 #include "client/pmuconf.h"
 #include "client/metrics.h"
 #include "client/lockstat.h"
+#include "client/losses.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -126,6 +127,8 @@ struct target {
 	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
 	size_t n_full;
 	uint64_t samples_total, frames, intervals;
+	struct kov_losses losses;         /* lost, dropped, discarded since connected (or in the
+	                                     recording): the top contributors say so */
 	struct proto_status st;
 	/* The event catalogue: the client's while connected, or the recording's. */
 	const struct kov_event *cat;
@@ -170,6 +173,9 @@ void judge_panes(struct target *t);
 void target_take_scan(struct target *t, struct kov_scan *s);
 /* One pushed frame into the model (live or replayed). */
 void target_take_frame(struct target *t, const struct proto_frame *f);
+/* The losses in a few words for the bar: "nothing lost" or "lost 144 · dropped 3 frames
+ * (1480 samples) · discarded 40". */
+void target_losses_short(const struct target *t, char *buf, size_t n);
 
 /* ---- target_locks.c: lock statistics in the model ------------------------------------- */
 /* A LOCK_CONTENTION (or 1.1 LOCK_STATS) frame: summed per lock; each completed report

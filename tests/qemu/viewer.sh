@@ -82,6 +82,11 @@ grep -q '^viewer: pane "Lock acquisition success (software counts)" available=1 
 	fail "the lock acquisition pane is not the software counts under QEMU"
 [ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
 [ "$(field contributors)" -ge 1 ] || fail "no object got samples"
+# Losses are accounted for over the same samples (and say so when the target does not report
+# discards).
+grep -qE '^viewer: losses: received=[0-9]+ lost=[0-9]+ dropped_frames=[0-9]+ dropped_samples=[0-9]+ discarded=[0-9]+ top_incomplete=[01]$' "$OUT" ||
+	fail "the viewer does not account for lost, dropped and discarded samples"
+[ "$(field received)" = "$(field samples)" ] || fail "the losses' sample count disagrees with the model's"
 # Top contributors name class and process (with its pid while it lives).
 grep -qE '^viewer: top: (.* \| )?SpinBench · spinbench pid [0-9]+( \||$)' "$OUT" ||
 	fail "the top contributors do not name SpinBench and its process"
