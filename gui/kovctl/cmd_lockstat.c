@@ -172,6 +172,8 @@ int cmd_lockstat(struct kovctl *k)
 {
 	static struct kov_lock_table t;
 	struct kov_losses losses;
+	static struct kovctl_names owners;
+	kovctl_names_begin(k, &owners);
 	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2, &losses);
 	if (rc)
 		return rc;
@@ -183,7 +185,6 @@ int cmd_lockstat(struct kovctl *k)
 			t.locks[n++] = t.locks[i];
 	sort_key = k->o->sort ? k->o->sort : "wait";
 	qsort(t.locks, n, sizeof t.locks[0], by_key);
-	static struct kovctl_names owners;
 	kovctl_names_get(k, &owners);
 	double span = us(k->c, t.last - t.first) / 1e6;
 	if (k->o->json) {

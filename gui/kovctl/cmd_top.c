@@ -509,7 +509,9 @@ static int by_wait(const void *a, const void *b)
 static int top_locks(struct kovctl *k, struct top *t, const char *method)
 {
 	static struct kov_lock_table locks;
+	static struct kovctl_names names;
 	double seconds = k->o->seconds > 0 ? k->o->seconds : 5;
+	kovctl_names_begin(k, &names);
 	int rc = kovctl_collect_locks(k, &locks, seconds, &t->losses);
 	if (rc)
 		return rc;
@@ -541,7 +543,6 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 	/* The timebase span the reports cover (the run's length when they say nothing). */
 	uint64_t ticks = locks.last > locks.first ? locks.last - locks.first : (uint64_t)(seconds * (double)hz);
 	double span = hz ? (double)ticks / (double)hz : seconds;
-	static struct kovctl_names names;
 	kovctl_names_get(k, &names);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
 	if (k->o->json) {

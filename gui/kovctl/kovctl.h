@@ -125,11 +125,15 @@ int kovctl_config_samples(struct kovctl *k, const char *const *events, int n, ui
 /* With --json: closes the report's list (in_list) and object and ends the document. */
 void kovctl_json_end(struct kovctl *k, bool in_list);
 /* A scan of every process naming objects and lock owners; ok is false when it failed. */
-struct kovctl_names { struct kov_scan scan; bool ok; };
+/* Names for what a collection saw: a scan before it (kovctl_names_begin) and one after
+ * (kovctl_names_get), so that an object or process gone by the end keeps the names it had. */
+struct kovctl_names { struct kov_scan first, scan; bool first_ok, ok; };
+void kovctl_names_begin(struct kovctl *k, struct kovctl_names *n);
 void kovctl_names_get(struct kovctl *k, struct kovctl_names *n);
 void kovctl_names_free(struct kovctl_names *n);
-/* Object (pid, coid, gen)'s class ("(gone)" when the scan lacks it, no_object without a
- * coid) and its process's name ("kernel" for pid 0, "?" when unknown). */
+/* Object (pid, coid, gen)'s class (from the last scan that listed it; "(gone)" when neither
+ * did, no_object without a coid) and its process's name ("kernel" for pid 0, "?" when
+ * unknown). */
 void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
 		  const char *no_object, const char **cls, const char **proc);
 

@@ -63,6 +63,11 @@ void kovctl_json_end(struct kovctl *k, bool in_list)
 	json_end(&k->j);
 }
 
+void kovctl_names_begin(struct kovctl *k, struct kovctl_names *n)
+{
+	n->first_ok = kov_scan_collect(k->c, PROTO_PID_ALL, &n->first) == 0;
+}
+
 void kovctl_names_get(struct kovctl *k, struct kovctl_names *n)
 {
 	n->ok = kov_scan_collect(k->c, PROTO_PID_ALL, &n->scan) == 0;
@@ -72,7 +77,25 @@ void kovctl_names_free(struct kovctl_names *n)
 {
 	if (n->ok)
 		kov_scan_free(&n->scan);
-	n->ok = false;
+	if (n->first_ok)
+		kov_scan_free(&n->first);
+	n->ok = n->first_ok = false;
+}
+
+/* Names from one scan; false when it lists neither the object nor the process. */
+static void names_from(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen,
+		       const char **cls, const char **proc, bool *found_cls, bool *found_proc)
+{
+	for (size_t p = 0; !*found_proc && pid && p < s->n_procs; p++)
+		if (s->procs[p].pid == pid) {
+			*proc = s->procs[p].name;
+			*found_proc = true;
+		}
+	size_t i = !*found_cls && coid ? kov_scan_find_any(s, pid, coid, gen) : KOV_NOT_IN_SCAN;
+	if (i != KOV_NOT_IN_SCAN) {
+		*cls = s->objects[i].class_name;
+		*found_cls = true;
+	}
 }
 
 void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
@@ -80,12 +103,11 @@ void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uin
 {
 	*cls = coid ? "(gone)" : no_object;
 	*proc = pid ? "?" : "kernel";
-	for (size_t p = 0; n->ok && pid && p < n->scan.n_procs; p++)
-		if (n->scan.procs[p].pid == pid)
-			*proc = n->scan.procs[p].name;
-	size_t i = n->ok && coid ? kov_scan_find_any(&n->scan, pid, coid, gen) : KOV_NOT_IN_SCAN;
-	if (i != KOV_NOT_IN_SCAN)
-		*cls = n->scan.objects[i].class_name;
+	bool found_cls = !coid, found_proc = !pid;
+	if (n->ok)
+		names_from(&n->scan, pid, coid, gen, cls, proc, &found_cls, &found_proc);
+	if (n->first_ok)   /* gone by the end: as the scan before the collection saw it */
+		names_from(&n->first, pid, coid, gen, cls, proc, &found_cls, &found_proc);
 }
 
 void kovctl_period_begin(struct kovctl *k, struct kovctl_period *p)
