@@ -138,6 +138,8 @@ struct monitor_state {
 	uint64_t samples_discarded;       /* drained while no client took the samples stream */
 	uint64_t counts_late;             /* interval counts the KM could not hand over at once */
 	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */
+	uint64_t invocation_objects_skipped; /* objects counted before the baseline, missing from it:
+	                                      * reported from their next interval */
 	/* Per catalogue event, the samples drained since the daemon started and the periods they
 	 * stood for (randomized around the threshold by the KM), shown on /metrics so the
 	 * distribution can be checked; the wire protocol's samples do not carry them. */
