@@ -119,7 +119,7 @@ struct proto_claim {                 /* CLAIM_CONTROL */
 	struct proto_str token;      /* 1..NAME_MAX */
 };
 
-struct proto_status {                /* STATUS */
+struct proto_status {                /* STATUS, STATUS_EX (1.3) */
 	uint64_t timebase;
 	uint32_t clients;            /* connected and past the handshake */
 	uint32_t controller;         /* its client id, 0 for none */
@@ -128,6 +128,9 @@ struct proto_status {                /* STATUS */
 	uint32_t clients_cut_off;    /* since the daemon started */
 	uint64_t frames_dropped;     /* for all clients since the daemon started */
 	uint64_t samples_lost;       /* by the monitor's rings since the daemon started */
+	/* STATUS_EX only (decoding STATUS leaves it 0): */
+	uint64_t samples_discarded;  /* drained while no client took the samples stream, since
+	                                the daemon started */
 };
 
 struct proto_dropped_head {          /* DROPPED: totals for this connection so far */
@@ -389,6 +392,11 @@ int proto_decode_claim(const struct proto_frame *f, struct proto_claim *m);
 int proto_encode_status(void *buf, size_t cap, uint32_t req, uint16_t flags,
                         const struct proto_status *m);
 int proto_decode_status(const struct proto_frame *f, struct proto_status *m);
+/* STATUS_EX (1.3): STATUS and samples_discarded. proto_decode_any_status takes either type. */
+int proto_encode_status_ex(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                           const struct proto_status *m);
+int proto_decode_status_ex(const struct proto_frame *f, struct proto_status *m);
+int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m);
 int proto_encode_scan_request(void *buf, size_t cap, uint32_t req, uint16_t flags,
                               const struct proto_scan_request *m);
 int proto_decode_scan_request(const struct proto_frame *f, struct proto_scan_request *m);

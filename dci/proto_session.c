@@ -204,6 +204,19 @@ static const struct proto_field status_fields[] = {
 	PF(struct proto_status, samples_lost, PF_U64),
 };
 
+/* STATUS_EX: STATUS's fields, then what 1.3 added. */
+static const struct proto_field status_ex_fields[] = {
+	PF(struct proto_status, timebase, PF_U64),
+	PF(struct proto_status, clients, PF_U32),
+	PF(struct proto_status, controller, PF_U32),
+	PF(struct proto_status, config_id, PF_U32),
+	PF(struct proto_status, streams, PF_U32),
+	PF(struct proto_status, clients_cut_off, PF_U32),
+	PF(struct proto_status, frames_dropped, PF_U64),
+	PF(struct proto_status, samples_lost, PF_U64),
+	PF(struct proto_status, samples_discarded, PF_U64),
+};
+
 /* ---- DROPPED ------------------------------------------------------------------------- */
 
 #define DROP_SIZE 18
@@ -234,6 +247,8 @@ static const struct proto_layout claim_layout =
 	PROTO_LAYOUT(struct proto_claim, claim_fields, NULL);
 static const struct proto_layout status_layout =
 	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
+static const struct proto_layout status_ex_layout =
+	PROTO_LAYOUT(struct proto_status, status_ex_fields, NULL);
 static const struct proto_layout dropped_head_layout =
 	PROTO_LAYOUT(struct proto_dropped_head, dropped_head_fields, NULL);
 static const struct proto_layout drop_layout = PROTO_LAYOUT(struct proto_drop, drop_fields, NULL);
@@ -248,6 +263,7 @@ const struct proto_message proto_session_messages[] = {
 	{ PROTO_CLAIM_CONTROL, &claim_layout, NULL, 0, NULL },
 	{ PROTO_STATUS_GET, NULL, NULL, 0, NULL },
 	{ PROTO_STATUS, &status_layout, NULL, 0, NULL },
+	{ PROTO_STATUS_EX, &status_ex_layout, NULL, 0, NULL },
 	{ PROTO_DROPPED, &dropped_head_layout, &drop_layout, DROP_SIZE, NULL },
 };
 const size_t proto_session_message_count =
@@ -260,4 +276,14 @@ PROTO_FIXED_NAMES(ping, PROTO_PING, struct proto_ping)
 PROTO_FIXED_NAMES(pong, PROTO_PONG, struct proto_pong)
 PROTO_FIXED_NAMES(claim, PROTO_CLAIM_CONTROL, struct proto_claim)
 PROTO_FIXED_NAMES(status, PROTO_STATUS, struct proto_status)
+PROTO_FIXED_NAMES(status_ex, PROTO_STATUS_EX, struct proto_status)
+
+int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m)
+{
+	if (f->type != PROTO_STATUS_EX) {
+		*m = (struct proto_status){ 0 };   /* a STATUS says nothing of discards */
+		return proto_decode_status(f, m);
+	}
+	return proto_decode_status_ex(f, m);
+}
 PROTO_LIST_NAMES(dropped, drop, PROTO_DROPPED, struct proto_dropped_head, struct proto_drop)

@@ -40,7 +40,17 @@ void encode_status(struct proto_status *st)
 				     .controller = dcid.controller, .clients_cut_off = dcid.clients_cut_off,
 				     .frames_dropped = dcid.frames_dropped,
 				     .config_id = monitor.config_id, .streams = monitor.streams,
-				     .samples_lost = monitor.samples_lost };
+				     .samples_lost = monitor.samples_lost,
+				     .samples_discarded = monitor.samples_discarded };
+}
+
+int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req)
+{
+	struct proto_status st;
+	encode_status(&st);
+	/* 1.3 clients get the discards too; older ones the STATUS they know. */
+	return c->minor >= 3 ? proto_encode_status_ex(buf, cap, req, 0, &st)
+			     : proto_encode_status(buf, cap, req, 0, &st);
 }
 
 static void refuse(struct client *c, uint32_t req, uint16_t major, int code, const char *reason)
@@ -370,9 +380,7 @@ void answer_request(struct client *c, const struct proto_frame *f)
 		 * learns of all of them before the answer. */
 		if (!client_drop_notice(c))
 			break;
-		struct proto_status st;
-		encode_status(&st);
-		n = proto_encode_status(frame, sizeof frame, f->req, 0, &st);
+		n = encode_status_for(c, frame, sizeof frame, f->req);
 		client_queue(c, frame, (size_t)n);
 		break;
 	}

@@ -296,14 +296,12 @@ void client_timers(uint64_t now)
 
 void clients_push_status(void)
 {
-	struct proto_status st;
-	encode_status(&st);
 	uint8_t buf[128];
-	int n = proto_encode_status(buf, sizeof buf, 0, 0, &st);
-	if (n <= 0)
-		return;
-	for (int i = 0; i < DCID_SLOTS; i++)
-		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
-			client_queue(&dcid.clients[i], buf, (size_t)n);
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		int n = c->used && c->role != PROTO_ROLE_NONE ? encode_status_for(c, buf, sizeof buf, 0) : 0;
+		if (n > 0)
+			client_queue(c, buf, (size_t)n);
+	}
 }
 

@@ -124,6 +124,8 @@ void client_finish(struct client *c);
 void answer_hello(struct client *c, const struct proto_frame *f);
 void answer_request(struct client *c, const struct proto_frame *f);
 void encode_status(struct proto_status *st);
+/* STATUS (to clients of minor < 3) or STATUS_EX, with request id req; the frame's size. */
+int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req);
 
 /* ---- monitoring (monitor.c) -------------------------------------------------------------- */
 #define DCID_PERIOD_EVENTS 64              /* catalogue events whose sample periods are kept */

@@ -147,6 +147,7 @@ int kov_client_pump(struct kov_client *c, int timeout_ms);
 /* PING: *rtt_ns is the round trip measured on CLOCK_MONOTONIC around send and answer. */
 int kov_client_ping(struct kov_client *c, uint64_t cookie, struct proto_pong *pong,
                     uint64_t *rtt_ns);
+/* STATUS_GET: STATUS_EX from a 1.3 target, STATUS (samples_discarded 0) from an older one. */
 int kov_client_status(struct kov_client *c, struct proto_status *st);
 
 /* ---- small helpers ------------------------------------------------------------------- */

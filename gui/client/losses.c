@@ -27,6 +27,15 @@ void kov_losses_note(struct kov_losses *l, const struct proto_frame *f)
 		if (proto_decode_lost_samples(f, &h, &it) == 0)
 			while (proto_next_lost(&it, &r))
 				l->lost += r.lost;
+	} else if (f->type == PROTO_STATUS_EX) {
+		struct proto_status st;
+		if (proto_decode_status_ex(f, &st) < 0)
+			return;
+		if (!l->discarded_known)
+			l->discarded_first = st.samples_discarded;
+		l->discarded_known = true;
+		l->discarded_last = st.samples_discarded;
+		l->discarded = st.samples_discarded - l->discarded_first;
 	} else if (f->type == PROTO_DROPPED) {
 		/* Totals for the connection so far: the latest replaces the last. */
 		struct proto_dropped_head h;
@@ -52,12 +61,14 @@ struct kov_losses kov_losses_since(const struct kov_losses *now, const struct ko
 		.lost = now->lost - then->lost,
 		.dropped_frames = now->dropped_frames - then->dropped_frames,
 		.dropped_records = now->dropped_records - then->dropped_records,
-		.discarded_known = now->discarded_known && then->discarded_known,
+		.discarded_known = now->discarded_known,
+		.discarded_first = then->discarded_known ? then->discarded_last : now->discarded_first,
+		.discarded_last = now->discarded_last,
 	};
 	for (int s = 0; s < KOV_DROP_STREAMS; s++)
 		d.dropped[s] = now->dropped[s] - then->dropped[s];
 	if (d.discarded_known)
-		d.discarded = now->discarded - then->discarded;
+		d.discarded = d.discarded_last - d.discarded_first;
 	return d;
 }
 

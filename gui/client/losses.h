@@ -1,6 +1,6 @@
 /* What the target said was lost, as a client counts it: samples its rings lost (LOST_SAMPLES),
  * data frames its output queue dropped for this connection (DROPPED), and samples it drained
- * while no client took the samples stream (STATUS's samples_discarded, protocol 1.3). The
+ * while no client took the samples stream (STATUS_EX's samples_discarded, protocol 1.3). The
  * client keeps running totals for its connection (kov_client_losses); a report over a period
  * takes the difference between two of them, so a ranking or a sum built from an incomplete
  * period can say so (kovctl top, counts, lockstat, record and replay, the viewer). */
@@ -22,14 +22,16 @@ struct kov_losses {
 	uint64_t dropped_frames;     /* data frames the daemon's queue dropped for this client */
 	uint64_t dropped_records;    /* the records in them */
 	uint64_t dropped[KOV_DROP_STREAMS];   /* records per stream (samples, counts, ...) */
-	uint64_t discarded;          /* samples drained while no client took them (all clients) */
-	bool discarded_known;        /* from a 1.3 STATUS; older targets do not say */
+	uint64_t discarded;          /* samples drained while no client took them, since the
+	                                first STATUS_EX seen (the daemon counts them for all) */
+	bool discarded_known;        /* a STATUS_EX arrived; older targets do not say */
+	uint64_t discarded_first, discarded_last;   /* the daemon's totals then and latest */
 };
 
 /* Counts one frame from the target (pushed or answered); other types change nothing. */
 void kov_losses_note(struct kov_losses *l, const struct proto_frame *f);
-/* now - then: what happened between two totals of one connection. Discards are known only
- * when both were. */
+/* now - then: what happened between two totals of one connection. Discards are known when
+ * now knew them (counted from then's total, or from the first STATUS_EX after it). */
 struct kov_losses kov_losses_since(const struct kov_losses *now, const struct kov_losses *then);
 /* Samples the target produced that a report over the period does not have: lost, dropped
  * and discarded ones. */

@@ -322,7 +322,8 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	switch (f->type) {
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
-	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
+	case PROTO_STATUS:
+	case PROTO_STATUS_EX: proto_decode_any_status(f, &t->st); break;
 	case PROTO_LOCK_STATS:
 	case PROTO_LOCK_CONTENTION: target_take_locks(t, f, kov_now_ns()); break;
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;

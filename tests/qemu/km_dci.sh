@@ -6,7 +6,9 @@
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
 # ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; /metrics shows the
-# samples' periods spread over T +- T/8 with mean T; STOP stops the streams.
+# samples' periods spread over T +- T/8 with mean T; samples taken while no client takes the
+# samples stream are counted as discarded (STATUS_EX to 1.3 clients, STATUS to older ones);
+# STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
@@ -157,6 +159,38 @@ out_has 'SleepBench'
 exits 1 --token s3cret instrument --pid 0 --what locks on
 out_has "the kernel has no monitored mutexes: use full lock counting"
 
+# Sampling configured but the samples stream off: the daemon drains the samples and discards
+# them, and says so (STATUS_EX, protocol 1.3); counts' period reports its losses.
+ok --token s3cret stop
+ok --token s3cret start --streams counts --interval 100
+ok counts --seconds 1 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["samples"] == 0 and d["discarded"] > 0, d
+assert d["lost"] >= 0 and d["dropped"] == 0 and d["dropped_frames"] == 0, d
+' "$OUT" || { cat "$OUT"; fail "counts --json losses"; }
+ok counts --seconds 1
+out_has '^losses in this period: ([0-9]+ samples lost by the target.s rings; )?[1-9][0-9]* samples discarded with no client taking them$'
+ok status
+out_has '^samples_discarded [1-9][0-9]* '
+# Old clients keep working: a 1.2 client gets STATUS, a 1.3 client STATUS_EX with the discards
+# (answers and pushed frames alike).
+python3 - "$PORT" <<'PY' || fail "STATUS by protocol minor"
+import sys
+sys.path.insert(0, "tests/qemu")
+import kovproto as k
+port = int(sys.argv[1])
+for minor, want in ((2, k.STATUS), (3, k.STATUS_EX)):
+    c = k.Conn(port)
+    st, role, reason = c.handshake(minor=minor)
+    assert st == 0, reason
+    s = c.status(7)
+    assert s["type"] == want and set(s["pushed"]) <= {want}, (minor, s)
+    assert (s["samples_discarded"] or 0) > 0 or minor == 2, s
+    print("  minor %d: %s" % (minor, s))
+    c.close()
+PY
 ok --token s3cret stop
 ok status
 out_has 'streams=0x0|streams +0x0'

@@ -59,6 +59,13 @@ static struct proto_frame dropped_frame(uint64_t sample_frames, uint64_t sample_
 	return parse(proto_finish(&b));
 }
 
+static struct proto_frame status_frame(bool ex, uint64_t discarded)
+{
+	struct proto_status st = { .timebase = 1, .clients = 1, .samples_discarded = discarded };
+	return parse(ex ? proto_encode_status_ex(buf, sizeof buf, 0, 0, &st)
+			: proto_encode_status(buf, sizeof buf, 0, 0, &st));
+}
+
 static void counts_samples_lost_and_dropped(void **state)
 {
 	(void)state;
@@ -96,6 +103,7 @@ static void a_period_is_a_difference(void **state)
 	f = samples_frame(9);
 	kov_losses_note(&l, &f);
 	struct kov_losses d = kov_losses_since(&l, &then);
+	assert_false(d.discarded_known);
 	assert_int_equal(d.samples, 9);
 	assert_false(kov_losses_any(&d));   /* the losses were all before the period */
 	char text[200];
@@ -106,19 +114,25 @@ static void a_period_is_a_difference(void **state)
 	d = kov_losses_since(&l, &then);
 	assert_int_equal(d.dropped_frames, 1);
 	assert_int_equal(d.dropped[KOV_DROP_SAMPLES], 150);
-	/* Discards: known only when both totals came from a target that reports them. */
-	l.discarded = 50;
-	l.discarded_known = true;
+	/* Discards: a 1.2 target's STATUS does not say; a STATUS_EX gives the daemon's total, of
+	 * which a period counts what came after its start. */
+	f = status_frame(false, 0);
+	kov_losses_note(&l, &f);
+	assert_false(l.discarded_known);
+	f = status_frame(true, 20);
+	kov_losses_note(&l, &f);
+	assert_true(l.discarded_known);
+	assert_int_equal(l.discarded, 0);        /* counted from the first STATUS_EX seen */
+	then = l;
+	f = status_frame(true, 50);
+	kov_losses_note(&l, &f);
+	assert_int_equal(l.discarded, 30);
 	d = kov_losses_since(&l, &then);
-	assert_false(d.discarded_known);
-	assert_int_equal(d.discarded, 0);
-	then.discarded = 20;
-	then.discarded_known = true;
-	d = kov_losses_since(&l, &then);
+	assert_true(d.discarded_known);
 	assert_int_equal(d.discarded, 30);
 	kov_losses_text(&d, text, sizeof text);
-	assert_string_equal(text, "1 frames dropped by the daemon's queue (150 samples); "
-			    "30 samples discarded with no client taking them");
+	assert_string_equal(text, "30 samples discarded with no client taking them");
+	assert_int_equal(kov_losses_missing_samples(&d), 30);
 }
 
 static void text_is_cut_safely(void **state)
