@@ -29,13 +29,8 @@ void kov_losses_note(struct kov_losses *l, const struct proto_frame *f)
 				l->lost += r.lost;
 	} else if (f->type == PROTO_STATUS_EX) {
 		struct proto_status st;
-		if (proto_decode_status_ex(f, &st) < 0)
-			return;
-		if (!l->discarded_known)
-			l->discarded_first = st.samples_discarded;
-		l->discarded_known = true;
-		l->discarded_last = st.samples_discarded;
-		l->discarded = st.samples_discarded - l->discarded_first;
+		if (proto_decode_status_ex(f, &st) == 0)
+			kov_losses_status(l, &st);
 	} else if (f->type == PROTO_DROPPED) {
 		/* Totals for the connection so far: the latest replaces the last. */
 		struct proto_dropped_head h;
@@ -52,6 +47,15 @@ void kov_losses_note(struct kov_losses *l, const struct proto_frame *f)
 				l->dropped[s] += d.records;
 		}
 	}
+}
+
+void kov_losses_status(struct kov_losses *l, const struct proto_status *st)
+{
+	if (!l->discarded_known)
+		l->discarded_first = st->samples_discarded;
+	l->discarded_known = true;
+	l->discarded_last = st->samples_discarded;
+	l->discarded = st->samples_discarded - l->discarded_first;
 }
 
 struct kov_losses kov_losses_since(const struct kov_losses *now, const struct kov_losses *then)

@@ -30,6 +30,8 @@ struct kov_losses {
 
 /* Counts one frame from the target (pushed or answered); other types change nothing. */
 void kov_losses_note(struct kov_losses *l, const struct proto_frame *f);
+/* A 1.3 target's status (STATUS_EX, decoded: e.g. kov_client_status's answer): its discards. */
+void kov_losses_status(struct kov_losses *l, const struct proto_status *st);
 /* now - then: what happened between two totals of one connection. Discards are known when
  * now knew them (counted from then's total, or from the first STATUS_EX after it). */
 struct kov_losses kov_losses_since(const struct kov_losses *now, const struct kov_losses *then);

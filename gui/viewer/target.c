@@ -432,7 +432,8 @@ static void connect_target(struct target *t, uint64_t now)
 	t->cat = kov_client_catalogue(t->c, &t->n_cat);
 	judge_panes(t);
 	kov_client_on_push(t->c, on_push, t);
-	kov_client_status(t->c, &t->st);
+	if (kov_client_status(t->c, &t->st) == 0 && kov_client_target(t->c)->minor >= 3)
+		kov_losses_status(&t->losses, &t->st);   /* discards counted from now */
 	/* The kernel's spin-lock code first; programs' as their samples arrive. */
 	struct proto_symbol_query q = { PROTO_PID_KERNEL };
 	uint8_t buf[64];
