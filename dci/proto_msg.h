@@ -211,6 +211,13 @@ enum proto_event_source { PROTO_SRC_HW = 0, PROTO_SRC_SW = 1 };
 #define PROTO_EV_COUNTS_HERE 0x01u
 #define PROTO_EV_CAN_SAMPLE 0x02u        /* the event can raise samples on silicon */
 #define PROTO_EV_SAMPLES_HERE 0x04u      /* ... and it did on this machine */
+/* Since 1.3 (sent to clients of minor >= 3 only): the basis of COUNTS_HERE, and the modes. */
+#define PROTO_EV_ASSUMED 0x08u           /* a hardware event believed to count, not itself
+                                            probed (without it: measured by the boot probe,
+                                            or counted by the kernel for a software event) */
+#define PROTO_EV_MODES_FILTERED 0x10u    /* counting only the kernel or only user mode is
+                                            honoured (without it: counts include both)*/
+#define PROTO_EV_FLAGS_1_2 0x07u         /* the bits a client before 1.3 knows */
 struct proto_event {                 /* record i is event first + i; samples name it so */
 	uint8_t source;              /* proto_event_source */
 	uint8_t flags;               /* PROTO_EV_* */

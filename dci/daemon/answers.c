@@ -25,7 +25,9 @@ static void send_catalogue(struct client *c, uint32_t req, bool last_has_more)
 		proto_begin_event_catalogue(&b, frame, sizeof frame, req, 0, &h);
 		for (; i < target.n_events; i++) {
 			const struct km_event_info *e = &target.events[i];
-			struct proto_event r = { e->source, e->flags, e->code, proto_cstr(e->name),
+			/* The basis and mode bits came with 1.3: older clients get the rest. */
+			uint8_t flags = c->minor >= 3 ? e->flags : e->flags & PROTO_EV_FLAGS_1_2;
+			struct proto_event r = { e->source, flags, e->code, proto_cstr(e->name),
 						 proto_cstr(e->description), proto_cstr(e->why_not) };
 			if (proto_add_event(&b, &r) < 0)
 				break;

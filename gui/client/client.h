@@ -156,6 +156,15 @@ uint64_t kov_now_ns(void);                       /* CLOCK_MONOTONIC */
 const char *kov_pvr_name(uint32_t pvr);          /* "PowerPC 970FX"; "unknown" */
 const char *kov_role_name(enum proto_role role); /* "observer", "controller", "none" */
 const char *kov_state_name(uint16_t state);      /* process states: "running"... "unknown" */
+/* On what an event's "counts here" rests, as the target said: "measured" (the boot probe
+ * counted it), "assumed" (believed to count because the probe found the processor's own PMU
+ * working, not itself probed), "software" (the kernel counts it), "not counted" (why_not says
+ * why), or "not reported" (a target before protocol 1.3). */
+const char *kov_event_basis(const struct kov_target *t, const struct kov_event *e);
+/* Whether counting only the kernel or only user mode is honoured for the event here: 1, 0
+ * (its counts include both modes: QEMU ignores MMCR0[FCS]/[FCP], the kernel counts software
+ * events in every mode), -1 not reported (before 1.3). */
+int kov_event_modes_filtered(const struct kov_target *t, const struct kov_event *e);
 /* A COID the way every host tool shows it (kovctl's text and JSON, the viewer): "0x" and its
  * lowercase hex digits without leading zeros, as /metrics and the docs write them, so a
  * user object is 0xd0000050 and a kernel object 0xd000000000000050 everywhere. Returns buf. */

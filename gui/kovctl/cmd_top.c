@@ -42,6 +42,7 @@ struct top {
 	uint64_t lookup_failed; /* samples whose PC's symbol lookup failed */
 	struct kov_losses losses;   /* what the target lost, dropped or discarded meanwhile */
 	uint32_t config_id;
+	struct kovctl_modes modes;  /* the configuration's privilege filter, where samples come from */
 	/* samples kept for the PC classification: (row, pid or kernel, pc) */
 	struct sampled_pc pcs[MAX_PCS];
 	size_t n_pcs;
@@ -360,6 +361,8 @@ int cmd_top(struct kovctl *k)
 				     &stop_after)))
 		return rc;
 	t.config_id = st.config_id;
+	if ((rc = kovctl_modes_check(k, &t.modes)))
+		return rc;
 	kov_client_on_push(k->c, on_samples, &t);
 	struct kovctl_period period;
 	kovctl_period_begin(k, &period);
@@ -410,6 +413,8 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		json_kv_u64(&k->j, "unclassified_lookup_failed", t->lookup_failed);
 		json_kv_u64(&k->j, "not_ranked", t->not_ranked);
 		json_kv_bool(&k->j, "complete", !incomplete);
+		if (!t->by_calls)
+			kovctl_modes_report(k, &t->modes);
 		json_key(&k->j, "objects");
 		json_begin_array(&k->j);
 	} else {
@@ -429,6 +434,8 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			printf("%llu %s of objects beyond the first %d are not ranked\n",
 			       (unsigned long long)t->not_ranked, t->by_calls ? "calls" : "samples", MAX_OBJECTS);
 		kovctl_losses_report(k, &t->losses, false);
+		if (!t->by_calls)
+			kovctl_modes_report(k, &t->modes);
 		if (incomplete)
 			printf("this ranking is built from an incomplete period: it misses what the lines "
 			       "above count\n");

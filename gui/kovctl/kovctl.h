@@ -122,6 +122,22 @@ int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t
  * (a threshold above 0), and that configuration's number (0: none) (CONFIG_GET). */
 int kovctl_config_samples(struct kovctl *k, const char *const *events, int n, uint32_t *config_id,
 			  int *sampled);
+/* The privilege filter of the configuration in effect (CONFIG_GET): the modes it asks for
+ * (PROTO_CFG_KERNEL / _USER; 0 without a configuration) and, when it asks for one only, its
+ * events whose counts include both modes here anyway (names, comma-separated), or whose
+ * target does not say (before 1.3). */
+struct kovctl_modes {
+	uint32_t config_id;
+	uint16_t modes;
+	unsigned ignored;
+	bool unknown;
+	char names[300];
+};
+int kovctl_modes_check(struct kovctl *k, struct kovctl_modes *m);
+/* "privilege filter not honoured here: ..." when it is not; with --json the keys
+ * "modes_asked", "privilege_filter_honoured" (null: not reported) and
+ * "privilege_filter_not_honoured_by". */
+void kovctl_modes_report(struct kovctl *k, const struct kovctl_modes *m);
 /* With --json: closes the report's list (in_list) and object and ends the document. */
 void kovctl_json_end(struct kovctl *k, bool in_list);
 /* A scan of every process naming objects and lock owners; ok is false when it failed. */

@@ -108,7 +108,14 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 		snprintf(line, sizeof line, "%s — retrying every 2 s", t->status);
 	}
 	rgb(cr, 0x57606A);
-	text_draw(cr, PAD, 26, FONT_SMALL, line);
+	double lw = text_draw(cr, PAD, 26, FONT_SMALL, line);
+	/* Counts and samples of a configuration asking for one mode that the counters ignore. */
+	char modes[400];
+	target_modes_warning(t, modes, sizeof modes);
+	if (modes[0]) {
+		rgb(cr, 0xB35900);
+		text_fit(cr, PAD + lw + 12, 26, w - lw - 2 * PAD - 12, FONT_SMALL, modes);
+	}
 }
 
 static void row_label(const struct target *t, const struct row *r, char *buf, size_t n)

@@ -8,7 +8,8 @@
 # ranks its three TreeNodes 3:2:1 as it calls them; a recording replays; /metrics shows the
 # samples' periods spread over T +- T/8 with mean T; samples taken while no client takes the
 # samples stream are counted as discarded (STATUS_EX to 1.3 clients, STATUS to older ones);
-# STOP stops the streams.
+# events say their basis; a kernel-only configuration's counts and samples are flagged as
+# not filtered (QEMU ignores MMCR0[FCS]); STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
@@ -26,9 +27,22 @@ ok() { k "$@"; [ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; 
 exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
 
 ok events
-out_has '^1 +PM_INST_CMPL +hardware +yes +yes'
-out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +970 event selects counted nothing'
-out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes'
+# Each event's basis: instructions measured by the boot probe, the 970's others not counted
+# under QEMU, software events counted by the kernel; and QEMU ignores the freeze of the kernel
+# or user mode, so counts include both.
+out_has '^1 +PM_INST_CMPL +hardware +yes +yes +measured +both '
+out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +not counted +- +970 event selects counted nothing'
+out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes +software +both'
+ok events --json
+python3 -c '
+import json, sys
+ev = {e["name"]: e for e in json.load(open(sys.argv[1]))}
+assert ev["PM_INST_CMPL"]["basis"] == "measured" and ev["PM_CYC"]["basis"] == "measured", ev["PM_CYC"]
+assert ev["PM_LARX_LSU0"]["basis"] == "not counted" and ev["PM_LARX_LSU0"]["privilege_filter"] is False
+assert ev["SW_SYSCALL"]["basis"] == "software"
+assert not any(e["basis"] == "assumed" for e in ev.values()), "nothing is assumed under QEMU"
+assert all(e["privilege_filter"] is False for e in ev.values()), "QEMU ignores MMCR0[FCS]"
+' "$OUT" || { cat "$OUT"; fail "events --json basis"; }
 
 # A file with a mistake: refused locally with its line (usage error, exit 2).
 printf 'group spin 100\n  PM_INST_CMPL lots\n' >"$CONF"
@@ -191,6 +205,22 @@ for minor, want in ((2, k.STATUS), (3, k.STATUS_EX)):
     print("  minor %d: %s" % (minor, s))
     c.close()
 PY
+# Kernel only asked, but QEMU ignores MMCR0[FCS]/[FCP]: counts and samples say so.
+printf 'slice 10000 us\ncount kernel\ngroup k 100\n  PM_INST_CMPL 100003\n' >"$CONF"
+ok --token s3cret stop
+ok --token s3cret configure "$CONF"
+ok --token s3cret start --interval 100
+ok counts --seconds 1
+out_has '^privilege filter not honoured here: configuration [0-9]+ asks for kernel mode only, but PM_INST_CMPL, PM_CYC count both modes'
+ok counts --seconds 1 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["modes_asked"] == "kernel" and d["privilege_filter_honoured"] is False, d
+assert "PM_INST_CMPL" in d["privilege_filter_not_honoured_by"], d
+' "$OUT" || { cat "$OUT"; fail "counts --json privilege filter"; }
+ok top --metric PM_INST_CMPL --seconds 1
+out_has '^privilege filter not honoured here: configuration [0-9]+ asks for kernel mode only'
 ok --token s3cret stop
 ok status
 out_has 'streams=0x0|streams +0x0'
