@@ -1789,6 +1789,17 @@ static void inconsistent_messages_not_encoded(void **state)
 	e = events[0];
 	e.why_not = PROTO_STR("but it counts and samples");
 	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	/* 1.3's basis and mode bits: only on what counts; assumed only for hardware. */
+	e = events[1];
+	e.flags |= PROTO_EV_ASSUMED;
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	e.flags = (uint8_t)(events[1].flags | PROTO_EV_MODES_FILTERED);
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	e = events[0];
+	e.flags |= PROTO_EV_ASSUMED | PROTO_EV_MODES_FILTERED;
+	assert_int_equal(proto_add_event(&b, &e), 0);
+	e.source = PROTO_SRC_SW;
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
 
 	struct proto_count cnt = counts[0];
 	cnt.running = cnt.enabled + 1;
