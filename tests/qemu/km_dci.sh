@@ -96,7 +96,14 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["samples"] > 0 and d["samples"] >= d["metric_samples"], d
+# What the period lost is part of the report, and whether the ranking is complete.
+for key in ("lost", "dropped", "dropped_samples", "discarded", "unclassified", "not_ranked"):
+    assert isinstance(d[key], int), (key, d)
+assert d["complete"] == (d["lost"] + d["dropped"] + d["discarded"] + d["unclassified"]
+                         + d["not_ranked"] == 0), d
 ' "$OUT" || { cat "$OUT"; fail "top --json"; }
+ok top --metric spinlock-samples --seconds 1
+out_has '^losses in this period: '
 
 # The periods the samples stood for (PM_INST_CMPL at 100003 since the configuration above).
 python3 - "$MPORT" <<'PY' || fail "sample periods on /metrics"
@@ -140,6 +147,7 @@ assert 0 < l["contentions"] <= l["acquisitions"], l
 assert l["wait_max_us"] <= l["wait_us"] and l["hold_max_us"] <= l["hold_us"], l
 assert l["max_waiters"] == 2 and 1 <= l["avg_waiters"] <= 2, l
 assert l["acquisitions_counted"] == "all" and l["owner_from"] == "registered", l
+assert all(isinstance(d[k], int) for k in ("samples", "lost", "dropped", "dropped_lock_reports")), d
 ' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
 
 cotree=$(grep -a 'workload cotree started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
