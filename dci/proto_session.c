@@ -202,20 +202,10 @@ static const struct proto_field status_fields[] = {
 	PF(struct proto_status, clients_cut_off, PF_U32),
 	PF(struct proto_status, frames_dropped, PF_U64),
 	PF(struct proto_status, samples_lost, PF_U64),
-};
-
-/* STATUS_EX: STATUS's fields, then what 1.3 added. */
-static const struct proto_field status_ex_fields[] = {
-	PF(struct proto_status, timebase, PF_U64),
-	PF(struct proto_status, clients, PF_U32),
-	PF(struct proto_status, controller, PF_U32),
-	PF(struct proto_status, config_id, PF_U32),
-	PF(struct proto_status, streams, PF_U32),
-	PF(struct proto_status, clients_cut_off, PF_U32),
-	PF(struct proto_status, frames_dropped, PF_U64),
-	PF(struct proto_status, samples_lost, PF_U64),
+	/* since 1.3, STATUS_EX only */
 	PF(struct proto_status, samples_discarded, PF_U64),
 };
+#define STATUS_FIELDS 8              /* STATUS carries the first 8 */
 
 /* ---- DROPPED ------------------------------------------------------------------------- */
 
@@ -245,10 +235,12 @@ static const struct proto_layout ping_layout = PROTO_LAYOUT(struct proto_ping, p
 static const struct proto_layout pong_layout = PROTO_LAYOUT(struct proto_pong, pong_fields, NULL);
 static const struct proto_layout claim_layout =
 	PROTO_LAYOUT(struct proto_claim, claim_fields, NULL);
-static const struct proto_layout status_layout =
-	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
+/* What STATUS does not carry reads as none. */
+static const struct proto_layout status_layout = {
+	status_fields, STATUS_FIELDS, true, sizeof(struct proto_status), NULL, NULL, NULL,
+};
 static const struct proto_layout status_ex_layout =
-	PROTO_LAYOUT(struct proto_status, status_ex_fields, NULL);
+	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
 static const struct proto_layout dropped_head_layout =
 	PROTO_LAYOUT(struct proto_dropped_head, dropped_head_fields, NULL);
 static const struct proto_layout drop_layout = PROTO_LAYOUT(struct proto_drop, drop_fields, NULL);
@@ -280,10 +272,6 @@ PROTO_FIXED_NAMES(status_ex, PROTO_STATUS_EX, struct proto_status)
 
 int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m)
 {
-	if (f->type != PROTO_STATUS_EX) {
-		*m = (struct proto_status){ 0 };   /* a STATUS says nothing of discards */
-		return proto_decode_status(f, m);
-	}
-	return proto_decode_status_ex(f, m);
+	return f->type == PROTO_STATUS_EX ? proto_decode_status_ex(f, m) : proto_decode_status(f, m);
 }
 PROTO_LIST_NAMES(dropped, drop, PROTO_DROPPED, struct proto_dropped_head, struct proto_drop)
