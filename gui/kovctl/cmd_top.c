@@ -396,7 +396,10 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		items[i] = (struct kov_top_item){ &r->name, r->pid, { r->hits, r->samples - r->unclassified } };
 	}
 	uint64_t unclassified = t->pcs_not_kept + t->lookup_failed;
-	bool incomplete = kov_losses_any(&t->losses) || unclassified || t->not_ranked;
+	/* Incomplete for what it ranks: samples the target produced that did not arrive (or
+	 * calls whose reports were dropped), or that the ranking could not place. */
+	bool incomplete = (t->by_calls ? t->losses.dropped[KOV_DROP_INVOCATIONS] != 0 :
+			   kov_losses_missing_samples(&t->losses) != 0) || unclassified || t->not_ranked;
 	size_t n_rows = kov_top_fold(items, t->n_rows, rows);
 	kov_top_sort(rows, n_rows);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;

@@ -99,7 +99,7 @@ assert d["samples"] > 0 and d["samples"] >= d["metric_samples"], d
 # What the period lost is part of the report, and whether the ranking is complete.
 for key in ("lost", "dropped", "dropped_samples", "discarded", "unclassified", "not_ranked"):
     assert isinstance(d[key], int), (key, d)
-assert d["complete"] == (d["lost"] + d["dropped"] + d["discarded"] + d["unclassified"]
+assert d["complete"] == (d["lost"] + d["dropped_samples"] + d["discarded"] + d["unclassified"]
                          + d["not_ranked"] == 0), d
 ' "$OUT" || { cat "$OUT"; fail "top --json"; }
 ok top --metric spinlock-samples --seconds 1
@@ -227,7 +227,7 @@ d = json.load(open(sys.argv[1]))
 assert d["modes_asked"] == "kernel" and d["privilege_filter_honoured"] is False, d
 assert "PM_INST_CMPL" in d["privilege_filter_not_honoured_by"], d
 ' "$OUT" || { cat "$OUT"; fail "counts --json privilege filter"; }
-ok top --metric PM_INST_CMPL --seconds 1
+k top --metric PM_INST_CMPL --seconds 2   # kernel samples may be few in 2 s: flagged anyway
 out_has '^privilege filter not honoured here: configuration [0-9]+ asks for kernel mode only'
 ok --token s3cret stop
 ok status
