@@ -4,14 +4,7 @@
  * library; and reading them all for the daemon. */
 #include "km_internal.h"
 #include "../kernel/lib/lockstat.h"
-#include "../kernel/mm/kmem.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/proc/thread.h"
-#include "../kernel/mm/uaccess.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../kernel/proc/spinlock.h"
-#include "../kernel/proc/sleeplock.h"
-#include "../kernel/co/cobj.h"
 
 #define KERNEL_LOCK_RECORDS 512
 static union {
@@ -109,7 +102,10 @@ static long lock_area(uint64_t area)
 	if (head.magic != KM_LOCK_AREA_MAGIC || !cap || cap > 4096 || (cap & (cap - 1)) ||
 	    !user_range_ok(area, sizeof head + cap * sizeof(struct km_lock_stats)))
 		return -KOV_EINVAL;
-	current_process()->lock_area = area;
+	struct km_proc *k = svc_running().km;
+	if (!k)
+		return -KOV_EINVAL;   /* a kernel thread has no lock table to register */
+	k->lock_area = area;
 	return 0;
 }
 
@@ -120,7 +116,7 @@ struct lock_read {
 	struct km_lock_record *out;
 	uint64_t max, n;
 	struct km_lock_stats chunk[CHUNK];
-	struct process *held[MAX_PROCESSES];
+	struct process *procs[SVC_MAX_PROCESSES];
 };
 
 static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *s)
@@ -133,27 +129,24 @@ static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *
 	rec->s = *s;
 }
 
-/* A held process's records, read without allocating anything in it (the pages of its table it
- * never wrote hold no record). */
+/* A process's records, read without allocating anything in it (the pages of its table it never
+ * wrote hold no record), through a reference: not under the process table's lock. */
 static void read_locks_of(struct process *p, struct lock_read *r)
 {
 	struct km_lock_area head;
-	if (process_peek(p, p->lock_area, &head, sizeof head) ||
+	const struct km_proc *k = svc_process_km(p);
+	if (!k || !k->lock_area || svc_process_exiting(p) ||
+	    svc_process_peek(p, k->lock_area, &head, sizeof head) ||
 	    head.magic != KM_LOCK_AREA_MAGIC || !head.used)
 		return;
-	uint64_t at = p->lock_area + sizeof head;
+	uint64_t at = k->lock_area + sizeof head;
 	for (uint32_t i = 0; i < head.capacity && i < 4096 && r->n < r->max; i += CHUNK) {
 		uint32_t n = head.capacity - i < CHUNK ? head.capacity - i : CHUNK;
-		if (process_peek(p, at + (uint64_t)i * sizeof r->chunk[0], r->chunk, n * sizeof r->chunk[0]))
+		if (svc_process_peek(p, at + (uint64_t)i * sizeof r->chunk[0], r->chunk, n * sizeof r->chunk[0]))
 			return;
 		for (uint32_t k = 0; k < n; k++)
-			keep(r, p->pid, &r->chunk[k]);
+			keep(r, svc_process_pid(p), &r->chunk[k]);
 	}
-}
-
-static bool has_lock_area(const struct process *p)
-{
-	return p->lock_area && !p->exiting;
 }
 
 static long read_locks(uint64_t ubuf, uint64_t max)
@@ -172,12 +165,12 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	r->n = 0;
 	for (uint32_t i = 0; i < kernel_table.area.capacity; i++)
 		keep(r, 0, &kernel_table.area.locks[i]);
-	/* The processes are held, not read under the process table's lock: a table of 4096
-	 * records is long to copy, and spawns and exits would wait for it. */
-	uint32_t np = process_hold_all(r->held, MAX_PROCESSES, has_lock_area);
+	/* Referenced, not read under the process table's lock: a table of 4096 records is long
+	 * to copy, and every spawn and exit would wait for it. */
+	uint32_t np = svc_processes_get(r->procs, SVC_MAX_PROCESSES);
 	for (uint32_t i = 0; i < np; i++) {
-		read_locks_of(r->held[i], r);
-		process_release(r->held[i]);
+		read_locks_of(r->procs[i], r);
+		svc_process_put(r->procs[i]);
 	}
 	long n = (long)r->n, rc = copy_to_user(ubuf, out, r->n * sizeof *out);
 	kfree(out);

@@ -5,6 +5,7 @@
 #include "../mm/kmem.h"
 #include "../lib/string.h"
 #include "../arch/percpu.h"
+#include "../kov_services.h"
 
 coid_t process_annex;
 
@@ -76,15 +77,28 @@ uint32_t process_list(struct km_process *out, uint32_t max)
 static const struct annex_ops annex_ops = { annex_add, annex_remove, annex_find, annex_count };
 const struct co_class annex_class = { "ProcessAnnex", &annex_ops, 4, annex_children };
 
-struct process *process_hold(uint32_t pid)
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	struct annex *a = co_rep(process_annex);
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n; i++)
+		fn(co_rep(a->procs[i]), arg);
+	spin_unlock(&a->lock);
+}
+
+_Static_assert(SVC_MAX_PROCESSES == MAX_PROCESSES, "kernel/kov_services.h promises the limit");
+
+/* References (kernel/kov_services.h) are taken under the annex's lock: once process_wait
+ * has removed a process from the annex no new one can be, and it waits for the old ones. */
+struct process *svc_process_get(uint32_t pid)
 {
 	struct annex *a = co_rep(process_annex);
 	struct process *found = 0;
 	spin_lock(&a->lock);
 	for (uint32_t i = 0; i < a->n && !found; i++) {
 		struct process *p = co_rep(a->procs[i]);
-		if (p->pid == pid) {
-			__atomic_add_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
+		if (p->pid == pid && !p->exiting) {
+			__atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
 			found = p;
 		}
 	}
@@ -92,31 +106,30 @@ struct process *process_hold(uint32_t pid)
 	return found;
 }
 
-uint32_t process_hold_all(struct process **out, uint32_t max, bool (*want)(const struct process *p))
+uint32_t svc_processes_get(struct process **out, uint32_t max)
 {
 	struct annex *a = co_rep(process_annex);
 	uint32_t n = 0;
 	spin_lock(&a->lock);
 	for (uint32_t i = 0; i < a->n && n < max; i++) {
 		struct process *p = co_rep(a->procs[i]);
-		if (!want(p))
-			continue;
-		__atomic_add_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
 		out[n++] = p;
 	}
 	spin_unlock(&a->lock);
 	return n;
 }
 
-void process_release(struct process *p)
-{
-	__atomic_sub_fetch(&p->readers, 1, __ATOMIC_ACQ_REL);
-}
-
 bool process_table_locked_here(void)
 {
 	const struct annex *a = co_rep(process_annex);
 	return (a->lock.word & SPIN_HOLDER) == this_cpu()->index + 1;
+}
+
+void svc_process_put(struct process *p)
+{
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		thread_wake_all((const void *)&p->refs);
 }
 
 void annex_init(void)

@@ -17,6 +17,7 @@
 enum process_state { PROC_RUNNING, PROC_ZOMBIE };
 
 struct process;
+struct km_proc;
 struct process_ops {
 	/* Resolves a page fault at ea: 0, or -errno if no region allows the access. */
 	long (*fault)(struct process *p, uint64_t ea, bool write);
@@ -49,14 +50,12 @@ struct process {
 	volatile uint32_t scan_requested, scan_done, scan_count;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
-	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
-	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
 	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
-	volatile uint32_t readers;             /* holds taken by process_hold*: no teardown */
+	struct km_proc *km;                    /* the monitor's state for it (kov/km.h hooks) */
+	volatile uint32_t refs;                /* svc_process_get references: not freed before 0 */
 };
 
 struct annex;
-struct km_program;
 struct annex_ops {
 	bool (*add)(struct annex *a, coid_t process);
 	void (*remove)(struct annex *a, coid_t process);
@@ -97,24 +96,17 @@ long process_co_reset(uint64_t entry_va);
 long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
 long process_co_scan_done(uint64_t count);
-/* Reading another process's memory (the monitor). Neither allocates anything in p, and
- * neither may be called with the process table locked (the copy can be long, and it takes
- * p's FCM locks): hold p instead (process_hold). process_read copies len bytes at user
- * address uaddr into dst, -KOV_EFAULT when a page of it was never touched; process_peek reads
- * such pages as zeros. 0 or -errno. */
+/* Reading another process's memory (the monitor, through kernel/kov_services.h). Neither
+ * allocates anything in p, and neither may be called with the process table locked (the copy
+ * can be long and takes p's FCM locks: it traps): hold a reference instead. process_read
+ * copies len bytes at user address uaddr into dst, -KOV_EFAULT when a page of it was never
+ * touched; process_peek reads such pages as zeros. 0 or -errno. */
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
-/* A reader's hold on a live process: until process_release its address space is not torn
- * down and the structure stays valid (process_wait waits for the holds to go), so it can be
- * read without the process table's lock, which is held only while the holds are taken.
- * process_hold: pid's process, NULL when there is none. process_hold_all: up to max of the
- * live processes for which want() is true (with the table locked: it must not block), into
- * out; returns how many. */
-struct process *process_hold(uint32_t pid);
-uint32_t process_hold_all(struct process **out, uint32_t max, bool (*want)(const struct process *p));
-void process_release(struct process *p);
 /* Whether this CPU holds the process table's lock (the readers' guard). */
 bool process_table_locked_here(void);
+/* Calls fn for every live process, with the process table locked (fn must not block). */
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);
