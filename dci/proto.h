@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 2
+#define PROTO_MINOR 3
 
 /* A frame: u32 length (of everything after it), u16 type, u16 flags, u32 request id, payload. */
 #define PROTO_HEADER_SIZE 12
@@ -41,6 +41,7 @@ enum proto_type {
 	PROTO_STATUS_GET = 0x0008,
 	PROTO_STATUS = 0x0009,
 	PROTO_DROPPED = 0x000A,
+	PROTO_STATUS_EX = 0x000B,         /* since 1.3 */
 	/* scan and symbols */
 	PROTO_SCAN_REQUEST = 0x0101,
 	PROTO_SCAN_PROCESSES = 0x0102,

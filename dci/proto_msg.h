@@ -119,7 +119,7 @@ struct proto_claim {                 /* CLAIM_CONTROL */
 	struct proto_str token;      /* 1..NAME_MAX */
 };
 
-struct proto_status {                /* STATUS */
+struct proto_status {                /* STATUS, STATUS_EX (1.3) */
 	uint64_t timebase;
 	uint32_t clients;            /* connected and past the handshake */
 	uint32_t controller;         /* its client id, 0 for none */
@@ -128,6 +128,9 @@ struct proto_status {                /* STATUS */
 	uint32_t clients_cut_off;    /* since the daemon started */
 	uint64_t frames_dropped;     /* for all clients since the daemon started */
 	uint64_t samples_lost;       /* by the monitor's rings since the daemon started */
+	/* STATUS_EX only (decoding STATUS leaves it 0): */
+	uint64_t samples_discarded;  /* drained while no client took the samples stream, since
+	                                the daemon started */
 };
 
 struct proto_dropped_head {          /* DROPPED: totals for this connection so far */
@@ -208,6 +211,13 @@ enum proto_event_source { PROTO_SRC_HW = 0, PROTO_SRC_SW = 1 };
 #define PROTO_EV_COUNTS_HERE 0x01u
 #define PROTO_EV_CAN_SAMPLE 0x02u        /* the event can raise samples on silicon */
 #define PROTO_EV_SAMPLES_HERE 0x04u      /* ... and it did on this machine */
+/* Since 1.3 (sent to clients of minor >= 3 only): the basis of COUNTS_HERE, and the modes. */
+#define PROTO_EV_ASSUMED 0x08u           /* a hardware event believed to count, not itself
+                                            probed (without it: measured by the boot probe,
+                                            or counted by the kernel for a software event) */
+#define PROTO_EV_MODES_FILTERED 0x10u    /* counting only the kernel or only user mode is
+                                            honoured (without it: counts include both)*/
+#define PROTO_EV_FLAGS_1_2 0x07u         /* the bits a client before 1.3 knows */
 struct proto_event {                 /* record i is event first + i; samples name it so */
 	uint8_t source;              /* proto_event_source */
 	uint8_t flags;               /* PROTO_EV_* */
@@ -389,6 +399,11 @@ int proto_decode_claim(const struct proto_frame *f, struct proto_claim *m);
 int proto_encode_status(void *buf, size_t cap, uint32_t req, uint16_t flags,
                         const struct proto_status *m);
 int proto_decode_status(const struct proto_frame *f, struct proto_status *m);
+/* STATUS_EX (1.3): STATUS and samples_discarded. proto_decode_any_status takes either type. */
+int proto_encode_status_ex(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                           const struct proto_status *m);
+int proto_decode_status_ex(const struct proto_frame *f, struct proto_status *m);
+int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m);
 int proto_encode_scan_request(void *buf, size_t cap, uint32_t req, uint16_t flags,
                               const struct proto_scan_request *m);
 int proto_decode_scan_request(const struct proto_frame *f, struct proto_scan_request *m);

@@ -37,6 +37,11 @@ static int check_event(const void *msg)
 		return PROTO_E_INCONSISTENT;
 	if (samples && (!counts || !(e->flags & PROTO_EV_CAN_SAMPLE)))
 		return PROTO_E_INCONSISTENT;
+	/* Only what counts has a basis or honours modes; only hardware is assumed. */
+	if ((e->flags & (PROTO_EV_ASSUMED | PROTO_EV_MODES_FILTERED)) && !counts)
+		return PROTO_E_INCONSISTENT;
+	if ((e->flags & PROTO_EV_ASSUMED) && e->source != PROTO_SRC_HW)
+		return PROTO_E_INCONSISTENT;
 	if ((e->why_not.len == 0) != (counts && samples))
 		return PROTO_E_INCONSISTENT;
 	return 0;

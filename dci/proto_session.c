@@ -202,7 +202,10 @@ static const struct proto_field status_fields[] = {
 	PF(struct proto_status, clients_cut_off, PF_U32),
 	PF(struct proto_status, frames_dropped, PF_U64),
 	PF(struct proto_status, samples_lost, PF_U64),
+	/* since 1.3, STATUS_EX only */
+	PF(struct proto_status, samples_discarded, PF_U64),
 };
+#define STATUS_FIELDS 8              /* STATUS carries the first 8 */
 
 /* ---- DROPPED ------------------------------------------------------------------------- */
 
@@ -232,7 +235,11 @@ static const struct proto_layout ping_layout = PROTO_LAYOUT(struct proto_ping, p
 static const struct proto_layout pong_layout = PROTO_LAYOUT(struct proto_pong, pong_fields, NULL);
 static const struct proto_layout claim_layout =
 	PROTO_LAYOUT(struct proto_claim, claim_fields, NULL);
-static const struct proto_layout status_layout =
+/* What STATUS does not carry reads as none. */
+static const struct proto_layout status_layout = {
+	status_fields, STATUS_FIELDS, true, sizeof(struct proto_status), NULL, NULL, NULL,
+};
+static const struct proto_layout status_ex_layout =
 	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
 static const struct proto_layout dropped_head_layout =
 	PROTO_LAYOUT(struct proto_dropped_head, dropped_head_fields, NULL);
@@ -248,6 +255,7 @@ const struct proto_message proto_session_messages[] = {
 	{ PROTO_CLAIM_CONTROL, &claim_layout, NULL, 0, NULL },
 	{ PROTO_STATUS_GET, NULL, NULL, 0, NULL },
 	{ PROTO_STATUS, &status_layout, NULL, 0, NULL },
+	{ PROTO_STATUS_EX, &status_ex_layout, NULL, 0, NULL },
 	{ PROTO_DROPPED, &dropped_head_layout, &drop_layout, DROP_SIZE, NULL },
 };
 const size_t proto_session_message_count =
@@ -260,4 +268,10 @@ PROTO_FIXED_NAMES(ping, PROTO_PING, struct proto_ping)
 PROTO_FIXED_NAMES(pong, PROTO_PONG, struct proto_pong)
 PROTO_FIXED_NAMES(claim, PROTO_CLAIM_CONTROL, struct proto_claim)
 PROTO_FIXED_NAMES(status, PROTO_STATUS, struct proto_status)
+PROTO_FIXED_NAMES(status_ex, PROTO_STATUS_EX, struct proto_status)
+
+int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m)
+{
+	return f->type == PROTO_STATUS_EX ? proto_decode_status_ex(f, m) : proto_decode_status(f, m);
+}
 PROTO_LIST_NAMES(dropped, drop, PROTO_DROPPED, struct proto_dropped_head, struct proto_drop)

@@ -18,6 +18,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_STATUS_GET, "STATUS_GET", C, 0, 0 },
 	{ PROTO_STATUS, "STATUS", S, 0, 0 },
 	{ PROTO_DROPPED, "DROPPED", S, 0, 0 },
+	{ PROTO_STATUS_EX, "STATUS_EX", S, 0, 3 },
 	{ PROTO_SCAN_REQUEST, "SCAN_REQUEST", C, 0, 0 },
 	{ PROTO_SCAN_PROCESSES, "SCAN_PROCESSES", S, 0, 0 },
 	{ PROTO_SCAN_OBJECTS, "SCAN_OBJECTS", S, 0, 0 },

@@ -52,9 +52,10 @@ uint32_t svc_process_index(const struct process *p);
 /* The monitor's state for p (made by km_process_new when p was made). */
 struct km_proc *svc_process_km(const struct process *p);
 
-/* Copies len bytes at user address uaddr of p into dst, faulting its pages in; 0 or -errno. */
+/* Copies len bytes at user address uaddr of p into dst; 0 or -errno. Nothing is allocated in
+ * p: a page it never touched is -KOV_EFAULT (read) or reads as zeros (peek). Not with the
+ * process table locked (svc_process_for_each): hold a reference (svc_process_get). */
 long svc_process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
-/* The same without allocating anything in p: pages it never touched read as zeros. */
 long svc_process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 
 /* The calling thread's process, 0 in a kernel thread. */

@@ -5,16 +5,23 @@
 struct catalogue km_catalogue;
 
 /* The probe's table, in the catalogue's terms: native (the processor's backend's selects) and
- * architected cells per counter, with the overflow result on the encoding it was tried with. */
+ * architected cells per counter (which of them counted instructions or cycles: fixed
+ * counters told apart, kov/pmu_event.c), with the overflow result on the encoding it was
+ * tried with, and whether excluding the kernel stopped the count. */
 static void probe_cells(struct catalogue_probe *cp)
 {
 	const struct pmu_probe_result *r = &pmu_probe_result;
+	uint32_t native[PROBE_PMCS][PROBE_EVENT_COUNT], arch[PROBE_PMCS][PROBE_EVENT_COUNT];
 	for (int p = 0; p < PROBE_PMCS; p++) {
-		const uint32_t *d = r->delta[p];
-		cp->native[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_NATIVE_INST]);
-		cp->native[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_NATIVE_CYC]);
-		cp->arch[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_ARCH_INST]);
-		cp->arch[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_ARCH_CYC]);
+		native[p][PROBE_INSTRUCTIONS] = r->delta[p][PROBE_NATIVE_INST];
+		native[p][PROBE_CYCLES] = r->delta[p][PROBE_NATIVE_CYC];
+		arch[p][PROBE_INSTRUCTIONS] = r->delta[p][PROBE_ARCH_INST];
+		arch[p][PROBE_CYCLES] = r->delta[p][PROBE_ARCH_CYC];
+	}
+	catalogue_probe_counts(cp, native, arch, r->loop_instructions);
+	cp->kernel_filter_native = (int8_t)r->kernel_filter_native;
+	cp->kernel_filter_arch = (int8_t)r->kernel_filter_arch;
+	for (int p = 0; p < PROBE_PMCS; p++) {
 		for (int e = 0; e < PROBE_EVENT_COUNT; e++)
 			cp->native[p][e].overflow_irq = cp->arch[p][e].overflow_irq = -1;
 		struct probe_cell *tried = 0;
@@ -27,6 +34,9 @@ static void probe_cells(struct catalogue_probe *cp)
 		if (tried)
 			tried->overflow_irq = (int8_t)r->overflow_irq[p];
 	}
+	if (cp->cycles_are_instructions)
+		kprintf("kov: cycles equal instructions on every counter (QEMU -icount?): counters that "
+			"ignore their select are told apart by the backends' tables, not by the probe\n");
 }
 
 void km_catalogue_init(void)
@@ -38,22 +48,30 @@ void km_catalogue_init(void)
 		return;
 	}
 	catalogue_apply_probe(&km_catalogue, &cp);
-	size_t n = catalogue_count(&km_catalogue), counting = 0, sampling = 0, hw = 0;
+	size_t n = catalogue_count(&km_catalogue), counting = 0, sampling = 0, hw = 0, filtered = 0;
+	size_t basis[BASIS_SOFTWARE + 1] = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		const struct event_status *s = catalogue_status(&km_catalogue, i);
 		const struct event_desc *d = catalogue_desc(&km_catalogue, i);
 		hw += d->source == EVSRC_HW;
 		counting += s->counts_here;
 		sampling += s->samples_here;
+		basis[s->basis]++;
+		filtered += s->modes_filtered;
 	}
 	kprintf("kov: event catalogue: %lu events (%lu hardware, %lu software); %lu count here, "
 		"%lu can sample here\n", (unsigned long)n, (unsigned long)hw, (unsigned long)(n - hw),
 		(unsigned long)counting, (unsigned long)sampling);
+	kprintf("kov: counting basis: %lu measured by the probe, %lu assumed (not themselves "
+		"probed), %lu software, %lu not counted; one mode only (kernel or user) honoured by "
+		"%lu\n", (unsigned long)basis[BASIS_MEASURED], (unsigned long)basis[BASIS_ASSUMED],
+		(unsigned long)basis[BASIS_SOFTWARE], (unsigned long)basis[BASIS_NOT_COUNTED],
+		(unsigned long)filtered);
 	kprintf("kov: PMU in use: %s\n", km_pmu_name());
 	for (size_t i = 0; i < n; i++) {
 		const struct event_status *s = catalogue_status(&km_catalogue, i);
 		const struct event_desc *d = catalogue_desc(&km_catalogue, i);
-		if (d->source == EVSRC_HW && s->counts_here)
+		if (d->source == EVSRC_HW && s->counts_here && s->basis == BASIS_MEASURED)
 			kprintf("kov: counts here: %s (%s selects, counters 0x%02x, samples on 0x%02x)\n",
 				d->name, catalogue_selects(&km_catalogue, s->encoding),
 				s->count_pmcs, s->sample_pmcs);

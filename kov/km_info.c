@@ -49,7 +49,9 @@ static long km_catalogue_out(uint64_t ubuf, uint64_t max)
 		e.source = d->source == EVSRC_SW;
 		e.flags = (s->counts_here ? KM_EV_COUNTS_HERE : 0) |
 			  (d->flags & EV_CAN_SAMPLE ? KM_EV_CAN_SAMPLE : 0) |
-			  (s->samples_here ? KM_EV_SAMPLES_HERE : 0);
+			  (s->samples_here ? KM_EV_SAMPLES_HERE : 0) |
+			  (s->basis == BASIS_ASSUMED ? KM_EV_ASSUMED : 0) |
+			  (s->modes_filtered ? KM_EV_MODES_FILTERED : 0);
 		copy_str(e.name, sizeof e.name, d->name);
 		copy_str(e.description, sizeof e.description, d->description);
 		copy_str(e.why_not, sizeof e.why_not, s->why_not);

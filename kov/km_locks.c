@@ -116,6 +116,7 @@ struct lock_read {
 	struct km_lock_record *out;
 	uint64_t max, n;
 	struct km_lock_stats chunk[CHUNK];
+	struct process *procs[SVC_MAX_PROCESSES];
 };
 
 static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *s)
@@ -128,11 +129,10 @@ static void keep(struct lock_read *r, uint32_t pid, const struct km_lock_stats *
 	rec->s = *s;
 }
 
-/* With the process table locked: a process's records, read without allocating anything in it
- * (the pages of its table it never wrote hold no record). */
-static void read_locks_of(struct process *p, void *arg)
+/* A process's records, read without allocating anything in it (the pages of its table it never
+ * wrote hold no record), through a reference: not under the process table's lock. */
+static void read_locks_of(struct process *p, struct lock_read *r)
 {
-	struct lock_read *r = arg;
 	struct km_lock_area head;
 	const struct km_proc *k = svc_process_km(p);
 	if (!k || !k->lock_area || svc_process_exiting(p) ||
@@ -165,7 +165,13 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	r->n = 0;
 	for (uint32_t i = 0; i < kernel_table.area.capacity; i++)
 		keep(r, 0, &kernel_table.area.locks[i]);
-	svc_process_for_each(read_locks_of, r);
+	/* Referenced, not read under the process table's lock: a table of 4096 records is long
+	 * to copy, and every spawn and exit would wait for it. */
+	uint32_t np = svc_processes_get(r->procs, SVC_MAX_PROCESSES);
+	for (uint32_t i = 0; i < np; i++) {
+		read_locks_of(r->procs[i], r);
+		svc_process_put(r->procs[i]);
+	}
 	long n = (long)r->n, rc = copy_to_user(ubuf, out, r->n * sizeof *out);
 	kfree(out);
 	kfree(r);

@@ -11,8 +11,11 @@ struct km_cpu km_cpus[MAX_CPUS];
 
 static unsigned count_modes(void)
 {
+	/* On a G5 the kernel runs in hypervisor state, where MMCR0[FCS] alone does not stop
+	 * the counters: the backend adds [FCHV]. */
 	return (km.applied.flags & KM_CFG_KERNEL ? PMU_COUNT_KERNEL : 0) |
-	       (km.applied.flags & KM_CFG_USER ? PMU_COUNT_USER : 0);
+	       (km.applied.flags & KM_CFG_USER ? PMU_COUNT_USER : 0) |
+	       (mfmsr() & MSR_HV ? PMU_KERNEL_HV : 0);
 }
 
 /* Stops every counter, with nothing armed. */

@@ -56,6 +56,8 @@ enum {
 /* program() modes: whose execution is counted. */
 #define PMU_COUNT_KERNEL 0x1u
 #define PMU_COUNT_USER 0x2u
+#define PMU_KERNEL_HV 0x4u    /* the kernel runs with MSR[HV]=1 (a G5 on bare metal): excluding
+                                 it needs MMCR0[FCHV] as well as [FCS] */
 
 struct pmu_backend {
 	const char *name;        /* reported to clients (handshake, /metrics): "ppc970", ... */

@@ -24,7 +24,7 @@ struct pmu_regs book3s_program(const struct pmu_regs *selects, unsigned sample_p
 {
 	struct pmu_regs r = *selects;
 	if (!(modes & PMU_COUNT_KERNEL))
-		r.mmcr0 |= MMCR0_FCS;
+		r.mmcr0 |= MMCR0_FCS | (modes & PMU_KERNEL_HV ? MMCR0_FCH : 0);
 	if (!(modes & PMU_COUNT_USER))
 		r.mmcr0 |= MMCR0_FCP;
 	r.mmcr0 &= ~(uint64_t)(MMCR0_FC | MMCR0_PMAO);

@@ -24,6 +24,69 @@ static const char why_irq_untried[] = "counts, but the boot probe did not try it
 static const char why_no_irq[] =
 	"counts, but no counter's overflow interrupted in the boot probe; sample by time with "
 	"SW_CPU_CLOCK";
+static const char why_emulated[] =
+	"the processor's own selects counted the boot probe's loop, but one cycle per instruction, "
+	"as an emulator under -icount does, not a real PMU: its events other than instructions "
+	"and cycles are not believed to count";
+
+const char *event_basis_name(enum event_basis b)
+{
+	switch (b) {
+	case BASIS_MEASURED: return "measured";
+	case BASIS_ASSUMED: return "assumed";
+	case BASIS_SOFTWARE: return "software";
+	default: return "not counted";
+	}
+}
+
+bool probe_exact_instructions(uint32_t delta, uint64_t n)
+{
+	return delta >= n && delta <= n + n / 50;
+}
+
+bool probe_plausible_cycles(uint32_t delta, uint64_t n)
+{
+	return delta >= n / 8 && delta < 100 * n;
+}
+
+/* Two measurements of one counter that agree (within the instructions' tolerance). */
+static bool agree(uint32_t a, uint32_t b, uint64_t n)
+{
+	uint32_t d = a > b ? a - b : b - a;
+	return d <= n / 50;
+}
+
+void catalogue_probe_counts(struct catalogue_probe *p, const uint32_t native[][PROBE_EVENT_COUNT],
+	const uint32_t arch[][PROBE_EVENT_COUNT], uint64_t n)
+{
+	/* Cycles told from instructions anywhere: a counter whose selects both count the loop's
+	 * instructions then counts instructions whatever its select. */
+	bool distinct = false;
+	for (int b = 0; b < 2; b++)
+		for (int q = 0; q < PROBE_PMCS; q++) {
+			const uint32_t *d = b ? arch[q] : native[q];
+			distinct |= probe_exact_instructions(d[PROBE_INSTRUCTIONS], n) &&
+				    probe_plausible_cycles(d[PROBE_CYCLES], n) &&
+				    !agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n);
+		}
+	p->cycles_are_instructions = false;
+	for (int b = 0; b < 2; b++)
+		for (int q = 0; q < PROBE_PMCS; q++) {
+			const uint32_t *d = b ? arch[q] : native[q];
+			struct probe_cell *c = b ? p->arch[q] : p->native[q];
+			bool inst = probe_exact_instructions(d[PROBE_INSTRUCTIONS], n);
+			bool cyc = probe_plausible_cycles(d[PROBE_CYCLES], n);
+			if (agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n) && inst && cyc) {
+				/* A fixed counter, or cycles that are instructions: which one? */
+				if (distinct)
+					cyc = false;
+				else
+					p->cycles_are_instructions = true;
+			}
+			c[PROBE_INSTRUCTIONS].counts = inst;
+			c[PROBE_CYCLES].counts = cyc;
+		}
+}
 
 const struct event_desc *sw_event_desc(enum sw_event e)
 {
@@ -58,7 +121,8 @@ static int init(struct catalogue *c, const struct event_desc *hw, size_t n_hw,
 	for (size_t i = 0; i < CATALOGUE_MAX; i++)
 		c->status[i] = (struct event_status){ .why_not = why_not_probed };
 	for (size_t i = 0; i < SW_EVENT_COUNT; i++)
-		c->status[n_hw + i] = (struct event_status){ .counts_here = true, .samples_here = true };
+		c->status[n_hw + i] = (struct event_status){ .counts_here = true, .samples_here = true,
+							     .basis = BASIS_SOFTWARE };
 	return 0;
 }
 
@@ -160,13 +224,26 @@ static void judge_sampling(struct event_status *s, const struct event_desc *d, u
 		s->sample_pmcs = 0;
 }
 
-/* Instructions and cycles were measured directly: prefer the native selects (real silicon)
- * and fall back to the architected ones (what QEMU counts). */
-static void judge_generic(struct event_status *s, const struct event_desc *d,
-	const struct catalogue_probe *p, int ev)
+/* The counters the backend's own table allows for its generic instructions or cycles event
+ * (every counter without a backend or such an event). */
+static uint8_t generic_pmcs(const struct pmu_backend *b, uint32_t flag)
 {
+	for (size_t i = 0; b && i < b->n_events; i++)
+		if (b->events[i].flags & flag)
+			return b->events[i].pmcs;
+	return PMCS_ANY;
+}
+
+/* Instructions and cycles were measured directly: prefer the native selects (real silicon)
+ * and fall back to the architected ones (what QEMU counts). Each on the counters its
+ * backend's table allows: where the probe could not tell a fixed cycle counter from an
+ * instruction counter (cycles equal instructions), the table can. */
+static void judge_generic(const struct catalogue *c, struct event_status *s,
+	const struct event_desc *d, const struct catalogue_probe *p, int ev)
+{
+	uint32_t flag = ev == PROBE_INSTRUCTIONS ? EV_GENERIC_INST : EV_GENERIC_CYC;
 	uint8_t native = cells_where(p->native, ev, false) & d->pmcs;
-	uint8_t arch = cells_where(p->arch, ev, false);
+	uint8_t arch = cells_where(p->arch, ev, false) & generic_pmcs(c->arch, flag);
 	if (native) {
 		s->encoding = EVENC_NATIVE;
 		s->count_pmcs = native;
@@ -179,22 +256,37 @@ static void judge_generic(struct event_status *s, const struct event_desc *d,
 		s->why_not = why_no_counter;
 	}
 	s->counts_here = native || arch;
+	s->basis = s->counts_here ? BASIS_MEASURED : BASIS_NOT_COUNTED;
 }
 
-/* Any other native event cannot be checked against a known loop; it is trusted to count
- * where the probe saw the native selects work at all, and to sample where their overflow
+/* Any other native event cannot be checked against a known loop. It is believed to count
+ * (basis "assumed", never "measured") where the probe found the processor's own counters
+ * working as a real PMU's: instructions and cycles both counted through the native selects,
+ * and cycles told apart from instructions (an emulator under -icount counts one cycle per
+ * instruction; its other events are not believed). It samples where their overflow
  * interrupted. */
 static void judge_native(const struct catalogue *c, struct event_status *s,
 	const struct event_desc *d, const struct catalogue_probe *p)
 {
-	uint8_t works = cells_where(p->native, PROBE_INSTRUCTIONS, false) |
-		cells_where(p->native, PROBE_CYCLES, false);
+	uint8_t inst = cells_where(p->native, PROBE_INSTRUCTIONS, false);
+	uint8_t cyc = cells_where(p->native, PROBE_CYCLES, false);
+	uint8_t works = inst | cyc;
+	s->basis = BASIS_NOT_COUNTED;
+	if (!works) {
+		s->why_not = c->why_no_native;
+		return;
+	}
+	if (!inst || !cyc || p->cycles_are_instructions) {
+		s->why_not = why_emulated;
+		return;
+	}
 	s->count_pmcs = works & d->pmcs;
 	s->counts_here = s->count_pmcs != 0;
 	if (!s->counts_here) {
-		s->why_not = works ? why_no_counter : c->why_no_native;
+		s->why_not = why_no_counter;
 		return;
 	}
+	s->basis = BASIS_ASSUMED;
 	s->encoding = EVENC_NATIVE;
 	judge_sampling(s, d,
 		cells_where(p->native, PROBE_INSTRUCTIONS, true) |
@@ -209,10 +301,14 @@ void catalogue_apply_probe(struct catalogue *c, const struct catalogue_probe *p)
 		struct event_status *s = &c->status[i];
 		*s = (struct event_status){ 0 };
 		if (d->flags & EV_GENERIC_INST)
-			judge_generic(s, d, p, PROBE_INSTRUCTIONS);
+			judge_generic(c, s, d, p, PROBE_INSTRUCTIONS);
 		else if (d->flags & EV_GENERIC_CYC)
-			judge_generic(s, d, p, PROBE_CYCLES);
+			judge_generic(c, s, d, p, PROBE_CYCLES);
 		else
 			judge_native(c, s, d, p);
+		/* Counting one mode only is honoured where the probe saw the kernel excluded. */
+		int8_t filter = s->encoding == EVENC_NATIVE ? p->kernel_filter_native :
+				s->encoding == EVENC_ARCH ? p->kernel_filter_arch : -1;
+		s->modes_filtered = s->counts_here && filter == 1;
 	}
 }

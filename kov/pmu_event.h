@@ -5,9 +5,11 @@
  * supplies its table of hardware events, the kernel's software events are added here, and the
  * boot probe's measurements decide each event's status, and with it which backend programs
  * each event: the processor's own, or for instructions and cycles the architected fallback when
- * only its selects count (QEMU). Nothing is assumed: an event the probe could not
- * show to count is listed with the reason it does not. An event's number in the catalogue
- * (its index) is the `event` of a sample record. */
+ * only its selects count (QEMU). Each event says on what basis it is listed as counting
+ * (enum event_basis): only instructions and cycles can be checked against a loop of known
+ * length; the processor's other events are believed to count where the probe found its own
+ * counters working, and marked so. An event that does not count says why. An event's number
+ * in the catalogue (its index) is the `event` of a sample record. */
 #ifndef KOV_PMU_EVENT_H
 #define KOV_PMU_EVENT_H
 
@@ -59,8 +61,23 @@ enum event_encoding {
 	EVENC_ARCH,           /* the architected backend's (ISA 2.07): all QEMU implements */
 };
 
+/* On what an event's "counts here" rests. */
+enum event_basis {
+	BASIS_NOT_COUNTED,    /* it does not count here (why_not says why) */
+	BASIS_MEASURED,       /* counted the boot probe's loop exactly (instructions, cycles) */
+	BASIS_ASSUMED,        /* not itself probed: believed to count because the probe found this
+	                         processor's own counters working (real silicon) */
+	BASIS_SOFTWARE,       /* counted by the kernel where it happens */
+};
+const char *event_basis_name(enum event_basis b);   /* "measured", "assumed", ... */
+
 struct event_status {
 	bool counts_here;
+	enum event_basis basis;
+	/* Counting only the kernel or only user mode stops the counter in the other (the probe
+	 * saw MMCR0[FCS] (and [FCHV]) freeze it). False for software events, which the kernel
+	 * counts in every mode, and where the probe saw the freeze ignored (QEMU). */
+	bool modes_filtered;
 	bool samples_here;
 	const char *why_not;  /* why it does not count or sample here; NULL when it does both */
 	enum event_encoding encoding;
@@ -81,7 +98,27 @@ struct probe_cell {
 struct catalogue_probe {
 	struct probe_cell native[PROBE_PMCS][PROBE_EVENT_COUNT];
 	struct probe_cell arch[PROBE_PMCS][PROBE_EVENT_COUNT];
+	/* No counter counted cycles differently from instructions (QEMU under -icount counts one
+	 * cycle per instruction): a counter that ignores its select cannot be told to be an
+	 * instruction or a cycle counter by counting, and the backend's table decides. */
+	bool cycles_are_instructions;
+	/* With the kernel excluded (MMCR0[FCS], and [FCHV] in hypervisor state) the loop, run by
+	 * the kernel: 1 not counted (the filter works), 0 counted anyway, -1 not tried. */
+	int8_t kernel_filter_native, kernel_filter_arch;
 };
+
+/* A counter's probe deltas, over a loop of n instructions: instructions are counted exactly
+ * (the loop plus a little set-up), cycles plausibly (at least n/8, under 100 n). */
+bool probe_exact_instructions(uint32_t delta, uint64_t n);
+bool probe_plausible_cycles(uint32_t delta, uint64_t n);
+/* The cells' `counts` from the deltas of each counter with the instructions and cycles selects
+ * of each backend (delta[pmc][PROBE_INSTRUCTIONS / PROBE_CYCLES]). A counter whose two deltas
+ * agree ignores its select (a fixed-function counter such as ISA 2.07's PMC5 and PMC6): it
+ * counts instructions if the count is the loop's, else cycles — unless cycles equal
+ * instructions on every counter, when it is left to count both and cycles_are_instructions
+ * is set. overflow_irq and the kernel filter are left as they are. */
+void catalogue_probe_counts(struct catalogue_probe *p, const uint32_t native[][PROBE_EVENT_COUNT],
+	const uint32_t arch[][PROBE_EVENT_COUNT], uint64_t n);
 
 #define CATALOGUE_MAX 64
 

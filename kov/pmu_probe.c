@@ -2,6 +2,7 @@
 #include "../kernel/arch/cpu.h"
 #include "../kernel/kov_services.h"
 #include "pmu_access.h"
+#include "../kernel/lib/format.h"
 
 #define LOOP_ITERATIONS 10000
 #define LOOP_BODY 4                 /* instructions per iteration, see run_loop() */
@@ -41,15 +42,17 @@ static enum probe_event event_of(enum probe_encoding enc)
 	return enc == PROBE_NATIVE_INST || enc == PROBE_ARCH_INST ? PROBE_INSTRUCTIONS : PROBE_CYCLES;
 }
 
-/* The registers that count `enc` on `pmc` alone, counters running, the overflow interrupt
- * armed for the counters in sample_pmcs. */
-static struct pmu_regs encode(int pmc, enum probe_encoding enc, unsigned sample_pmcs)
+/* The registers that count `enc` on `pmc` alone in the modes given, counters running, the
+ * overflow interrupt armed for the counters in sample_pmcs. */
+static struct pmu_regs encode(int pmc, enum probe_encoding enc, unsigned sample_pmcs, unsigned modes)
 {
 	const struct pmu_backend *b = backend_of(enc);
 	struct pmu_regs sel;
 	b->probe_select(pmc, event_of(enc), &sel);
-	return b->program(&sel, sample_pmcs, PMU_COUNT_KERNEL | PMU_COUNT_USER);
+	return b->program(&sel, sample_pmcs, modes);
 }
+
+#define BOTH_MODES (PMU_COUNT_KERNEL | PMU_COUNT_USER)
 
 static void stop_counting(const struct pmu_backend *b)
 {
@@ -62,12 +65,12 @@ static void pmu_clear(void)
 		write_pmc(p, 0);
 }
 
-static uint32_t measure(int pmc, enum probe_encoding enc)
+static uint32_t measure(int pmc, enum probe_encoding enc, unsigned modes)
 {
 	const struct pmu_backend *b = backend_of(enc);
 	if (!b)
 		return 0;
-	struct pmu_regs r = encode(pmc, enc, 0);
+	struct pmu_regs r = encode(pmc, enc, 0, modes);
 	stop_counting(b);
 	pmu_clear();
 	mtspr(SPRN_MMCRA, r.mmcra);
@@ -81,26 +84,31 @@ static uint32_t measure(int pmc, enum probe_encoding enc)
 	return read_pmc(pmc);
 }
 
-/* An instruction count is right if it is the loop plus at most a little set-up around it. */
-bool probe_counted_instructions(uint32_t delta)
+/* An instruction count is right if it is the loop plus at most a little set-up around it
+ * (probe_exact_instructions, kov/pmu_event.h). */
+static bool counted_instructions(uint32_t delta)
 {
-	uint64_t n = pmu_probe_result.loop_instructions;
-	return delta >= n && delta <= n + n / 50;
+	return probe_exact_instructions(delta, pmu_probe_result.loop_instructions);
 }
 
-/* Cycles cannot be predicted exactly (QEMU's are virtual time); a loop of n instructions
- * takes at least n/8 cycles on any 970 (at most 8 completions a cycle) and is taken as
- * counted if it took fewer than 100 n. */
-bool probe_counted_cycles(uint32_t delta)
+/* The kernel filter through one backend: the loop, which the kernel runs, counted with the
+ * kernel excluded on the first counter that counted it as instructions. */
+static int try_kernel_filter(enum probe_encoding enc, unsigned hv, uint32_t *delta)
 {
-	uint64_t n = pmu_probe_result.loop_instructions;
-	return delta >= n / 8 && delta < 100 * n;
+	struct pmu_probe_result *r = &pmu_probe_result;
+	for (int p = 1; p <= NUM_PMCS; p++) {
+		if (!counted_instructions(r->delta[p - 1][enc]))
+			continue;
+		*delta = measure(p, enc, PMU_COUNT_USER | hv);
+		return *delta < r->loop_instructions / 50 ? 1 : 0;
+	}
+	return -1;
 }
 
 static int try_overflow(int pmc, enum probe_encoding enc)
 {
 	const struct pmu_backend *b = backend_of(enc);
-	struct pmu_regs r = encode(pmc, enc, PMCS(pmc));
+	struct pmu_regs r = encode(pmc, enc, PMCS(pmc), BOTH_MODES);
 	stop_counting(b);
 	pmu_clear();
 	irq_backend = b;
@@ -152,19 +160,24 @@ void pmu_probe(void)
 	}
 	for (int p = 1; p <= NUM_PMCS; p++)
 		for (int e = 0; e < PROBE_ENCODINGS; e++)
-			r->delta[p - 1][e] = measure(p, (enum probe_encoding)e);
+			r->delta[p - 1][e] = measure(p, (enum probe_encoding)e, BOTH_MODES);
 	for (int p = 1; p <= NUM_PMCS; p++) {
 		r->overflow_irq[p - 1] = -1;
 		r->overflow_encoding[p - 1] = -1;
 		for (int e = 0; e < PROBE_ENCODINGS; e++) {
 			if (backend_of((enum probe_encoding)e) &&
-			    probe_counted_instructions(r->delta[p - 1][e])) {
+			    counted_instructions(r->delta[p - 1][e])) {
 				r->overflow_irq[p - 1] = try_overflow(p, (enum probe_encoding)e);
 				r->overflow_encoding[p - 1] = e;
 				break;
 			}
 		}
 	}
+	r->kernel_is_hv = (mfmsr() & MSR_HV) != 0;
+	unsigned hv = r->kernel_is_hv ? PMU_KERNEL_HV : 0;
+	r->kernel_filter_native = try_kernel_filter(PROBE_NATIVE_INST, hv, &r->kernel_filter_delta[0]);
+	r->kernel_filter_arch = r->arch && r->arch != r->native ?
+		try_kernel_filter(PROBE_ARCH_INST, hv, &r->kernel_filter_delta[1]) : -1;
 	irq_backend = r->native;
 	stop_counting(r->native);
 	pmu_clear();
@@ -181,4 +194,17 @@ void pmu_probe(void)
 		kprintf("pmu:  %d  %14u %14u %14u %14u  %s\n", p, r->delta[p - 1][0], r->delta[p - 1][1],
 			r->delta[p - 1][2], r->delta[p - 1][3], o < 0 ? "-" : o ? "yes" : "no");
 	}
+	/* Whether the kernel's exclusion stopped the count, per backend. */
+	char said[2][64];
+	for (int b = 0; b < 2; b++) {
+		int f = b ? r->kernel_filter_arch : r->kernel_filter_native;
+		if (f < 0)
+			format_buf(said[b], sizeof said[b], "not tried");
+		else
+			format_buf(said[b], sizeof said[b], "%s (the loop counted %u)",
+				   f ? "honoured" : "ignored", r->kernel_filter_delta[b]);
+	}
+	kprintf("pmu: kernel excluded (MMCR0[FCS]%s): %s selects %s; %s selects %s\n",
+		r->kernel_is_hv ? " and [FCHV]: MSR[HV]=1" : "", r->native->selects, said[0],
+		r->arch ? r->arch->selects : "no", said[1]);
 }

@@ -24,6 +24,12 @@ struct pmu_probe_result {
 	int overflow_irq[NUM_PMCS];                      /* 1 yes, 0 no, -1 not tried */
 	int overflow_encoding[NUM_PMCS];                 /* encoding the overflow was tried with */
 	uint64_t overflow_nip[NUM_PMCS];                 /* SRR0 at the overflow interrupt */
+	/* The loop counted with the kernel excluded (MMCR0[FCS], and [FCHV] when the kernel runs
+	 * in hypervisor state), on the first counter counting instructions through each backend:
+	 * 1 the count stopped (filtering works), 0 it did not, -1 not tried. */
+	int kernel_filter_native, kernel_filter_arch;
+	uint32_t kernel_filter_delta[2];                 /* native, arch: what was counted */
+	bool kernel_is_hv;                               /* MSR[HV] was set */
 };
 
 extern struct pmu_probe_result pmu_probe_result;
@@ -32,9 +38,6 @@ extern struct pmu_probe_result pmu_probe_result;
  * table. Interrupts must be ready. */
 void pmu_probe(void);
 
-/* Whether a counter's change over the probe loop shows it counted instructions / cycles. */
-bool probe_counted_instructions(uint32_t delta);
-bool probe_counted_cycles(uint32_t delta);
 
 /* The 0xF00 handler (until the KM owns the PMU). */
 void pmu_interrupt(struct trap_frame *tf);

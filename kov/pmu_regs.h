@@ -17,6 +17,6 @@
 #define MMCR0_PMAO     0x00000080u   /* alert occurred */
 #define MMCR0_PMC2SEL_SHIFT 1
 #define MMCR0_FC56     0x00000010u   /* ISA 2.07: freeze PMC5 and PMC6 */
-#define MMCR0_FCH      0x00000001u
+#define MMCR0_FCH      0x00000001u   /* ... in hypervisor state (FCHV: MSR[HV]=1, PR=0) */
 
 #endif

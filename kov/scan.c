@@ -146,6 +146,8 @@ void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 			if (t->written == max)
 				continue;
 			struct scan_record *r = &out[t->written];
+			/* Records the runtime claims but never wrote are not there to read (and
+			 * are not made up by allocating pages in the process). */
 			if (svc_process_read(p, area + k * sizeof *r, r, sizeof *r))
 				break;
 			r->pid = svc_process_pid(p);

@@ -25,7 +25,9 @@ static void send_catalogue(struct client *c, uint32_t req, bool last_has_more)
 		proto_begin_event_catalogue(&b, frame, sizeof frame, req, 0, &h);
 		for (; i < target.n_events; i++) {
 			const struct km_event_info *e = &target.events[i];
-			struct proto_event r = { e->source, e->flags, e->code, proto_cstr(e->name),
+			/* The basis and mode bits came with 1.3: older clients get the rest. */
+			uint8_t flags = c->minor >= 3 ? e->flags : e->flags & PROTO_EV_FLAGS_1_2;
+			struct proto_event r = { e->source, flags, e->code, proto_cstr(e->name),
 						 proto_cstr(e->description), proto_cstr(e->why_not) };
 			if (proto_add_event(&b, &r) < 0)
 				break;
@@ -40,7 +42,17 @@ void encode_status(struct proto_status *st)
 				     .controller = dcid.controller, .clients_cut_off = dcid.clients_cut_off,
 				     .frames_dropped = dcid.frames_dropped,
 				     .config_id = monitor.config_id, .streams = monitor.streams,
-				     .samples_lost = monitor.samples_lost };
+				     .samples_lost = monitor.samples_lost,
+				     .samples_discarded = monitor.samples_discarded };
+}
+
+int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req)
+{
+	struct proto_status st;
+	encode_status(&st);
+	/* 1.3 clients get the discards too; older ones the STATUS they know. */
+	return c->minor >= 3 ? proto_encode_status_ex(buf, cap, req, 0, &st)
+			     : proto_encode_status(buf, cap, req, 0, &st);
 }
 
 static void refuse(struct client *c, uint32_t req, uint16_t major, int code, const char *reason)
@@ -366,9 +378,11 @@ void answer_request(struct client *c, const struct proto_frame *f)
 		break;
 	}
 	case PROTO_STATUS_GET: {
-		struct proto_status st;
-		encode_status(&st);
-		n = proto_encode_status(frame, sizeof frame, f->req, 0, &st);
+		/* Drops not reported yet come first: a client asking at the end of a period
+		 * learns of all of them before the answer. */
+		if (!client_drop_notice(c))
+			break;
+		n = encode_status_for(c, frame, sizeof frame, f->req);
 		client_queue(c, frame, (size_t)n);
 		break;
 	}

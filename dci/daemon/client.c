@@ -148,31 +148,38 @@ static const uint16_t droppable[DCID_DROPPABLE] = {
 	PROTO_SAMPLES, PROTO_INTERVAL_COUNTS, PROTO_LOCK_STATS, PROTO_INVOCATIONS, PROTO_LOCK_CONTENTION,
 };
 
+bool client_drop_notice(struct client *c)
+{
+	if (!c->drop_notice)
+		return true;
+	static uint8_t notice[PROTO_HEADER_SIZE + 24 + DCID_DROPPABLE * 18 + 8];
+	struct proto_builder b;
+	uint64_t frames = 0, recs = 0;
+	for (unsigned t = 0; t < DCID_DROPPABLE; t++) {
+		frames += c->drop_frames[t];
+		recs += c->drop_records[t];
+	}
+	struct proto_dropped_head h = { frames, c->drop_bytes, recs };
+	proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
+	for (unsigned t = 0; t < DCID_DROPPABLE; t++)
+		if (c->drop_frames[t]) {
+			struct proto_drop d = { droppable[t], c->drop_frames[t], c->drop_records[t] };
+			proto_add_drop(&b, &d);
+		}
+	int n = proto_finish(&b);
+	if (n > 0 && !client_queue(c, notice, (size_t)n))
+		return false;
+	c->drop_notice = false;
+	return true;
+}
+
 void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records)
 {
 	unsigned k = 0;
 	while (k < DCID_DROPPABLE - 1 && droppable[k] != type)
 		k++;
-	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4) {
-		static uint8_t notice[PROTO_HEADER_SIZE + 24 + DCID_DROPPABLE * 18 + 8];
-		struct proto_builder b;
-		uint64_t frames = 0, recs = 0;
-		for (unsigned t = 0; t < DCID_DROPPABLE; t++) {
-			frames += c->drop_frames[t];
-			recs += c->drop_records[t];
-		}
-		struct proto_dropped_head h = { frames, c->drop_bytes, recs };
-		proto_begin_dropped(&b, notice, sizeof notice, 0, 0, &h);
-		for (unsigned t = 0; t < DCID_DROPPABLE; t++)
-			if (c->drop_frames[t]) {
-				struct proto_drop d = { droppable[t], c->drop_frames[t], c->drop_records[t] };
-				proto_add_drop(&b, &d);
-			}
-		int n = proto_finish(&b);
-		if (n > 0 && !client_queue(c, notice, (size_t)n))
-			return;
-		c->drop_notice = false;
-	}
+	if (c->drop_notice && c->len < DCID_QUEUE_BYTES / 4 && !client_drop_notice(c))
+		return;
 	if (c->drop_notice || c->len > DCID_QUEUE_BYTES / 2) {
 		c->drop_frames[k]++;
 		c->drop_records[k] += records;
@@ -235,6 +242,9 @@ void client_writable(struct client *c)
 		if (c->closing)
 			client_finish(c);
 	}
+	/* Drops are reported once the queue has room again, also when no data follows them. */
+	if (c->used && !c->closing && c->drop_notice && c->len < DCID_QUEUE_BYTES / 4)
+		client_drop_notice(c);
 }
 
 static void handle_frame(struct client *c, const struct proto_frame *f)
@@ -329,14 +339,12 @@ void client_timers(uint64_t now)
 
 void clients_push_status(void)
 {
-	struct proto_status st;
-	encode_status(&st);
 	uint8_t buf[128];
-	int n = proto_encode_status(buf, sizeof buf, 0, 0, &st);
-	if (n <= 0)
-		return;
-	for (int i = 0; i < DCID_SLOTS; i++)
-		if (dcid.clients[i].used && dcid.clients[i].role != PROTO_ROLE_NONE)
-			client_queue(&dcid.clients[i], buf, (size_t)n);
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		int n = c->used && c->role != PROTO_ROLE_NONE ? encode_status_for(c, buf, sizeof buf, 0) : 0;
+		if (n > 0)
+			client_queue(c, buf, (size_t)n);
+	}
 }
 

@@ -119,6 +119,9 @@ bool client_queue(struct client *c, const void *frame, size_t len);
  * `records` records, or counts it dropped while the queue is over half full; after a loss,
  * DROPPED goes out first once the queue is below a quarter. */
 void client_push(struct client *c, const void *frame, size_t len, uint16_t type, uint32_t records);
+/* Queues DROPPED with c's totals if drops are not reported yet (before STATUS, and when the
+ * queue has room again); false when c was cut off. */
+bool client_drop_notice(struct client *c);
 /* Queues an ERROR about a frame; fatal ones close the connection once sent. */
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text);
 /* Shuts the connection down for writing once a fatal error has been sent. */
@@ -128,6 +131,8 @@ void client_finish(struct client *c);
 void answer_hello(struct client *c, const struct proto_frame *f);
 void answer_request(struct client *c, const struct proto_frame *f);
 void encode_status(struct proto_status *st);
+/* STATUS (to clients of minor < 3) or STATUS_EX, with request id req; the frame's size. */
+int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req);
 
 /* ---- monitoring (monitor.c) -------------------------------------------------------------- */
 #define DCID_PERIOD_EVENTS 64              /* catalogue events whose sample periods are kept */
@@ -142,6 +147,8 @@ struct monitor_state {
 	uint64_t samples_discarded;       /* drained while no client took the samples stream */
 	uint64_t counts_late;             /* interval counts the KM could not hand over at once */
 	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */
+	uint64_t invocation_objects_skipped; /* objects counted before the baseline, missing from it:
+	                                      * reported from their next interval */
 	/* Per catalogue event, the samples drained since the daemon started and the periods they
 	 * stood for (randomized around the threshold by the KM), shown on /metrics so the
 	 * distribution can be checked; the wire protocol's samples do not carry them. */

@@ -4,6 +4,7 @@
  * each report interval, LOST_SAMPLES when the rings lost samples. */
 #include "dcid.h"
 #include <km.h>
+#include "dci/inv_delta.h"
 
 #define SAMPLE_BATCH 2048
 #define COUNT_MAX 4096
@@ -344,163 +345,93 @@ static void push_locks(uint64_t start, uint64_t end)
 	push_lock_frames(lock_out, k, &h, false);
 }
 
-/* INVOCATIONS: each counted object's calls in the interval, from a scan. The KM's counts are
- * cumulative since counting was switched on for the object, so the daemon differences them
- * against a baseline: the counts at START, then those of the last report. An object counting
- * began for since then is simply absent from the baseline: its count started at 0. */
-struct inv_entry { uint32_t space, index, gen; uint64_t calls; };
-static struct inv_entry *inv_then;
-static uint32_t n_inv_then;
-static bool inv_based;            /* inv_then holds a baseline (false: the next scan sets one) */
-static uint64_t inv_since;        /* timebase of the baseline: the reported interval's start */
+/* INVOCATIONS: each counted object's calls in the interval, from a scan, as differences from
+ * a baseline (dci/inv_delta.c: what happens when memory or a scan fails). */
+static struct inv_baseline inv;
 static bool inv_failing;          /* the last attempt failed: said once per streak */
+static const struct inv_mem inv_mem = { malloc, free };
 
-static bool same_object(const struct inv_entry *e, uint32_t space, const struct scan_record *o)
+static bool process_alive(void *ctx, uint32_t pid)
 {
-	return e->space == space && e->index == o->index && e->gen == o->generation;
+	return snapshot_process(ctx, pid) != 0;
 }
 
-/* Whether pid's runtime answered this scan: a silent process's objects are missing from it,
- * and dropping their baseline would make its next report cumulative. */
-static bool scanned_user_space(const struct snapshot *s, uint32_t pid)
-{
-	for (uint32_t i = 0; i < s->n_objs; i++)
-		if ((s->objs[i].flags & SCAN_USER) && s->objs[i].pid == pid)
-			return true;
-	return false;
-}
-
-/* The counted objects' cumulative calls in s (and, for processes alive but missing from it,
- * their entries of the old baseline); 0 when out of memory. */
-static struct inv_entry *inv_table(const struct snapshot *s, uint32_t *count)
-{
-	struct inv_entry *t = malloc(((size_t)s->n_objs + n_inv_then) * sizeof *t + 1);
-	uint32_t n = 0;
-	for (uint32_t i = 0; t && i < s->n_objs; i++) {
-		const struct scan_record *o = &s->objs[i];
-		if (o->flags & SCAN_COUNTED)
-			t[n++] = (struct inv_entry){ o->flags & SCAN_USER ? o->pid : 0, o->index,
-						     o->generation, o->invocations };
-	}
-	for (uint32_t j = 0; t && j < n_inv_then; j++) {
-		uint32_t pid = inv_then[j].space;
-		if (pid && snapshot_process(s, pid) && !scanned_user_space(s, pid))
-			t[n++] = inv_then[j];
-	}
-	*count = n;
-	return t;
-}
-
-static void inv_rebase(struct inv_entry *t, uint32_t n, uint64_t since)
-{
-	free(inv_then);
-	inv_then = t;
-	n_inv_then = n;
-	inv_based = true;
-	inv_since = since;
-}
-
-/* A failed scan or allocation leaves the baseline as it was: the next report then covers
- * both intervals (its start says so) instead of turning into totals since counting began. */
 static void inv_failed(const char *why, const char *what)
 {
 	if (!inv_failing)
-		printf("dcid: invocation counts: %s for %s; reporting again when a scan succeeds\n",
-		       why, what);
+		printf("dcid: invocation counts: %s for %s; the next report spans the intervals until "
+		       "one succeeds\n", why, what);
 	inv_failing = true;
 }
 
-/* A scan and its table of counted objects (for `what`, in the message), or 0 when either
- * fails. The caller frees the snapshot when a table came back. */
-static struct inv_entry *inv_scan(struct snapshot *s, uint32_t *n, const char *what)
+static struct inv_scan inv_view(struct snapshot *s)
 {
-	if (!snapshot_take(s)) {
-		inv_failed("no scan", what);
-		return 0;
-	}
-	struct inv_entry *t = inv_table(s, n);
-	if (!t) {
-		snapshot_free(s);
-		inv_failed("no memory", what);
-	}
-	return t;
+	return (struct inv_scan){ s->objs, s->n_objs, s->totals.written < s->totals.objects,
+				  process_alive, s };
 }
 
 /* The baseline at START: the counts now, so the first report holds only its interval. */
-static void inv_start(uint64_t tb)
+static void inv_begin(uint64_t tb)
 {
-	free(inv_then);
-	inv_then = 0;
-	n_inv_then = 0;
-	inv_based = false;
-	inv_failing = false;
 	struct snapshot s;
-	uint32_t n;
-	struct inv_entry *t = inv_scan(&s, &n, "the baseline at start");
-	if (t) {
-		snapshot_free(&s);
-		inv_rebase(t, n, tb);
+	inv_failing = false;
+	inv_reset(&inv, &inv_mem);
+	if (!snapshot_take(&s)) {
+		inv_failed("no scan", "the baseline at start");
+		return;
 	}
+	struct inv_scan v = inv_view(&s);
+	if (!inv_start(&inv, &v, tb, &inv_mem))
+		inv_failed("no memory", "the baseline at start");
+	snapshot_free(&s);
 }
 
-/* Counting switched off for pid (or one object): its counts start again at 0 if it is switched
- * back on, so its old baseline must not be subtracted from them. */
-static void inv_forget(uint32_t pid, uint32_t index)
+static struct proto_builder inv_b;
+static struct proto_interval inv_h;
+
+static void emit_invocation(void *arg, const struct inv_entry *e)
 {
-	uint32_t k = 0;
-	for (uint32_t j = 0; j < n_inv_then; j++)
-		if (inv_then[j].space != pid || (index != 0xFFFFFFFFu && inv_then[j].index != index))
-			inv_then[k++] = inv_then[j];
-	n_inv_then = k;
+	(void)arg;
+	struct proto_invocation r = { coid_of(e->space, e->index), e->gen, e->space, e->calls };
+	int rc = proto_add_invocation(&inv_b, &r);
+	if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+		uint32_t k = proto_builder_count(&inv_b);
+		push_all(out, (size_t)proto_finish(&inv_b), PROTO_INVOCATIONS, k);
+		proto_begin_invocations(&inv_b, out, sizeof out, 0, 0, &inv_h);
+		proto_add_invocation(&inv_b, &r);
+	}
 }
 
 static void push_invocations(uint64_t end)
 {
 	struct snapshot s;
-	uint32_t n;
-	struct inv_entry *now = inv_scan(&s, &n, "this interval");
-	if (!now)
-		return;
-	if (!inv_based) {
-		/* No baseline from START: differencing against nothing would report totals since
-		 * counting began. This interval only sets the baseline. */
-		monitor.invocation_reports_skipped++;
-		printf("dcid: invocation counts: interval not reported (no baseline); the next is\n");
-		inv_rebase(now, n, end);
-		inv_failing = false;
-		snapshot_free(&s);
+	if (!snapshot_take(&s)) {
+		inv_failed("no scan", "this interval");
 		return;
 	}
-	struct proto_builder b;
-	struct proto_interval h = { inv_since, end };
-	proto_begin_invocations(&b, out, sizeof out, 0, 0, &h);
-	for (uint32_t i = 0; i < s.n_objs; i++) {
-		const struct scan_record *o = &s.objs[i];
-		if (!(o->flags & SCAN_COUNTED))
-			continue;
-		uint32_t space = o->flags & SCAN_USER ? o->pid : 0;
-		uint64_t was = 0;
-		for (uint32_t j = 0; j < n_inv_then; j++)
-			if (same_object(&inv_then[j], space, o) && inv_then[j].calls <= o->invocations)
-				was = inv_then[j].calls;
-		if (o->invocations == was)
-			continue;
-		struct proto_invocation r = { coid_of(space, o->index), o->generation, space,
-					      o->invocations - was };
-		int rc = proto_add_invocation(&b, &r);
-		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
-			uint32_t k = proto_builder_count(&b);
-			push_all(out, (size_t)proto_finish(&b), PROTO_INVOCATIONS, k);
-			proto_begin_invocations(&b, out, sizeof out, 0, 0, &h);
-			proto_add_invocation(&b, &r);
-		}
-	}
-	inv_rebase(now, n, end);
-	inv_failing = false;
+	struct inv_scan v = inv_view(&s);
+	inv_h = (struct proto_interval){ inv.since, end };
+	proto_begin_invocations(&inv_b, out, sizeof out, 0, 0, &inv_h);
+	uint64_t start;
+	uint64_t skipped = inv.skipped_objects;
+	enum inv_outcome r = inv_report(&inv, &v, end, &start, &inv_mem, emit_invocation, 0);
 	snapshot_free(&s);
-	uint32_t k = proto_builder_count(&b);
+	if (r == INV_NO_MEMORY) {
+		inv_failed("no memory", "this interval");
+		return;
+	}
+	inv_failing = false;
+	monitor.invocation_reports_skipped = inv.skipped_reports;
+	monitor.invocation_objects_skipped = inv.skipped_objects;
+	if (r == INV_BASELINE_ONLY)
+		printf("dcid: invocation counts: interval not reported (no baseline); the next is\n");
+	if (inv.skipped_objects > skipped)
+		printf("dcid: invocation counts: %llu objects counted before the baseline but missing "
+		       "from it are reported from the next interval\n",
+		       (unsigned long long)(inv.skipped_objects - skipped));
+	uint32_t k = proto_builder_count(&inv_b);
 	if (k)
-		push_all(out, (size_t)proto_finish(&b), PROTO_INVOCATIONS, k);
+		push_all(out, (size_t)proto_finish(&inv_b), PROTO_INVOCATIONS, k);
 }
 
 static void tally_periods(long n)
@@ -682,7 +613,7 @@ void monitor_start(struct client *c, const struct proto_frame *f)
 	if (n_then < 0)
 		n_then = 0;
 	if (monitor.streams & PROTO_STREAM_INVOCATIONS)
-		inv_start(monitor.interval_tb);
+		inv_begin(monitor.interval_tb);
 	monitor.next_interval_ns = clock_ns() + (uint64_t)monitor.interval_us * 1000;
 	int n = proto_encode_empty(out, sizeof out, PROTO_OK, f->req, 0);
 	client_queue(c, out, (size_t)n);
@@ -729,7 +660,9 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 		return;
 	}
 	if (m.what == PROTO_INSTR_INVOCATIONS && !m.on)
-		inv_forget(m.pid, index);
+		inv_forget(&inv, m.pid, index);
+	if (m.what == PROTO_INSTR_INVOCATIONS && m.on)
+		inv_counting_on(&inv, m.pid, index);
 	printf("dcid: %s %s for pid %u %s by client %u\n",
 	       m.what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" :
 	       m.what == PROTO_INSTR_LOCKS_FULL ? "full lock counting" : "invocation counting",

@@ -109,6 +109,8 @@ const struct kov_target *kov_client_target(const struct kov_client *c) { return 
 int kov_client_fd(const struct kov_client *c) { return c->fd; }
 struct kov_client_stats kov_client_stats(const struct kov_client *c) { return c->stats; }
 
+const struct kov_losses *kov_client_losses(const struct kov_client *c) { return &c->losses; }
+
 const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t *n)
 {
 	*n = c->n_events;
@@ -291,6 +293,7 @@ static int handle_frame(struct kov_client *c, const struct proto_frame *f)
 		return protocol_error(c, f, -r, "does not decode");
 	if (f->req == 0 && f->type == PROTO_SERVER_HELLO)
 		return protocol_error(c, f, PROTO_E_UNEXPECTED, "with request id 0");
+	kov_losses_note(&c->losses, f);
 	if (f->req == 0)
 		return handle_pushed(c, f);
 	return handle_answer_frame(c, f);

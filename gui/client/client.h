@@ -117,6 +117,9 @@ const struct kov_target *kov_client_target(const struct kov_client *c);
 const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t *n);
 int kov_client_fd(const struct kov_client *c);              /* -1 when not connected */
 struct kov_client_stats kov_client_stats(const struct kov_client *c);
+/* What the target said was lost since the connection opened (client/losses.h). */
+struct kov_losses;
+const struct kov_losses *kov_client_losses(const struct kov_client *c);
 
 /* Pushed frames go to fn from now on (called inside pump or a wait; fn must not call back
  * into this client, and f is valid only during the call). NULL: queue them instead. */
@@ -144,6 +147,7 @@ int kov_client_pump(struct kov_client *c, int timeout_ms);
 /* PING: *rtt_ns is the round trip measured on CLOCK_MONOTONIC around send and answer. */
 int kov_client_ping(struct kov_client *c, uint64_t cookie, struct proto_pong *pong,
                     uint64_t *rtt_ns);
+/* STATUS_GET: STATUS_EX from a 1.3 target, STATUS (samples_discarded 0) from an older one. */
 int kov_client_status(struct kov_client *c, struct proto_status *st);
 
 /* ---- small helpers ------------------------------------------------------------------- */
@@ -152,6 +156,15 @@ uint64_t kov_now_ns(void);                       /* CLOCK_MONOTONIC */
 const char *kov_pvr_name(uint32_t pvr);          /* "PowerPC 970FX"; "unknown" */
 const char *kov_role_name(enum proto_role role); /* "observer", "controller", "none" */
 const char *kov_state_name(uint16_t state);      /* process states: "running"... "unknown" */
+/* On what an event's "counts here" rests, as the target said: "measured" (the boot probe
+ * counted it), "assumed" (believed to count because the probe found the processor's own PMU
+ * working, not itself probed), "software" (the kernel counts it), "not counted" (why_not says
+ * why), or "not reported" (a target before protocol 1.3). */
+const char *kov_event_basis(const struct kov_target *t, const struct kov_event *e);
+/* Whether counting only the kernel or only user mode is honoured for the event here: 1, 0
+ * (its counts include both modes: QEMU ignores MMCR0[FCS]/[FCP], the kernel counts software
+ * events in every mode), -1 not reported (before 1.3). */
+int kov_event_modes_filtered(const struct kov_target *t, const struct kov_event *e);
 /* A COID the way every host tool shows it (kovctl's text and JSON, the viewer): "0x" and its
  * lowercase hex digits without leading zeros, as /metrics and the docs write them, so a
  * user object is 0xd0000050 and a kernel object 0xd000000000000050 everywhere. Returns buf. */

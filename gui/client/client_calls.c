@@ -48,9 +48,10 @@ int kov_client_status(struct kov_client *c, struct proto_status *st)
 	int err = kov_client_call(c, buf, (size_t)n, &a);
 	if (err)
 		return err;
-	err = single(c, &a, PROTO_STATUS);
+	/* A 1.3 server answers STATUS_EX (with the discards), an older one STATUS. */
+	err = single(c, &a, a.count && a.frames[0].f.type == PROTO_STATUS_EX ? PROTO_STATUS_EX : PROTO_STATUS);
 	if (!err)
-		proto_decode_status(&a.frames[0].f, st);
+		proto_decode_any_status(&a.frames[0].f, st);
 	kov_answer_free(&a);
 	return err;
 }

@@ -47,3 +47,21 @@ const char *kov_coid_str(uint64_t coid, char buf[KOV_COID_CHARS])
 	snprintf(buf, KOV_COID_CHARS, "0x%llx", (unsigned long long)coid);
 	return buf;
 }
+
+const char *kov_event_basis(const struct kov_target *t, const struct kov_event *e)
+{
+	if (!(e->flags & PROTO_EV_COUNTS_HERE))
+		return "not counted";
+	if (e->source == PROTO_SRC_SW)
+		return "software";
+	if (t->minor < 3)
+		return "not reported";
+	return e->flags & PROTO_EV_ASSUMED ? "assumed" : "measured";
+}
+
+int kov_event_modes_filtered(const struct kov_target *t, const struct kov_event *e)
+{
+	if (t->minor < 3)
+		return -1;
+	return (e->flags & PROTO_EV_MODES_FILTERED) != 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "client/client.h"
+#include "client/losses.h"
 
 struct kov_pending {                 /* a request sent and not yet taken by the caller */
 	uint32_t req;
@@ -41,6 +42,7 @@ struct kov_client {
 	size_t pushq_cap, pushq_head, pushq_len;
 
 	struct kov_client_stats stats;
+	struct kov_losses losses;    /* what the target said was lost, since connected */
 	uint64_t raw_in;             /* bytes received, complete frames or not */
 };
 

@@ -146,7 +146,8 @@ static void print_text(struct kovctl *k, const struct proto_lock *l, struct owne
 		printf("      site (others)%-33s %9llu contentions\n", "", (unsigned long long)l->other_sites);
 }
 
-int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds)
+int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds,
+			 struct kov_losses *losses)
 {
 	struct proto_status st;
 	bool stop_after;
@@ -157,18 +158,23 @@ int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seco
 		return rc;
 	memset(t, 0, sizeof *t);
 	kov_client_on_push(k->c, on_locks, t);
+	struct kovctl_period period;
+	kovctl_period_begin(k, &period);
 	rc = kovctl_collect(k, seconds);
 	if (stop_after)
 		kovctl_stop(k);
+	if (!rc)
+		rc = kovctl_period_end(k, &period, losses);
 	return rc;
 }
 
 int cmd_lockstat(struct kovctl *k)
 {
 	static struct kov_lock_table t;
+	struct kov_losses losses;
 	static struct kovctl_names owners;
 	kovctl_names_begin(k, &owners);
-	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2);
+	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2, &losses);
 	if (rc)
 		return rc;
 	/* Only the locks asked for, ranked. */
@@ -188,6 +194,7 @@ int cmd_lockstat(struct kovctl *k)
 		json_kv_str(&k->j, "sort", sort_key);
 		json_kv_bool(&k->j, "full_figures", t.full_figures);
 		json_kv_u64(&k->j, "locks_not_kept", t.not_kept);
+		kovctl_losses_report(k, &losses, true);
 		json_key(&k->j, "locks");
 		json_begin_array(&k->j);
 	} else {
@@ -196,6 +203,10 @@ int cmd_lockstat(struct kovctl *k)
 		       span, (unsigned long long)t.frames, sort_key);
 		if (!t.full_figures && t.frames)
 			printf("(a protocol 1.1 target: no minimum, holds, bounces, trylock failures or call sites)\n");
+		kovctl_losses_report(k, &losses, false);
+		if (losses.dropped[KOV_DROP_LOCKS])
+			printf("the figures miss %llu lock reports the daemon dropped: they are low\n",
+			       (unsigned long long)losses.dropped[KOV_DROP_LOCKS]);
 		printf("%-5s %-18s %-16s %-14s %5s %9s %9s %11s %8s %9s %11s %9s %6s %6s %4s\n", "KIND",
 		       "LOCK", "OBJECT", "PROCESS", "PID", "CONTENDED", "ACQ", "WAIT", "WMIN", "WMAX",
 		       "HOLD", "HMAX", "BOUNCE", "TRYF", "MAXW");

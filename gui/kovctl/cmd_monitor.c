@@ -14,6 +14,7 @@ int cmd_events(struct kovctl *k)
 {
 	size_t n;
 	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	const struct kov_target *t = kov_client_target(k->c);
 	if (k->o->json) {
 		json_begin_array(&k->j);
 		for (size_t i = 0; i < n; i++) {
@@ -23,6 +24,10 @@ int cmd_events(struct kovctl *k)
 			json_kv_str(&k->j, "source", ev[i].source == PROTO_SRC_HW ? "hardware" : "software");
 			json_kv_bool(&k->j, "counts_here", ev[i].flags & PROTO_EV_COUNTS_HERE);
 			json_kv_bool(&k->j, "samples_here", ev[i].flags & PROTO_EV_SAMPLES_HERE);
+			json_kv_str(&k->j, "basis", kov_event_basis(t, &ev[i]));
+			int modes = kov_event_modes_filtered(t, &ev[i]);
+			json_key(&k->j, "privilege_filter");   /* null: not reported (before 1.3) */
+			modes < 0 ? json_null(&k->j) : json_bool(&k->j, modes);
 			json_kv_str(&k->j, "why_not", ev[i].why_not);
 			json_end_object(&k->j);
 		}
@@ -30,13 +35,22 @@ int cmd_events(struct kovctl *k)
 		json_end(&k->j);
 		return EXIT_OK;
 	}
-	printf("%-4s %-26s %-8s %-6s %-7s %s\n", "#", "EVENT", "SOURCE", "COUNTS", "SAMPLES",
-	       "WHY NOT");
-	for (size_t i = 0; i < n; i++)
-		printf("%-4zu %-26s %-8s %-6s %-7s %s\n", i, ev[i].name,
+	printf("%-4s %-26s %-8s %-6s %-7s %-12s %-7s %s\n", "#", "EVENT", "SOURCE", "COUNTS", "SAMPLES",
+	       "BASIS", "MODES", "WHY NOT");
+	for (size_t i = 0; i < n; i++) {
+		int modes = kov_event_modes_filtered(t, &ev[i]);
+		printf("%-4zu %-26s %-8s %-6s %-7s %-12s %-7s %s\n", i, ev[i].name,
 		       ev[i].source == PROTO_SRC_HW ? "hardware" : "software",
 		       ev[i].flags & PROTO_EV_COUNTS_HERE ? "yes" : "no",
-		       ev[i].flags & PROTO_EV_SAMPLES_HERE ? "yes" : "no", ev[i].why_not);
+		       ev[i].flags & PROTO_EV_SAMPLES_HERE ? "yes" : "no", kov_event_basis(t, &ev[i]),
+		       !(ev[i].flags & PROTO_EV_COUNTS_HERE) ? "-" : modes < 0 ? "?" : modes ? "one" : "both",
+		       ev[i].why_not);
+	}
+	printf("BASIS: measured by the boot probe, assumed (believed to count: the probe found the "
+	       "processor's own counters working, this event was not itself probed), software (the "
+	       "kernel counts it), not counted. MODES: 'one' where counting only the kernel or only user "
+	       "mode is honoured, 'both' where its counts include both whatever the configuration "
+	       "asks\n");
 	return EXIT_OK;
 }
 
@@ -279,7 +293,15 @@ int cmd_counts(struct kovctl *k)
 	static struct counts s;
 	memset(&s, 0, sizeof s);
 	kov_client_on_push(k->c, on_counts, &s);
+	struct kovctl_period period;
+	struct kov_losses losses;
+	kovctl_period_begin(k, &period);
 	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 2);
+	if (!rc)
+		rc = kovctl_period_end(k, &period, &losses);
+	struct kovctl_modes modes;
+	if (!rc)
+		rc = kovctl_modes_check(k, &modes);
 	if (rc)
 		return rc;
 	size_t n_ev;
@@ -288,11 +310,19 @@ int cmd_counts(struct kovctl *k)
 		json_begin_object(&k->j);
 		json_kv_u64(&k->j, "config_id", s.config_id);
 		json_kv_u64(&k->j, "intervals", s.intervals);
+		kovctl_losses_report(k, &losses, true);
+		kovctl_modes_report(k, &modes);
 		json_key(&k->j, "counts");
 		json_begin_array(&k->j);
 	} else {
 		printf("configuration %u, %llu intervals\n", (unsigned)s.config_id,
 		       (unsigned long long)s.intervals);
+		kovctl_losses_report(k, &losses, false);
+		kovctl_modes_report(k, &modes);
+		if (losses.dropped[KOV_DROP_COUNTS])
+			printf("the sums miss %llu interval counts the daemon dropped: RAW, ENABLED and "
+			       "RUNNING are low (the ratios below are of what arrived)\n",
+			       (unsigned long long)losses.dropped[KOV_DROP_COUNTS]);
 		printf("%-5s %-22s %14s %14s %14s %14s %8s\n", "GROUP", "EVENT", "RAW", "ENABLED",
 		       "RUNNING", "SCALED", "+/-");
 	}

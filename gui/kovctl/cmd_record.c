@@ -112,9 +112,14 @@ int cmd_record(struct kovctl *k)
 	if (have)
 		kov_scan_free(&scan);
 	kov_answer_free(&scan_answer);
+	struct kov_losses losses = { 0 };
 	if (!rc && !record_stop) {
 		kov_client_on_push(k->c, on_push, &r);
+		struct kovctl_period period;
+		kovctl_period_begin(k, &period);
 		rc = record_until(k, k->o->seconds > 0 ? k->o->seconds : 10);
+		if (!rc)
+			rc = kovctl_period_end(k, &period, &losses);
 	}
 	if (fclose(r.f) != 0 || r.failed) {
 		fprintf(stderr, "kovctl: writing %s failed\n", k->o->out);
@@ -128,10 +133,12 @@ int cmd_record(struct kovctl *k)
 		json_kv_u64(&k->j, "frames", r.frames);
 		json_kv_u64(&k->j, "bytes", r.bytes);
 		json_kv_bool(&k->j, "stopped_by_signal", record_stop);
+		kovctl_losses_report(k, &losses, true);
 		kovctl_json_end(k, false);
 	} else {
 		printf("recorded %llu frames (%llu bytes) to %s%s\n", (unsigned long long)r.frames,
 		       (unsigned long long)r.bytes, k->o->out, record_stop ? " (stopped by a signal)" : "");
+		kovctl_losses_report(k, &losses, false);
 	}
 	return EXIT_OK;
 }
@@ -142,7 +149,8 @@ struct replay_obj { uint32_t pid, gen; uint64_t coid, n; };
 
 struct replay {
 	uint64_t frames, by_type[8], duration_ns;
-	uint64_t samples, no_object, lost, intervals;
+	uint64_t samples, no_object, intervals, not_ranked;
+	struct kov_losses losses;    /* what the recording says was lost, dropped, discarded */
 	uint64_t per_event[256];
 	char names[256][PROTO_NAME_MAX + 1];
 	struct replay_obj objs[4096];
@@ -156,6 +164,8 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 	struct proto_iter it;
 	unsigned t = f->type >> 8;
 	rp->by_type[t < 8 ? t : 0]++;
+	if (f->req == 0)
+		kov_losses_note(&rp->losses, f);
 	if (f->type == PROTO_EVENT_CATALOGUE) {
 		struct proto_catalogue_head h;
 		struct proto_event e;
@@ -186,17 +196,13 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 				i++;
 			if (i == rp->n_objs && rp->n_objs < 4096)
 				rp->objs[rp->n_objs++] = (struct replay_obj){ pid, s.gen, s.coid, 0 };
-			if (i < 4096)
+			if (i < rp->n_objs)
 				rp->objs[i].n++;
+			else
+				rp->not_ranked++;
 		}
 	} else if (f->type == PROTO_INTERVAL_COUNTS) {
 		rp->intervals++;
-	} else if (f->type == PROTO_LOST_SAMPLES) {
-		struct proto_interval h;
-		struct proto_lost l;
-		proto_decode_lost_samples(f, &h, &it);
-		while (proto_next_lost(&it, &l))
-			rp->lost += l.lost;
 	}
 }
 
@@ -248,7 +254,9 @@ int cmd_replay(struct kovctl *k)
 		json_kv_u64(&k->j, "samples", rp.samples);
 		json_kv_u64(&k->j, "no_object", rp.no_object);
 		json_kv_u64(&k->j, "intervals", rp.intervals);
-		json_kv_u64(&k->j, "lost", rp.lost);
+		kovctl_losses_report(k, &rp.losses, false);
+		json_kv_u64(&k->j, "not_ranked", rp.not_ranked);
+		json_kv_bool(&k->j, "complete", !kov_losses_any(&rp.losses) && !rp.not_ranked);
 		json_kv_u64(&k->j, "objects_in_scan", names.ok ? names.scan.n_objects : 0);
 		json_key(&k->j, "top");
 		json_begin_array(&k->j);
@@ -257,7 +265,14 @@ int cmd_replay(struct kovctl *k)
 		       "%llu interval reports, %llu samples lost\n", k->o->file,
 		       (unsigned long long)rp.frames, (double)rp.duration_ns / 1e9,
 		       (unsigned long long)rp.samples, (unsigned long long)rp.no_object,
-		       (unsigned long long)rp.intervals, (unsigned long long)rp.lost);
+		       (unsigned long long)rp.intervals, (unsigned long long)rp.losses.lost);
+		kovctl_losses_report(k, &rp.losses, false);
+		if (rp.not_ranked)
+			printf("%llu samples of objects beyond the first 4096 are not ranked\n",
+			       (unsigned long long)rp.not_ranked);
+		if (kov_losses_any(&rp.losses) || rp.not_ranked)
+			printf("this ranking is built from an incomplete recording: it misses what the "
+			       "lines above count\n");
 		for (int e = 0; e < 256; e++)
 			if (rp.per_event[e])
 				printf("  event %-22s %llu samples\n", rp.names[e][0] ? rp.names[e] : "?",

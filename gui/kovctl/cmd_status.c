@@ -18,6 +18,8 @@ int cmd_status(struct kovctl *k)
 		json_kv_u64(j, "clients_cut_off", s.clients_cut_off);
 		json_kv_u64(j, "frames_dropped", s.frames_dropped);
 		json_kv_u64(j, "samples_lost", s.samples_lost);
+		json_key(j, "samples_discarded");   /* null: a target before 1.3 does not say */
+		kov_client_target(k->c)->minor >= 3 ? json_u64(j, s.samples_discarded) : json_null(j);
 		json_kv_u64(j, "client_id", kov_client_target(k->c)->client_id);
 		json_end_object(j);
 		json_end(j);
@@ -40,5 +42,10 @@ int cmd_status(struct kovctl *k)
 	printf("clients_cut_off  %u\n", (unsigned)s.clients_cut_off);
 	printf("frames_dropped   %llu\n", (unsigned long long)s.frames_dropped);
 	printf("samples_lost     %llu\n", (unsigned long long)s.samples_lost);
+	if (t->minor >= 3)
+		printf("samples_discarded %llu (drained while no client took the samples stream)\n",
+		       (unsigned long long)s.samples_discarded);
+	else
+		printf("samples_discarded not reported (a protocol 1.%u target)\n", (unsigned)t->minor);
 	return EXIT_OK;
 }

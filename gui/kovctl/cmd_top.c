@@ -23,6 +23,7 @@ struct obj_row {
 	uint64_t coid;
 	uint64_t samples;       /* of the metric's events */
 	uint64_t hits;          /* of them, what the metric counts (spin-lock PCs) */
+	uint64_t unclassified;  /* of them, samples whose PC could not be classified */
 	struct kov_objname name; /* as the last scan that listed it said */
 };
 
@@ -36,7 +37,12 @@ struct top {
 	struct obj_row rows[MAX_OBJECTS];
 	size_t n_rows;
 	uint64_t total, no_object, other_config;
+	uint64_t not_ranked;    /* samples (or calls) of objects beyond the MAX_OBJECTS rows */
+	uint64_t pcs_not_kept;  /* samples beyond the MAX_PCS kept for classification */
+	uint64_t lookup_failed; /* samples whose PC's symbol lookup failed */
+	struct kov_losses losses;   /* what the target lost, dropped or discarded meanwhile */
 	uint32_t config_id;
+	struct kovctl_modes modes;  /* the configuration's privilege filter, where samples come from */
 	/* samples kept for the PC classification: (row, pid or kernel, pc) */
 	struct sampled_pc pcs[MAX_PCS];
 	size_t n_pcs;
@@ -54,7 +60,7 @@ static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32
 	if (t->n_rows == MAX_OBJECTS)
 		return NULL;
 	*idx = t->n_rows;
-	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0, { "", "", 0, false, false } };
+	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0, 0, { "", "", 0, false, false } };
 	return &t->rows[t->n_rows++];
 }
 
@@ -71,6 +77,8 @@ static void on_invocations(struct top *t, const struct proto_frame *f)
 		t->total += v.count;
 		if (r)
 			r->samples += v.count;
+		else
+			t->not_ranked += v.count;
 	}
 }
 
@@ -102,12 +110,19 @@ static void on_samples(void *arg, const struct proto_frame *f)
 		uint32_t pid = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
 		size_t idx;
 		struct obj_row *r = row_of(t, pid, s.coid, s.gen, &idx);
-		if (!r)
+		if (!r) {
+			t->not_ranked++;
 			continue;
+		}
 		r->samples++;
-		if (t->by_pc && t->n_pcs < MAX_PCS)
+		if (t->by_pc && t->n_pcs < MAX_PCS) {
 			t->pcs[t->n_pcs++] = (struct sampled_pc){ (uint32_t)idx,
 				s.flags & PROTO_SMP_KERNEL ? PROTO_PID_KERNEL : s.pid, s.pc };
+		} else if (t->by_pc) {
+			/* Not kept, so not classified: never counted as "not spin". */
+			t->pcs_not_kept++;
+			r->unclassified++;
+		}
 	}
 }
 
@@ -223,8 +238,13 @@ static void classify_pcs(struct kovctl *k, struct top *t)
 				addrs[n++] = t->pcs[j].pc;
 				done[j] = true;
 			}
-		if (kov_symcache_lookup(k->c, sc, space, addrs, n, syms) < 0)
+		if (kov_symcache_lookup(k->c, sc, space, addrs, n, syms) < 0) {
+			/* Unknown, not "not spin": said in the report. */
+			t->lookup_failed += n;
+			for (size_t j = 0; j < n; j++)
+				t->rows[t->pcs[idx[j]].row].unclassified++;
 			continue;
+		}
 		for (size_t j = 0; j < n; j++)
 			if (kov_is_spin_wait(syms[j].name, strlen(syms[j].name)))
 				t->rows[t->pcs[idx[j]].row].hits++;
@@ -291,18 +311,22 @@ int cmd_top(struct kovctl *k)
 					     &stop_after)))
 			return rc;
 		kov_client_on_push(k->c, on_samples, &t);
+		struct kovctl_period period;
+		kovctl_period_begin(k, &period);
 		rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
 		if (stop_after)
 			kovctl_stop(k);
+		if (!rc)
+			rc = kovctl_period_end(k, &period, &t.losses);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < t.n_rows; i++)
 			t.rows[i].hits = t.rows[i].samples;
 		return report(k, &t, method);
 	}
-	bool configured_here = false;
-	/* Nothing configured, or a configuration that is not running: set up the metric's. */
-	if (!st.config_id || (!st.streams && controller)) {
+	/* Nothing configured: set up the metric's. A configuration someone set, running or
+	 * not, is theirs: used when it samples what the metric needs, never replaced. */
+	if (!st.config_id) {
 		if (!controller) {
 			fprintf(stderr, "kovctl: nothing is configured on the target, and configuring "
 				"needs the controller token (--token)\n");
@@ -317,21 +341,38 @@ int cmd_top(struct kovctl *k)
 			cfg.groups[0].events[i] = (struct proto_group_event){ proto_cstr(ev_names[i]), thr[i] };
 		if ((rc = kovctl_configure(k, &cfg, true)))
 			return rc;
-		configured_here = true;
 		if ((rc = kovctl_running(k, &st)))
 			return rc;
+	} else {
+		uint32_t id;
+		int sampled;
+		if ((rc = kovctl_config_samples(k, ev_names, n_ev, &id, &sampled)))
+			return rc;
+		if (!sampled) {
+			fprintf(stderr, "kovctl: configuration %u (%s) samples no %s%s%s: top uses the "
+				"configuration in effect, it does not replace it; configure one that samples "
+				"it (kovctl configure FILE)\n", (unsigned)id,
+				st.streams ? "running" : "set, not started", ev_names[0],
+				n_ev > 1 ? " nor " : "", n_ev > 1 ? ev_names[1] : "");
+			return EXIT_TARGET;
+		}
 	}
 	if ((rc = kovctl_need_stream(k, &st, PROTO_STREAM_SAMPLES, PROTO_STREAM_COUNTS, "samples",
 				     &stop_after)))
 		return rc;
 	t.config_id = st.config_id;
+	if ((rc = kovctl_modes_check(k, &t.modes)))
+		return rc;
 	kov_client_on_push(k->c, on_samples, &t);
+	struct kovctl_period period;
+	kovctl_period_begin(k, &period);
 	rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
 	if (stop_after)
 		kovctl_stop(k);
+	if (!rc)
+		rc = kovctl_period_end(k, &period, &t.losses);
 	if (rc)
 		return rc;
-	(void)configured_here;
 	if (t.by_pc)
 		classify_pcs(k, &t);
 	else
@@ -351,8 +392,14 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const struct obj_row *r = &t->rows[i];
 		hits_total += r->hits;
-		items[i] = (struct kov_top_item){ &r->name, r->pid, { r->hits, r->samples } };
+		/* OWN is over the samples the metric could judge: unclassified ones are neither. */
+		items[i] = (struct kov_top_item){ &r->name, r->pid, { r->hits, r->samples - r->unclassified } };
 	}
+	uint64_t unclassified = t->pcs_not_kept + t->lookup_failed;
+	/* Incomplete for what it ranks: samples the target produced that did not arrive (or
+	 * calls whose reports were dropped), or that the ranking could not place. */
+	bool incomplete = (t->by_calls ? t->losses.dropped[KOV_DROP_INVOCATIONS] != 0 :
+			   kov_losses_missing_samples(&t->losses) != 0) || unclassified || t->not_ranked;
 	size_t n_rows = kov_top_fold(items, t->n_rows, rows);
 	kov_top_sort(rows, n_rows);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
@@ -363,6 +410,14 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		json_kv_u64(&k->j, "samples", t->total);
 		json_kv_u64(&k->j, "no_object", t->no_object);
 		json_kv_u64(&k->j, "metric_samples", hits_total);
+		kovctl_losses_report(k, &t->losses, false);
+		json_kv_u64(&k->j, "unclassified", unclassified);
+		json_kv_u64(&k->j, "unclassified_not_kept", t->pcs_not_kept);
+		json_kv_u64(&k->j, "unclassified_lookup_failed", t->lookup_failed);
+		json_kv_u64(&k->j, "not_ranked", t->not_ranked);
+		json_kv_bool(&k->j, "complete", !incomplete);
+		if (!t->by_calls)
+			kovctl_modes_report(k, &t->modes);
 		json_key(&k->j, "objects");
 		json_begin_array(&k->j);
 	} else {
@@ -373,8 +428,22 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			printf("%llu samples, %llu without an object, %llu counted by the metric\n",
 			       (unsigned long long)t->total, (unsigned long long)t->no_object,
 			       (unsigned long long)hits_total);
-		printf("%-4s %7s %8s %8s %6s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC", "SAMPLES",
-		       "OWN", "CLASS", "OBJECT", "PID", "PROCESS");
+		if (unclassified)
+			printf("%llu samples could not be classified (%llu beyond the %d PCs kept, %llu whose "
+			       "symbol lookup failed): counted neither in nor out of the wait loop\n",
+			       (unsigned long long)unclassified, (unsigned long long)t->pcs_not_kept, MAX_PCS,
+			       (unsigned long long)t->lookup_failed);
+		if (t->not_ranked)
+			printf("%llu %s of objects beyond the first %d are not ranked\n",
+			       (unsigned long long)t->not_ranked, t->by_calls ? "calls" : "samples", MAX_OBJECTS);
+		kovctl_losses_report(k, &t->losses, false);
+		if (!t->by_calls)
+			kovctl_modes_report(k, &t->modes);
+		if (incomplete)
+			printf("this ranking is built from an incomplete period: it misses what the lines "
+			       "above count\n");
+		printf("%-4s %7s %8s %8s %6s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC",
+		       t->by_pc ? "CLASSIF" : "SAMPLES", "OWN", "CLASS", "OBJECT", "PID", "PROCESS");
 	}
 	for (size_t i = 0; i < n_rows && i < limit; i++) {
 		const struct kov_top_row *row = &rows[i];
@@ -453,7 +522,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 	static struct kovctl_names names;
 	double seconds = k->o->seconds > 0 ? k->o->seconds : 5;
 	kovctl_names_begin(k, &names);
-	int rc = kovctl_collect_locks(k, &locks, seconds);
+	int rc = kovctl_collect_locks(k, &locks, seconds, &t->losses);
 	if (rc)
 		return rc;
 	static struct lock_row rows[KOV_LOCKS_MAX];
@@ -495,6 +564,8 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		json_kv_u64(&k->j, "wait_ticks", total);
 		json_kv_u64(&k->j, "contentions", contentions);
 		json_kv_u64(&k->j, "locks_not_kept", locks.not_kept);
+		kovctl_losses_report(k, &t->losses, true);
+		json_kv_bool(&k->j, "complete", !t->losses.dropped[KOV_DROP_LOCKS] && !locks.not_kept);
 		json_key(&k->j, "objects");
 		json_begin_array(&k->j);
 	} else {
@@ -503,6 +574,12 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		       (unsigned long long)contentions, hz ? (double)total * 1e6 / (double)hz : 0,
 		       kov_cpu_share(total, ticks, cpus), cpus,
 		       contentions == 0 ? ": no contention" : "");
+		kovctl_losses_report(k, &t->losses, false);
+		if (t->losses.dropped[KOV_DROP_LOCKS] || locks.not_kept)
+			printf("this ranking is built from an incomplete period: %llu lock reports dropped, "
+			       "%llu of locks beyond the %d kept\n",
+			       (unsigned long long)t->losses.dropped[KOV_DROP_LOCKS],
+			       (unsigned long long)locks.not_kept, KOV_LOCKS_MAX);
 		printf("%-4s %7s %11s %9s %7s %-20s %-18s %6s %s\n", "RANK", "SHARE", "WAIT_US", "CONTENDED",
 		       "CPU%", "CLASS", "OBJECT", "PID", "PROCESS");
 	}

@@ -104,9 +104,12 @@ int kovctl_running(struct kovctl *k, struct proto_status *st);
 /* Pumps the connection for `seconds`, pushed frames going to the handler set before. */
 int kovctl_collect(struct kovctl *k, double seconds);
 /* Lock reports for `seconds` into t (emptied first), starting the lock stream when it is not
- * running (controller only; stopped again if nothing else ran) (cmd_lockstat.c). */
+ * running (controller only; stopped again if nothing else ran), and what the target lost or
+ * dropped meanwhile (cmd_lockstat.c). */
 struct kov_lock_table;
-int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds);
+struct kov_losses;
+int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds,
+			 struct kov_losses *losses);
 
 /* Shared around the monitoring commands' runs and reports (report.c). */
 /* Makes sure a stream of `need` runs: where none does, starts it (with `add` and the streams
@@ -115,6 +118,26 @@ int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seco
  * caller stops monitoring when done. */
 int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
 		       uint32_t add, const char *what, bool *stop_after);
+/* Of the catalogue events named in events[0..n), how many the configuration in effect samples
+ * (a threshold above 0), and that configuration's number (0: none) (CONFIG_GET). */
+int kovctl_config_samples(struct kovctl *k, const char *const *events, int n, uint32_t *config_id,
+			  int *sampled);
+/* The privilege filter of the configuration in effect (CONFIG_GET): the modes it asks for
+ * (PROTO_CFG_KERNEL / _USER; 0 without a configuration) and, when it asks for one only, its
+ * events whose counts include both modes here anyway (names, comma-separated), or whose
+ * target does not say (before 1.3). */
+struct kovctl_modes {
+	uint32_t config_id;
+	uint16_t modes;
+	unsigned ignored;
+	bool unknown;
+	char names[300];
+};
+int kovctl_modes_check(struct kovctl *k, struct kovctl_modes *m);
+/* "privilege filter not honoured here: ..." when it is not; with --json the keys
+ * "modes_asked", "privilege_filter_honoured" (null: not reported) and
+ * "privilege_filter_not_honoured_by". */
+void kovctl_modes_report(struct kovctl *k, const struct kovctl_modes *m);
 /* With --json: closes the report's list (in_list) and object and ends the document. */
 void kovctl_json_end(struct kovctl *k, bool in_list);
 /* A scan of every process naming objects and lock owners; ok is false when it failed. */
@@ -129,6 +152,18 @@ void kovctl_names_free(struct kovctl_names *n);
  * unknown). */
 void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
 		  const char *no_object, const char **cls, const char **proc);
+
+/* The losses over a command's period (client/losses.h): begin after the first STATUS, end
+ * with another STATUS round trip (which brings the daemon's DROPPED notice first). */
+#include "client/losses.h"
+struct kovctl_period { struct kov_losses start; };
+void kovctl_period_begin(struct kovctl *k, struct kovctl_period *p);
+int kovctl_period_end(struct kovctl *k, const struct kovctl_period *p, struct kov_losses *out);
+/* The period's losses: a "losses in this period: ..." line, or with --json the keys "lost",
+ * "dropped" (records), "dropped_frames", "dropped_samples", "dropped_counts",
+ * "dropped_lock_reports", "discarded" (null when unknown) and, with samples_key, "samples"
+ * (SAMPLES records received). */
+void kovctl_losses_report(struct kovctl *k, const struct kov_losses *l, bool samples_key);
 
 /* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
 void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);

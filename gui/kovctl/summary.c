@@ -9,11 +9,13 @@
 static void status_line(const struct proto_frame *f, char *buf, size_t n)
 {
 	struct proto_status s;
-	proto_decode_status(f, &s);
-	snprintf(buf, n, "clients=%u controller=%u config_id=%u streams=0x%x cut_off=%u "
-	         "frames_dropped=%llu samples_lost=%llu", (unsigned)s.clients, (unsigned)s.controller,
-	         (unsigned)s.config_id, (unsigned)s.streams, (unsigned)s.clients_cut_off,
-	         ULL(s.frames_dropped), ULL(s.samples_lost));
+	proto_decode_any_status(f, &s);
+	int len = snprintf(buf, n, "clients=%u controller=%u config_id=%u streams=0x%x cut_off=%u "
+	                   "frames_dropped=%llu samples_lost=%llu", (unsigned)s.clients,
+	                   (unsigned)s.controller, (unsigned)s.config_id, (unsigned)s.streams,
+	                   (unsigned)s.clients_cut_off, ULL(s.frames_dropped), ULL(s.samples_lost));
+	if (f->type == PROTO_STATUS_EX && len > 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " samples_discarded=%llu", ULL(s.samples_discarded));
 }
 
 static void dropped_line(const struct proto_frame *f, char *buf, size_t n)
@@ -47,6 +49,7 @@ void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n)
 	snprintf(buf, n, "%u bytes", (unsigned)f->size);
 	switch (f->type) {
 	case PROTO_STATUS:
+	case PROTO_STATUS_EX:
 		status_line(f, buf, n);
 		break;
 	case PROTO_DROPPED:

@@ -205,6 +205,7 @@ static void send(struct config_ui *ui, struct target *t)
 		snprintf(ui->msg, sizeof ui->msg, "refused: %s", kov_client_error(t->c));
 		return;
 	}
+	target_take_config(t, &a.frames[a.count - 1].f);
 	kov_answer_free(&a);
 	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS, 0 };
 	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
@@ -289,10 +290,14 @@ void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t
 		}
 		bool counts = e->flags & PROTO_EV_COUNTS_HERE;
 		char line[320];
+		/* On what "counts here" rests: measured by the boot probe, assumed (not itself
+		 * probed), counted by the kernel; or why it does not count. */
+		const char *basis = counts ? kov_event_basis(&t->desc, e) : e->why_not;
 		if (in)
-			snprintf(line, sizeof line, "[x] %-24s %s", e->name, thr ? "sample" : "count");
+			snprintf(line, sizeof line, "[x] %-24s %-12s %s", e->name, counts ? basis : "",
+				 thr ? "sample" : "count");
 		else
-			snprintf(line, sizeof line, "[ ] %-24s %s", e->name, counts ? "" : e->why_not);
+			snprintf(line, sizeof line, "[ ] %-24s %s", e->name, basis);
 		if (in && thr) {
 			char t2[32];
 			snprintf(t2, sizeof t2, " every %llu", (unsigned long long)thr);

@@ -92,22 +92,30 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 		text_draw(cr, x + 10, 8, FONT_SMALL, "N: connect another target");
 	}
 	const struct target *t = &v->targets[v->current];
-	char line[512];
+	char line[700], losses[200];
+	target_losses_short(t, losses, sizeof losses);
 	if (t->state == CONN_UP) {
 		const struct kov_target *d = kov_client_target(t->c);
 		snprintf(line, sizeof line, "%s · %s · %u CPU%s · %s (pvr 0x%08x) · PMU %s · %s · "
-			 "%llu samples · %llu intervals · config %u", d->profile, d->model, d->cpus,
+			 "%llu samples · %llu intervals · config %u · %s", d->profile, d->model, d->cpus,
 			 d->cpus == 1 ? "" : "s", kov_pvr_name(d->pvr), d->pvr, d->pmu,
 			 kov_role_name(d->role), (unsigned long long)t->samples_total,
-			 (unsigned long long)t->intervals, (unsigned)t->st.config_id);
+			 (unsigned long long)t->intervals, (unsigned)t->st.config_id, losses);
 	} else if (t->state == CONN_REPLAY) {
-		snprintf(line, sizeof line, "%s · %llu samples · %llu intervals", t->status,
-			 (unsigned long long)t->samples_total, (unsigned long long)t->intervals);
+		snprintf(line, sizeof line, "%s · %llu samples · %llu intervals · %s", t->status,
+			 (unsigned long long)t->samples_total, (unsigned long long)t->intervals, losses);
 	} else {
 		snprintf(line, sizeof line, "%s — retrying every 2 s", t->status);
 	}
 	rgb(cr, 0x57606A);
-	text_draw(cr, PAD, 26, FONT_SMALL, line);
+	double lw = text_draw(cr, PAD, 26, FONT_SMALL, line);
+	/* Counts and samples of a configuration asking for one mode that the counters ignore. */
+	char modes[400];
+	target_modes_warning(t, modes, sizeof modes);
+	if (modes[0]) {
+		rgb(cr, 0xB35900);
+		text_fit(cr, PAD + lw + 12, 26, w - lw - 2 * PAD - 12, FONT_SMALL, modes);
+	}
 }
 
 static void row_label(const struct target *t, const struct row *r, char *buf, size_t n)
@@ -419,7 +427,17 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 	static size_t cap;
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
-	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
+	double tw = text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
+	/* A ranking from an incomplete period says so: samples the target produced that it
+	 * does not have. */
+	uint64_t missing = kov_losses_missing_samples(&t->losses);
+	if (missing) {
+		char note[160];
+		snprintf(note, sizeof note, "incomplete: %llu samples lost, dropped or discarded",
+			 (unsigned long long)missing);
+		rgb(cr, 0xB35900);
+		text_fit(cr, x + 16 + tw, y + 6, w - tw - 24, FONT_SMALL, note);
+	}
 	v->drawn_top[0] = 0;
 	size_t shown = (size_t)((h - 28) / 18);
 	const struct kov_top_row *order[64];

@@ -176,6 +176,7 @@ static void configure(struct target *t, const char *file, bool *done)
 			kov_client_error(t->c));
 		return;
 	}
+	target_take_config(t, &a.frames[a.count - 1].f);
 	kov_answer_free(&a);
 	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS, 0 };
 	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
@@ -533,6 +534,18 @@ int main(int argc, char **argv)
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			const struct kov_losses *ls = &t->losses;
+			printf("viewer: losses: received=%llu lost=%llu dropped_frames=%llu dropped_samples=%llu "
+			       "discarded=%s%llu top_incomplete=%d\n", (unsigned long long)ls->samples,
+			       (unsigned long long)ls->lost, (unsigned long long)ls->dropped_frames,
+			       (unsigned long long)ls->dropped[KOV_DROP_SAMPLES],
+			       ls->discarded_known ? "" : "unknown:", (unsigned long long)ls->discarded,
+			       kov_losses_missing_samples(ls) > 0);
+			char modes[400];
+			target_modes_warning(t, modes, sizeof modes);
+			printf("viewer: modes: asked=%s warning=\"%s\"\n", !t->cfg_modes ? "none" :
+			       t->cfg_modes == (PROTO_CFG_KERNEL | PROTO_CFG_USER) ? "both" :
+			       t->cfg_modes & PROTO_CFG_KERNEL ? "kernel" : "user", modes);
 			printf("viewer: selected: selected_locks=%zu lock_sites=%zu symbolized_sites=%zu\n", sel_locks, sites,
 			       named_sites);
 			/* Each pane: its points, newest value and largest in the window. */
@@ -552,8 +565,12 @@ int main(int argc, char **argv)
 				printf("viewer: locks: rows=%zu hidden=%zu top: %s\n", v.drawn_locks,
 				       v.hidden_locks, v.drawn_lock_top);
 			printf("viewer: status: %s\n", t->status);
-			if (v.config.open)
+			if (v.config.open) {
 				printf("viewer: config: %s\n", v.config.msg);
+				if (v.config.cursor < t->n_cat)
+					printf("viewer: config row: %s basis=%s\n", t->cat[v.config.cursor].name,
+					       kov_event_basis(&t->desc, &t->cat[v.config.cursor]));
+			}
 			fflush(stdout);
 			break;
 		}

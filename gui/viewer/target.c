@@ -318,15 +318,66 @@ static void on_invocations(struct target *t, const struct proto_frame *f)
 
 void target_take_frame(struct target *t, const struct proto_frame *f)
 {
+	kov_losses_note(&t->losses, f);
 	switch (f->type) {
 	case PROTO_SAMPLES: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
-	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
+	case PROTO_STATUS:
+	case PROTO_STATUS_EX: proto_decode_any_status(f, &t->st); break;
+	case PROTO_PMU_CONFIG: target_take_config(t, f); break;
 	case PROTO_LOCK_STATS:
 	case PROTO_LOCK_CONTENTION: target_take_locks(t, f, kov_now_ns()); break;
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	default: break;
 	}
+}
+
+void target_take_config(struct target *t, const struct proto_frame *f)
+{
+	static struct proto_pmu_config cfg;
+	if (proto_decode_pmu_config(f, &cfg) < 0)
+		return;
+	t->cfg_modes = cfg.n_groups ? cfg.flags & (PROTO_CFG_KERNEL | PROTO_CFG_USER) : 0;
+	t->modes_ignored[0] = 0;
+	if (!t->cfg_modes || t->cfg_modes == (PROTO_CFG_KERNEL | PROTO_CFG_USER) || !t->have_desc)
+		return;
+	size_t used = 0;
+	for (unsigned g = 0; g < cfg.n_groups; g++)
+		for (unsigned e = 0; e < cfg.groups[g].n_events; e++) {
+			char nm[PROTO_NAME_MAX + 1];
+			snprintf(nm, sizeof nm, "%.*s", (int)cfg.groups[g].events[e].name.len,
+				 cfg.groups[g].events[e].name.s);
+			int i = kov_find_event(t->cat, t->n_cat, nm);
+			if ((i >= 0 && kov_event_modes_filtered(&t->desc, &t->cat[i]) == 1) ||
+			    strstr(t->modes_ignored, nm) || used + strlen(nm) + 3 >= sizeof t->modes_ignored)
+				continue;
+			used += (size_t)snprintf(t->modes_ignored + used, sizeof t->modes_ignored - used,
+						 "%s%s", used ? ", " : "", nm);
+		}
+}
+
+void target_modes_warning(const struct target *t, char *buf, size_t n)
+{
+	if (!t->modes_ignored[0]) {
+		if (n)
+			buf[0] = 0;
+		return;
+	}
+	snprintf(buf, n, "privilege filter not honoured here: %s mode asked, %s count both",
+		 t->cfg_modes & PROTO_CFG_KERNEL ? "kernel" : "user", t->modes_ignored);
+}
+
+void target_losses_short(const struct target *t, char *buf, size_t n)
+{
+	const struct kov_losses *l = &t->losses;
+	if (!kov_losses_any(l)) {
+		snprintf(buf, n, "nothing lost%s", l->discarded_known ? "" : " (discards not reported)");
+		return;
+	}
+	snprintf(buf, n, "lost %llu · dropped %llu frames (%llu samples) · discarded %s%llu",
+		 (unsigned long long)l->lost, (unsigned long long)l->dropped_frames,
+		 (unsigned long long)l->dropped[KOV_DROP_SAMPLES], l->discarded_known ? "" : "? ",
+		 (unsigned long long)l->discarded);
 }
 
 static void on_push(void *arg, const struct proto_frame *f)
@@ -398,6 +449,7 @@ static void connect_target(struct target *t, uint64_t now)
 	}
 	t->state = CONN_UP;
 	t->n_spaces_known = t->n_spin = 0;
+	memset(&t->losses, 0, sizeof t->losses);   /* the period since connected */
 	t->desc = *kov_client_target(t->c);
 	t->have_desc = true;
 	if (t->rec) {   /* the description and catalogue first, as kovctl record writes them */
@@ -416,7 +468,17 @@ static void connect_target(struct target *t, uint64_t now)
 	t->cat = kov_client_catalogue(t->c, &t->n_cat);
 	judge_panes(t);
 	kov_client_on_push(t->c, on_push, t);
-	kov_client_status(t->c, &t->st);
+	if (kov_client_status(t->c, &t->st) == 0 && kov_client_target(t->c)->minor >= 3)
+		kov_losses_status(&t->losses, &t->st);   /* discards counted from now */
+	{   /* the configuration in effect, for its privilege filter */
+		uint8_t buf[64];
+		struct kov_answer a;
+		int n = proto_encode_empty(buf, sizeof buf, PROTO_CONFIG_GET, 0, 0);
+		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0) {
+			target_take_config(t, &a.frames[a.count - 1].f);
+			kov_answer_free(&a);
+		}
+	}
 	/* The kernel's spin-lock code first; programs' as their samples arrive. */
 	struct proto_symbol_query q = { PROTO_PID_KERNEL };
 	uint8_t buf[64];

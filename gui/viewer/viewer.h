@@ -17,6 +17,7 @@
 #include "client/pmuconf.h"
 #include "client/metrics.h"
 #include "client/lockstat.h"
+#include "client/losses.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -126,6 +127,12 @@ struct target {
 	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
 	size_t n_full;
 	uint64_t samples_total, frames, intervals;
+	struct kov_losses losses;         /* lost, dropped, discarded since connected (or in the
+	                                     recording): the top contributors say so */
+	/* The configuration in effect as last seen (CONFIG_GET at connect, PMU_CONFIG pushed or
+	 * answered): the modes it asks for, and its events whose counts include both anyway. */
+	uint16_t cfg_modes;
+	char modes_ignored[200];
 	struct proto_status st;
 	/* The event catalogue: the client's while connected, or the recording's. */
 	const struct kov_event *cat;
@@ -170,6 +177,14 @@ void judge_panes(struct target *t);
 void target_take_scan(struct target *t, struct kov_scan *s);
 /* One pushed frame into the model (live or replayed). */
 void target_take_frame(struct target *t, const struct proto_frame *f);
+/* A PMU_CONFIG frame (the configuration applied): its modes and privilege filter. */
+void target_take_config(struct target *t, const struct proto_frame *f);
+/* "privilege filter not honoured here: kernel mode asked, PM_INST_CMPL, PM_CYC count both",
+ * or "" when the configuration counts both modes or its events honour one. */
+void target_modes_warning(const struct target *t, char *buf, size_t n);
+/* The losses in a few words for the bar: "nothing lost" or "lost 144 · dropped 3 frames
+ * (1480 samples) · discarded 40". */
+void target_losses_short(const struct target *t, char *buf, size_t n);
 
 /* ---- target_locks.c: lock statistics in the model ------------------------------------- */
 /* A LOCK_CONTENTION (or 1.1 LOCK_STATS) frame: summed per lock; each completed report

@@ -25,6 +25,8 @@ struct km_info {
 #define KM_EV_COUNTS_HERE 0x01u     /* the same bits as the protocol's PROTO_EV_* */
 #define KM_EV_CAN_SAMPLE 0x02u
 #define KM_EV_SAMPLES_HERE 0x04u
+#define KM_EV_ASSUMED 0x08u         /* counts here is believed, not measured (kov/pmu_event.h) */
+#define KM_EV_MODES_FILTERED 0x10u  /* one mode only (kernel or user) is honoured */
 struct km_event_info {
 	uint32_t code;              /* backend encoding (software events: enum sw_event) */
 	uint8_t source;             /* 0 hardware counter, 1 kernel software event */

@@ -4,6 +4,7 @@
 #include "../abi/km_abi.h"
 #include "../mm/kmem.h"
 #include "../lib/string.h"
+#include "../arch/percpu.h"
 #include "../kov_services.h"
 
 coid_t process_annex;
@@ -117,6 +118,12 @@ uint32_t svc_processes_get(struct process **out, uint32_t max)
 	}
 	spin_unlock(&a->lock);
 	return n;
+}
+
+bool process_table_locked_here(void)
+{
+	const struct annex *a = co_rep(process_annex);
+	return (a->lock.word & SPIN_HOLDER) == this_cpu()->index + 1;
 }
 
 void svc_process_put(struct process *p)

@@ -127,10 +127,15 @@ static int region_of(const struct process *p, uint64_t ea)
 	return -1;
 }
 
-/* Copies user memory of p page by page; a page the process has not touched is an error
- * (read) or reads as zeros without being allocated (peek). */
+/* Copies user memory of p page by page, from the frames its FCMs already hold: a page the
+ * process has not touched is an error (read) or reads as zeros (peek), never allocated. A
+ * caller holding the process table's lock would nest p's FCM locks under it and keep every
+ * spawn and exit waiting for the copy: that is a bug, stopped here with a trap (the panic
+ * report names the caller). */
 static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint64_t len, bool peek)
 {
+	if (process_table_locked_here())
+		__builtin_trap();
 	uint8_t *out = dst;
 	while (len) {
 		uint64_t page = uaddr & ~(PAGE_SIZE - 1), n = PAGE_SIZE - (uaddr - page);
@@ -140,8 +145,7 @@ static long copy_from_process(struct process *p, uint64_t uaddr, void *dst, uint
 		struct region *r = i >= 0 ? co_rep(p->regions[i]) : 0;
 		if (!r)
 			return -KOV_EFAULT;
-		uint64_t pa = peek ? CO_CALL(struct fcm, r->fcm, peek_page, page - r->start)
-				   : CO_CALL(struct fcm, r->fcm, get_page, page - r->start);
+		uint64_t pa = CO_CALL(struct fcm, r->fcm, peek_page, page - r->start);
 		if (pa)
 			memcpy(out, (uint8_t *)kernel_ptr(pa) + (uaddr - page), n);
 		else if (peek)

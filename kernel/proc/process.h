@@ -96,10 +96,15 @@ long process_co_reset(uint64_t entry_va);
 long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
 long process_co_scan_done(uint64_t count);
-/* Copies len bytes at user address uaddr of process p (any process) into dst; 0 or -errno. */
+/* Reading another process's memory (the monitor, through kernel/kov_services.h). Neither
+ * allocates anything in p, and neither may be called with the process table locked (the copy
+ * can be long and takes p's FCM locks: it traps): hold a reference instead. process_read
+ * copies len bytes at user address uaddr into dst, -KOV_EFAULT when a page of it was never
+ * touched; process_peek reads such pages as zeros. 0 or -errno. */
 long process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
-/* The same without allocating anything in p: pages it never touched read as zeros. */
 long process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
+/* Whether this CPU holds the process table's lock (the readers' guard). */
+bool process_table_locked_here(void);
 /* Calls fn for every live process, with the process table locked (fn must not block). */
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */

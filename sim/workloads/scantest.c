@@ -75,6 +75,49 @@ static void check_user_objects(void)
 	wait_pid(silent, 0);
 }
 
+/* The KM reads another process's scan records only from pages it has: scanbait claims 4096
+ * records in pages it never touched, and a scan must neither return them nor allocate frames
+ * for them in scanbait (that was 222 pages read and 453 frames handed out in one scan). */
+static void check_no_allocation(void)
+{
+	struct scan_totals t;
+	memset(recs, 0, sizeof recs);   /* the scans' own first touches are not the KM's doing */
+	long quiet = meminfo(MEMINFO_PM_FRAMES);
+	__syscall(SYS_KM_SCAN, (long)recs, MAX, (long)&t, 0, 0);
+	quiet = meminfo(MEMINFO_PM_FRAMES) - quiet;
+	uint32_t asked_before = t.processes_asked;
+	int bait = spawn("scanbait", 0);
+	check(bait > 0, "scanbait started");
+	/* Its first scan: frames handed out meanwhile are scanbait's own first touches of its
+	 * code after the registration (a few), or the KM's reading (hundreds). */
+	long first = 0;
+	for (uint64_t start = clock_ns(); bait > 0 && clock_ns() - start < 1200000000ull; yield()) {
+		first = meminfo(MEMINFO_PM_FRAMES);
+		__syscall(SYS_KM_SCAN, (long)recs, MAX, (long)&t, 0, 0);
+		first = meminfo(MEMINFO_PM_FRAMES) - first;
+		if (t.processes_asked > asked_before)
+			break;
+	}
+	check(t.processes_asked > asked_before, "scanbait was asked to scan itself");
+	check(first < 16, "the first scan of scanbait allocates no pages in it");
+	/* The second: scanbait warmed up, so nothing at all. */
+	long frames = meminfo(MEMINFO_PM_FRAMES);
+	long n = __syscall(SYS_KM_SCAN, (long)recs, MAX, (long)&t, 0, 0);
+	frames = meminfo(MEMINFO_PM_FRAMES) - frames;
+	int claimed = 0;
+	for (long i = 0; i < n; i++)
+		claimed += recs[i].pid == (uint32_t)bait && (recs[i].flags & SCAN_USER);
+	printf("scantest: a runtime claiming 4096 unwritten records: %d records read; frames handed "
+	       "out during the first scan %ld, the second %ld (%ld in a scan without it)\n", claimed,
+	       first, frames, quiet);
+	check(claimed == 0, "records in pages never written are not read");
+	check(frames == 0, "the scan allocates no pages in the scanned process");
+	if (bait > 0) {
+		__syscall(SYS_KM_SCAN, (long)recs, MAX, (long)&t, 0, 0);   /* scanbait's last */
+		wait_pid(bait, 0);
+	}
+}
+
 int main(void)
 {
 	struct scan_totals t;
@@ -152,6 +195,7 @@ int main(void)
 	for (uint32_t k = 0; annex && proc && k < annex->nchildren; k++)
 		listed |= annex->children[k] == proc->index;
 	check(listed, "the ProcessAnnex lists this process");
+	check_no_allocation();
 	check_user_objects();
 	printf("scantest: %s\n", failures ? "FAILED" : "links as expected");
 	return failures ? 1 : 0;

@@ -1,12 +1,16 @@
 # Monitoring end to end through the DCI with kovctl, against spinbench (two threads contending
 # for their object's spin lock): the catalogue says what counts here; configuration files with
 # mistakes are refused with their line, impossible configurations with the target's reason;
-# observers cannot configure (exit 3), what the target cannot do now exits 1; counts come scaled with enabled/running; top ranks spinbench's
+# observers cannot configure (exit 3), what the target cannot do now exits 1; top uses a
+# configuration set but not started and never replaces it; counts come scaled with enabled/running; top ranks spinbench's
 # object first for spin-lock contention; lockstat shows sleepbench's monitored mutex with its
 # three threads (at most two waiting); invocation counting turned on for cotree's objects
 # ranks its three TreeNodes 3:2:1 as it calls them; a recording replays, also one ended by
 # Ctrl-C; /metrics shows the
-# samples' periods spread over T +- T/8 with mean T; STOP stops the streams.
+# samples' periods spread over T +- T/8 with mean T; samples taken while no client takes the
+# samples stream are counted as discarded (STATUS_EX to 1.3 clients, STATUS to older ones);
+# events say their basis; a kernel-only configuration's counts and samples are flagged as
+# not filtered (QEMU ignores MMCR0[FCS]); STOP stops the streams.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/asan/kovctl                      # with ASan and UBSan when make test built it
@@ -25,9 +29,22 @@ ok() { k "$@"; [ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; 
 exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
 
 ok events
-out_has '^1 +PM_INST_CMPL +hardware +yes +yes'
-out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +970 event selects counted nothing'
-out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes'
+# Each event's basis: instructions measured by the boot probe, the 970's others not counted
+# under QEMU, software events counted by the kernel; and QEMU ignores the freeze of the kernel
+# or user mode, so counts include both.
+out_has '^1 +PM_INST_CMPL +hardware +yes +yes +measured +both '
+out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +not counted +- +970 event selects counted nothing'
+out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes +software +both'
+ok events --json
+python3 -c '
+import json, sys
+ev = {e["name"]: e for e in json.load(open(sys.argv[1]))}
+assert ev["PM_INST_CMPL"]["basis"] == "measured" and ev["PM_CYC"]["basis"] == "measured", ev["PM_CYC"]
+assert ev["PM_LARX_LSU0"]["basis"] == "not counted" and ev["PM_LARX_LSU0"]["privilege_filter"] is False
+assert ev["SW_SYSCALL"]["basis"] == "software"
+assert not any(e["basis"] == "assumed" for e in ev.values()), "nothing is assumed under QEMU"
+assert all(e["privilege_filter"] is False for e in ev.values()), "QEMU ignores MMCR0[FCS]"
+' "$OUT" || { cat "$OUT"; fail "events --json basis"; }
 
 # A file with a mistake: refused locally with its line (usage error, exit 2).
 printf 'group spin 100\n  PM_INST_CMPL lots\n' >"$CONF"
@@ -56,6 +73,15 @@ out_has "unknown metric 'no_such_event'"
 ok --token s3cret configure "$CONF"
 out_has '^configuration [1-9][0-9]* applied'
 out_has '^  PM_CYC$'
+config=$(sed -n 's/^configuration \([0-9]*\) applied.*/\1/p' "$OUT")
+# A configuration set but not started is not top's to replace: a metric it does not sample is
+# refused, one it samples runs on it (started for the run, stopped again).
+exits 1 --token s3cret top --metric SW_HPT_MISS --seconds 1
+out_has "configuration $config \\(set, not started\\) samples no SW_HPT_MISS: top uses the configuration in effect, it does not replace it"
+ok --token s3cret top --metric spinlock-samples --seconds 1
+ok status
+out_has "^config_id +$config$"
+out_has 'streams +0x0 \(stopped\)'
 ok --token s3cret start --interval 100
 ok status
 out_has 'streams=0x3|streams +0x3'
@@ -72,7 +98,14 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["samples"] > 0 and d["samples"] >= d["metric_samples"], d
+# What the period lost is part of the report, and whether the ranking is complete.
+for key in ("lost", "dropped", "dropped_samples", "discarded", "unclassified", "not_ranked"):
+    assert isinstance(d[key], int), (key, d)
+assert d["complete"] == (d["lost"] + d["dropped_samples"] + d["discarded"] + d["unclassified"]
+                         + d["not_ranked"] == 0), d
 ' "$OUT" || { cat "$OUT"; fail "top --json"; }
+ok top --metric spinlock-samples --seconds 1
+out_has '^losses in this period: '
 
 # The periods the samples stood for (PM_INST_CMPL at 100003 since the configuration above).
 python3 - "$MPORT" <<'PY' || fail "sample periods on /metrics"
@@ -129,6 +162,7 @@ assert 0 < l["contentions"] <= l["acquisitions"], l
 assert l["wait_max_us"] <= l["wait_us"] and l["hold_max_us"] <= l["hold_us"], l
 assert l["max_waiters"] == 2 and 1 <= l["avg_waiters"] <= 2, l
 assert l["acquisitions_counted"] == "all" and l["owner_from"] == "registered", l
+assert all(isinstance(d[k], int) for k in ("samples", "lost", "dropped", "dropped_lock_reports")), d
 ' "$OUT" || { cat "$OUT"; fail "lockstat --json"; }
 
 cotree=$(grep -a 'workload cotree started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
@@ -162,6 +196,54 @@ out_has 'SleepBench'
 exits 1 --token s3cret instrument --pid 0 --what locks on
 out_has "the kernel has no monitored mutexes: use full lock counting"
 
+# Sampling configured but the samples stream off: the daemon drains the samples and discards
+# them, and says so (STATUS_EX, protocol 1.3); counts' period reports its losses.
+ok --token s3cret stop
+ok --token s3cret start --streams counts --interval 100
+ok counts --seconds 1 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["samples"] == 0 and d["discarded"] > 0, d
+assert d["lost"] >= 0 and d["dropped"] == 0 and d["dropped_frames"] == 0, d
+' "$OUT" || { cat "$OUT"; fail "counts --json losses"; }
+ok counts --seconds 1
+out_has '^losses in this period: ([0-9]+ samples lost by the target.s rings; )?[1-9][0-9]* samples discarded with no client taking them$'
+ok status
+out_has '^samples_discarded [1-9][0-9]* '
+# Old clients keep working: a 1.2 client gets STATUS, a 1.3 client STATUS_EX with the discards
+# (answers and pushed frames alike).
+python3 - "$PORT" <<'PY' || fail "STATUS by protocol minor"
+import sys
+sys.path.insert(0, "tests/qemu")
+import kovproto as k
+port = int(sys.argv[1])
+for minor, want in ((2, k.STATUS), (3, k.STATUS_EX)):
+    c = k.Conn(port)
+    st, role, reason = c.handshake(minor=minor)
+    assert st == 0, reason
+    s = c.status(7)
+    assert s["type"] == want and set(s["pushed"]) <= {want}, (minor, s)
+    assert (s["samples_discarded"] or 0) > 0 or minor == 2, s
+    print("  minor %d: %s" % (minor, s))
+    c.close()
+PY
+# Kernel only asked, but QEMU ignores MMCR0[FCS]/[FCP]: counts and samples say so.
+printf 'slice 10000 us\ncount kernel\ngroup k 100\n  PM_INST_CMPL 100003\n' >"$CONF"
+ok --token s3cret stop
+ok --token s3cret configure "$CONF"
+ok --token s3cret start --interval 100
+ok counts --seconds 1
+out_has '^privilege filter not honoured here: configuration [0-9]+ asks for kernel mode only, but PM_INST_CMPL, PM_CYC count both modes'
+ok counts --seconds 1 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["modes_asked"] == "kernel" and d["privilege_filter_honoured"] is False, d
+assert "PM_INST_CMPL" in d["privilege_filter_not_honoured_by"], d
+' "$OUT" || { cat "$OUT"; fail "counts --json privilege filter"; }
+k top --metric PM_INST_CMPL --seconds 2   # kernel samples may be few in 2 s: flagged anyway
+out_has '^privilege filter not honoured here: configuration [0-9]+ asks for kernel mode only'
 ok --token s3cret stop
 ok status
 out_has 'streams=0x0|streams +0x0'

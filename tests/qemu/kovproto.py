@@ -23,6 +23,7 @@ def ping(req, cookie):
     return frame(PING, req, struct.pack(">Q", cookie))
 
 STATUS_GET, STATUS, SYMBOL_TABLE_GET = 8, 9, 0x112
+STATUS_EX = 0x0B          # 1.3: STATUS and samples_discarded
 
 def symbol_table_get(req, pid=0):
     return frame(SYMBOL_TABLE_GET, req, struct.pack(">I", pid))
@@ -52,9 +53,9 @@ class Conn:
                 return None
             self.buf += d
 
-    def handshake(self, token=b""):
+    def handshake(self, token=b"", minor=0):
         """Sends HELLO, reads SERVER_HELLO and the catalogue; returns (status, role, reason)."""
-        self.send(hello(1, token))
+        self.send(hello(1, token, minor=minor))
         t, fl, req, p = self.recv_frame()
         assert t == SERVER_HELLO and req == 1, (t, req)
         magic, major, minor, status, role, cid = struct.unpack(">IHHHHI", p[:16])
@@ -78,16 +79,23 @@ class Conn:
             return
 
     def status(self, req):
-        """STATUS as a dict (pushed frames before it are skipped)."""
+        """STATUS (or a 1.3 server's STATUS_EX) as a dict (pushed frames before it are
+        skipped, the types of pushed STATUS frames kept in "pushed")."""
         self.send(frame(STATUS_GET, req, b""))
+        pushed = []
         while True:
             t, fl, r, p = self.recv_frame()
             if r == req:
                 break
-        assert t == STATUS, t
+            if t in (STATUS, STATUS_EX):
+                pushed.append(t)
+        assert t in (STATUS, STATUS_EX), t
+        assert len(p) == (44 if t == STATUS else 52), (t, len(p))
         tb, clients, ctl, cfg, streams, cut = struct.unpack(">QIIIII", p[:28])
         dropped, lost = struct.unpack(">QQ", p[28:44])
-        return {"clients": clients, "cut_off": cut, "frames_dropped": dropped}
+        discarded = struct.unpack(">Q", p[44:52])[0] if t == STATUS_EX else None
+        return {"type": t, "clients": clients, "cut_off": cut, "frames_dropped": dropped,
+                "samples_lost": lost, "samples_discarded": discarded, "pushed": pushed}
 
     def close(self):
         self.sock.close()

@@ -1,7 +1,9 @@
 # The boot-time PMU probe on both machines. Under QEMU 10 (what the set-up step installs) the
 # ISA 2.07 encodings count the 40000-instruction loop on PMC1-5 and their overflow interrupts
-# arrive; the 970-native selects count nothing; PMC7/8 never count. These are QEMU's facts,
-# measured by the kernel, not assumed by it.
+# arrive; the 970-native selects count nothing; PMC7/8 never count; excluding the kernel
+# (MMCR0[FCS]) does not stop the count. These are QEMU's facts, measured by the kernel, not
+# assumed by it; fixed counters are told apart (PMC5 instructions, PMC6 cycles), also under
+# -icount where cycles equal instructions; every event says on what basis it counts.
 source "$(dirname "$0")/lib.bash"
 for profile in smp g5; do
 	boot_check --profile "$profile"
@@ -23,8 +25,19 @@ for profile in smp g5; do
 	# selects; instruction overflows sample on PMC1-5; nothing else of the 970 counts here.
 	expect '^kov: event catalogue: [0-9]+ events \([0-9]+ hardware, 6 software\); 8 count here, 7 can sample here$'
 	expect '^kov: counts here: PM_INST_CMPL \(ISA 2.07 selects, counters 0x1f, samples on 0x1f\)$'
-	expect '^kov: counts here: PM_CYC \(ISA 2.07 selects, counters 0x3f, samples on 0x00\)$'
+	# PMC5 counts instructions whatever its select: not taken for a cycle counter.
+	expect '^kov: counts here: PM_CYC \(ISA 2.07 selects, counters 0x2f, samples on 0x00\)$'
 	[ "$(grep -a -c '^kov: counts here:' "$LOG")" = 2 ] || fail "$profile: only cycles and instructions count under QEMU"
+	expect '^kov: counting basis: 2 measured by the probe, 0 assumed \(not themselves probed\), 6 software, [0-9]+ not counted; one mode only \(kernel or user\) honoured by 0$'
+	# QEMU ignores MMCR0[FCS]: the kernel's own loop still counts with the kernel excluded.
+	expect '^pmu: kernel excluded \(MMCR0\[FCS\]( and \[FCHV\]: MSR\[HV\]=1)?\): 970 selects not tried; ISA 2.07 selects ignored \(the loop counted 400[0-9][0-9]\)$'
 	expect '^kov: PMU in use: isa207-arch$'
 	echo "$profile: probe table and catalogue as expected"
 done
+# Under -icount every counter counts a cycle per instruction: the probe cannot tell PMC6 (a
+# cycle counter) from an instruction counter by counting, says so, and does not take it for one.
+boot_check --icount
+expect '^kov: cycles equal instructions on every counter'
+expect '^kov: counts here: PM_INST_CMPL \(ISA 2.07 selects, counters 0x1f, samples on 0x1f\)$'
+expect '^kov: counts here: PM_CYC \(ISA 2.07 selects, counters 0x2f, samples on 0x00\)$'
+echo "icount: PMC6 not taken for an instruction counter"

@@ -1,7 +1,9 @@
 # The KM's live-object scan from a user program: per-class counts; the program's own kernel
 # objects with the right parent/child links (Process -> HAT -> SegmentHATs, Process -> Regions
 # -> FCMs -> FR), owned by its pid; a child's user-level objects scanned by its own runtime
-# (TreeNode with two linked children); a process that never answers is reported as silent.
+# (TreeNode with two linked children); a process that never answers is reported as silent; a
+# runtime claiming records in pages it never touched (scanbait) gets none read and no page
+# allocated in it by the KM.
 cd "$(dirname "$0")/../.."
 for args in "--profile smp --cpus 2" "--profile g5"; do
 	# shellcheck disable=SC2086

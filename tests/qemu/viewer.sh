@@ -87,6 +87,11 @@ grep -q '^viewer: pane "Lock acquisition success (software counts)" available=1 
 	fail "the lock acquisition pane is not the software counts under QEMU"
 [ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
 [ "$(field contributors)" -ge 1 ] || fail "no object got samples"
+# Losses are accounted for over the same samples (and say so when the target does not report
+# discards).
+grep -qE '^viewer: losses: received=[0-9]+ lost=[0-9]+ dropped_frames=[0-9]+ dropped_samples=[0-9]+ discarded=[0-9]+ top_incomplete=[01]$' "$OUT" ||
+	fail "the viewer does not account for lost, dropped and discarded samples"
+[ "$(field received)" = "$(field samples)" ] || fail "the losses' sample count disagrees with the model's"
 # Top contributors name class and process (with its pid while it lives).
 grep -qE '^viewer: top: (.* \| )?SpinBench · spinbench pid [0-9]+( \||$)' "$OUT" ||
 	fail "the top contributors do not name SpinBench and its process"
@@ -140,11 +145,25 @@ shot 3 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "ddddddddddd " ||
 	fail "configuration utility exited $?: $(cat "$OUT")"
 grep -q '^viewer: config: group g1: PM_LARX_LSU0 does not count on this machine' "$OUT" ||
 	fail "the utility did not refuse PM_LARX_LSU0: $(cat "$OUT")"
+# Each event's basis in the utility: PM_LARX_LSU0 is not counted here, PM_INST_CMPL measured.
+grep -q '^viewer: config row: PM_LARX_LSU0 basis=not counted$' "$OUT" ||
+	fail "the utility does not give the event's basis: $(cat "$OUT")"
+shot 2 --target 127.0.0.1:"$PORT" --config-keys "d" || fail "configuration utility exited $?: $(cat "$OUT")"
+grep -q '^viewer: config row: PM_INST_CMPL basis=measured$' "$OUT" ||
+	fail "PM_INST_CMPL is not shown as measured by the probe: $(cat "$OUT")"
 shot 4 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "d tgu E" ||
 	fail "configuration utility exited $?: $(cat "$OUT")"
 cat "$OUT"
 [ "$(field config_sent)" = 1 ] && [ "$(field config_groups)" = 2 ] || fail "the configuration was not sent"
 grep -a -q 'dcid: configuration [0-9]* applied (2 groups)' "$LOG" || fail "the target did not apply it"
+
+# A configuration asking for the kernel only, which QEMU's counters ignore: the viewer says so.
+printf 'count kernel\ngroup k 100\n  PM_INST_CMPL 100003\n' >"$CONF"
+build/host/kovctl --target 127.0.0.1:"$PORT" --token s3cret configure "$CONF" >/dev/null ||
+	fail "kovctl could not configure the kernel only"
+shot 2 --target 127.0.0.1:"$PORT" || fail "viewer exited $?: $(cat "$OUT")"
+grep -q '^viewer: modes: asked=kernel warning="privilege filter not honoured here: kernel mode asked, PM_INST_CMPL, PM_CYC count both"$' "$OUT" ||
+	fail "the kernel-only configuration is not flagged: $(cat "$OUT")"
 
 # The recording replays with every view working, all its samples delivered.
 stop_target() { kill -- -"$SIM_PID" 2>/dev/null; wait "$SIM_PID" 2>/dev/null; }

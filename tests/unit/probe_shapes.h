@@ -25,6 +25,7 @@ static inline void empty_probe(struct catalogue_probe *p)
 	fill(p->native, PMCS_ANY, PROBE_CYCLES, false, -1);
 	fill(p->arch, PMCS_ANY, PROBE_INSTRUCTIONS, false, -1);
 	fill(p->arch, PMCS_ANY, PROBE_CYCLES, false, -1);
+	p->kernel_filter_native = p->kernel_filter_arch = -1;
 }
 
 /* QEMU 10 (platform facts): PMC1-4 count both with ISA 2.07 selects, PMC5 instructions, PMC6
@@ -36,6 +37,7 @@ static inline void qemu_probe(struct catalogue_probe *p)
 	fill(p->arch, 0x1f, PROBE_INSTRUCTIONS, true, 1);
 	fill(p->arch, 0x0f, PROBE_CYCLES, true, -1);
 	fill(p->arch, PMCS(6), PROBE_CYCLES, true, 0);
+	p->kernel_filter_arch = 0;   /* QEMU ignores MMCR0[FCS] */
 }
 
 static inline void silicon_probe(struct catalogue_probe *p)
@@ -43,6 +45,7 @@ static inline void silicon_probe(struct catalogue_probe *p)
 	empty_probe(p);
 	fill(p->native, PMCS_ANY, PROBE_INSTRUCTIONS, true, 1);
 	fill(p->native, PMCS_ANY, PROBE_CYCLES, true, 1);
+	p->kernel_filter_native = 1;
 }
 
 #endif

@@ -328,6 +328,10 @@ static void test_overflow_control(void **state)
 	assert_int_equal(b->program(&sel, 0, both).mmcr0, 0x1F12);
 	assert_int_equal(b->program(&sel, 0, PMU_COUNT_USER).mmcr0, 0x40001F12);     /* FCS */
 	assert_int_equal(b->program(&sel, 0, PMU_COUNT_KERNEL).mmcr0, 0x20001F12);   /* FCP */
+	/* A G5 runs its kernel in hypervisor state: excluding it needs FCHV too (bit 63). */
+	assert_int_equal(b->program(&sel, 0, PMU_COUNT_USER | PMU_KERNEL_HV).mmcr0, 0x40001F13);
+	assert_int_equal(b->program(&sel, 0, both | PMU_KERNEL_HV).mmcr0, 0x1F12);
+	assert_int_equal(b->program(&sel, 0, PMU_COUNT_KERNEL | PMU_KERNEL_HV).mmcr0, 0x20001F12);
 	assert_int_equal(pmu_freeze(b, 0x1F12), 0x80001F12);
 	assert_int_equal(pmu_freeze(b, 0), 0x80000000);
 	assert_int_equal(pmu_unfreeze(b, 0x84009F12), 0x04009F12);

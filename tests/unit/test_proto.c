@@ -66,7 +66,7 @@ static const struct proto_pong pong = { 0x0123456789ABCDEFull, 0xFEDCBA987654321
 static const struct proto_claim claim = { PROTO_STR("s3cret") };
 static const struct proto_status status = {
 	0x1111111122222222ull, 3, 7, 42, PROTO_STREAM_SAMPLES | PROTO_STREAM_LOCKS, 2,
-	0x0000000300000004ull, 0x0000000500000006ull,
+	0x0000000300000004ull, 0x0000000500000006ull, 0x0000000700000008ull,
 };
 
 static const struct proto_dropped_head dropped_head = { 3, 70000, 1200 };
@@ -404,6 +404,9 @@ static int build_status(uint8_t *b, size_t cap)
 static void check_status(const struct proto_frame *f)
 {
 	struct proto_status m;
+	m.samples_discarded = 99;
+	assert_int_equal(proto_decode_any_status(f, &m), 0);
+	assert_int_equal(m.samples_discarded, 0);    /* STATUS does not carry it: 0, not kept */
 	assert_int_equal(proto_decode_status(f, &m), 0);
 	assert_int_equal(m.timebase, status.timebase);
 	assert_int_equal(m.clients, status.clients);
@@ -415,6 +418,31 @@ static void check_status(const struct proto_frame *f)
 	assert_int_equal(m.samples_lost, status.samples_lost);
 	uint8_t again[BUF];
 	assert_same_frame(f, again, proto_encode_status(again, BUF, f->req, f->flags, &m));
+	assert_int_equal(proto_decode_status_ex(f, &m), -PROTO_E_INVALID);
+}
+
+/* STATUS_EX (1.3): STATUS's fields in the same places, then samples_discarded. */
+static int build_status_ex(uint8_t *b, size_t cap)
+{
+	return proto_encode_status_ex(b, cap, 0, 0, &status);
+}
+
+static void check_status_ex(const struct proto_frame *f)
+{
+	struct proto_status m;
+	assert_int_equal(f->size, 44 + 8);
+	assert_int_equal(proto_decode_any_status(f, &m), 0);
+	assert_int_equal(m.timebase, status.timebase);
+	assert_int_equal(m.clients, status.clients);
+	assert_int_equal(m.streams, status.streams);
+	assert_int_equal(m.samples_lost, status.samples_lost);
+	assert_int_equal(m.samples_discarded, status.samples_discarded);
+	assert_int_equal(be64_load(f->payload + 44), status.samples_discarded);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_status_ex(again, BUF, f->req, f->flags, &m));
+	assert_int_equal(proto_decode_status(f, &m), -PROTO_E_INVALID);
+	assert_int_equal(proto_type_info(PROTO_STATUS_EX)->minor, 3);
+	assert_false(proto_droppable(PROTO_STATUS_EX));
 }
 
 #define EMPTY(name, msg)                                                                   \
@@ -955,6 +983,7 @@ static const struct kind kinds[] = {
 	{ "claim", PROTO_CLAIM_CONTROL, build_claim, check_claim },
 	{ "status_get", PROTO_STATUS_GET, build_status_get, check_status_get },
 	{ "status", PROTO_STATUS, build_status, check_status },
+	{ "status_ex", PROTO_STATUS_EX, build_status_ex, check_status_ex },
 	{ "dropped", PROTO_DROPPED, build_dropped, check_dropped },
 	{ "scan_request", PROTO_SCAN_REQUEST, build_scan_request, check_scan_request },
 	{ "processes", PROTO_SCAN_PROCESSES, build_processes, check_processes },
@@ -1051,7 +1080,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 29);
+	assert_int_equal(known, 30);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -1760,6 +1789,17 @@ static void inconsistent_messages_not_encoded(void **state)
 	e = events[0];
 	e.why_not = PROTO_STR("but it counts and samples");
 	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	/* 1.3's basis and mode bits: only on what counts; assumed only for hardware. */
+	e = events[1];
+	e.flags |= PROTO_EV_ASSUMED;
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	e.flags = (uint8_t)(events[1].flags | PROTO_EV_MODES_FILTERED);
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
+	e = events[0];
+	e.flags |= PROTO_EV_ASSUMED | PROTO_EV_MODES_FILTERED;
+	assert_int_equal(proto_add_event(&b, &e), 0);
+	e.source = PROTO_SRC_SW;
+	assert_int_equal(proto_add_event(&b, &e), -PROTO_E_INCONSISTENT);
 
 	struct proto_count cnt = counts[0];
 	cnt.running = cnt.enabled + 1;
@@ -1890,7 +1930,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.2"));
+	assert_non_null(strstr(reason, "1.3"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);
