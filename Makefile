@@ -4,6 +4,7 @@
 #   make run    set-up, build, boot the default machine
 #   make bench  set-up, build, benchmarks
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
+#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 20 minutes)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -64,7 +65,7 @@ DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
 HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
 
-.PHONY: all kernel host unit-tests test run bench case-study setup clean help
+.PHONY: all kernel host unit-tests test run bench case-study eval setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin
@@ -207,6 +208,12 @@ $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread
 
+# The evaluation's charts (sim/eval): Cairo, which the viewer needs too.
+$(B)/host/kov-plot: tools/plot.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) $$(pkg-config --cflags cairo) -o $@ $< $$(pkg-config --libs cairo) -lm
+
 # The viewer's build rules live with it.
 -include gui/viewer/viewer.mk
 
@@ -237,6 +244,11 @@ bench: setup
 case-study: setup
 	@$(MAKE) --no-print-directory all
 	@sim/case-study
+
+# docs/evaluation.md and its figures (docs/eval/), again, from a run of sim/eval/run.
+eval: setup
+	@$(MAKE) --no-print-directory all $(B)/host/kov-plot
+	@sim/eval/run
 
 clean:
 	rm -rf $(B)

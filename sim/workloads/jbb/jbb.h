@@ -3,7 +3,9 @@
  *
  *   Warehouse  stock of ITEMS items, year-to-date payments; one spin lock (locks=coarse), or
  *              the stock striped over STOCK_STRIPES locks and the payments in a per-CPU
- *              counter (locks=fine)
+ *              counter (locks=fine); each order line's brand check searches the stock's data
+ *              text for "ORIGINAL" (brand=scan), or reads the answer computed when the stock
+ *              was populated, the text never changing (brand=flag)
  *   District   DISTRICTS per warehouse: next order number, payments, a ring of Order objects
  *   Customer   CUSTOMERS per district: balance, payments, last order
  *   Order      ORDERS per district, reused round the ring: lines, amounts, a printed receipt
@@ -12,15 +14,20 @@
  * order-status 12%. The skew: `hot` percent of the transactions go to warehouse 0, the rest
  * spread evenly over all warehouses. Throughput is printed every second and at the end.
  *
+ * Every warehouse measures the truth of its lock waits, as lockbench does: the timebase
+ * around each acquisition less an uncontended one's, summed; printed at the end, for KOV's
+ * figures to be checked against.
+ *
  * Usage: jbb [warehouses=4] [terminals=CPUs] [hot=50] [seconds=0] [locks=coarse|fine]
- *            [transactions=0]
+ *            [brand=scan|flag] [transactions=0] [delay=0]
  *   seconds       stop after that long (0: run until powered off)
- *   transactions  stop after that many (a fixed amount of work, for -icount comparisons) */
+ *   transactions  stop after that many (a fixed amount of work, for -icount comparisons)
+ *   delay         wait that long before starting and after stopping (time for a monitor to
+ *                 start collecting, and to name the objects afterwards) */
 #ifndef KOV_JBB_H
 #define KOV_JBB_H
 
-#include <kov.h>
-#include <cobj.h>
+#include "../workload.h"
 #include <dcounter.h>
 
 #define WAREHOUSES_MAX 16
@@ -35,7 +42,8 @@
 struct jbb_config {
 	int warehouses, terminals, hot, seconds;
 	long transactions;
-	bool fine;
+	int delay;
+	bool fine, brand_flag;
 };
 extern struct jbb_config cfg;
 
@@ -53,6 +61,10 @@ uint64_t wh_take_stock(int w, const uint16_t *item, const uint16_t *qty, uint32_
 void wh_pay(int w, uint64_t amount);
 uint64_t wh_ytd(int w);
 uint32_t wh_tax(int w);
+/* The truth of warehouse w's lock waits: ticks waited beyond an uncontended acquisition, and
+ * the acquisitions that waited. wh_truth_init() measures the uncontended cost. */
+void wh_truth_init(void);
+uint64_t wh_truth_wait(int w, uint64_t *waits);
 /* District d of warehouse w: the next order number; a payment; the Order object holding
  * order `id` (0 once the ring has reused it). */
 uint32_t dist_next_order(int w, int d);

@@ -2,7 +2,7 @@
 #include "jbb.h"
 #include "../../../kernel/abi/syscall_nr.h"
 
-struct jbb_config cfg = { 4, 0, 50, 0, 0, false };
+struct jbb_config cfg = { .warehouses = 4, .hot = 50 };
 static struct terminal terminals[TERMINALS_MAX];
 
 static bool number(const char *a, const char *key, long lo, long hi, long *out)
@@ -37,14 +37,28 @@ static void options(int argc, char **argv)
 			cfg.seconds = (int)v;
 		else if (number(a, "transactions", 0, 1000000000000L, &v))
 			cfg.transactions = v;
+		else if (number(a, "delay", 0, 3600, &v))
+			cfg.delay = (int)v;
 		else if (!strcmp(a, "locks=coarse") || !strcmp(a, "locks=fine"))
 			cfg.fine = a[6] == 'f';
+		else if (!strcmp(a, "brand=scan") || !strcmp(a, "brand=flag"))
+			cfg.brand_flag = a[6] == 'f';
 		else {
 			printf("jbb: unknown option '%s' (warehouses= terminals= hot= seconds= "
-			       "transactions= locks=coarse|fine)\n", a);
+			       "transactions= delay= locks=coarse|fine brand=scan|flag)\n", a);
 			exit(2);
 		}
 	}
+}
+
+/* Waits s seconds of the timebase, yielding (the machine may have no network for poll). */
+static void wait_seconds(int s)
+{
+	static uint64_t hz;
+	if (!hz)
+		hz = wl_tb_hz();
+	for (uint64_t end = wl_tb() + (uint64_t)s * hz; wl_tb() < end;)
+		yield();
 }
 
 static void totals(uint64_t k[TXN_KINDS])
@@ -89,8 +103,14 @@ int main(int argc, char **argv)
 	for (int w = 0; w < cfg.warehouses; w++)
 		printf("jbb: warehouse %d%s is object 0x%lx\n", w, w == 0 && cfg.hot ? " (hot)" : "",
 		       (unsigned long)warehouse_coid[w]);
-	printf("jbb: running: %d warehouses, %d terminals on %d CPUs, %d%% to warehouse 0, locks %s\n",
-	       cfg.warehouses, cfg.terminals, cpus, cfg.hot, cfg.fine ? "fine" : "coarse");
+	wh_truth_init();
+	if (cfg.delay) {
+		printf("jbb: starting in %d s\n", cfg.delay);
+		wait_seconds(cfg.delay);
+	}
+	printf("jbb: running: %d warehouses, %d terminals on %d CPUs, %d%% to warehouse 0, locks %s, "
+	       "brand %s\n", cfg.warehouses, cfg.terminals, cpus, cfg.hot, cfg.fine ? "fine" : "coarse",
+	       cfg.brand_flag ? "flag" : "scan");
 	int tids[TERMINALS_MAX];
 	start = tick = clock_ns();
 	for (int t = 0; t < cfg.terminals; t++) {
@@ -112,5 +132,13 @@ int main(int argc, char **argv)
 	       "warehouse 0 payments %lu\n", (unsigned long)all, (unsigned long)(ns / 1000000),
 	       (unsigned long)(all * 1000000000ull / ns), (unsigned long)now[0], (unsigned long)now[1],
 	       (unsigned long)now[2], (unsigned long)wh_ytd(0));
+	for (int w = 0; w < cfg.warehouses; w++) {
+		uint64_t waits, wait = wh_truth_wait(w, &waits);
+		printf("jbb: warehouse %d object 0x%lx truth_wait=%lu waited=%lu\n", w,
+		       (unsigned long)warehouse_coid[w], (unsigned long)wait, (unsigned long)waits);
+	}
+	printf("jbb: done\n");
+	if (cfg.delay)
+		wait_seconds(cfg.delay);
 	return 0;
 }

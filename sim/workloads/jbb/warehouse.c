@@ -9,6 +9,7 @@
 struct stock {
 	uint32_t qty, ytd, orders, remote;
 	char data[52];                     /* 26 to 50 letters, sometimes with "ORIGINAL" */
+	bool original;                     /* data holds "ORIGINAL" (brand=flag reads this) */
 };
 
 struct warehouse;
@@ -26,10 +27,12 @@ struct warehouse {
 	uint64_t ytd;
 	coid_t ytd_counter;                /* fine: a DCounter instead of ytd */
 	struct spinlock stripe[STOCK_STRIPES];   /* fine: stock[i] under stripe[i % STRIPES] */
+	volatile uint64_t truth_wait, truth_waits;   /* the ground truth (atomic: several locks) */
 	struct stock stock[ITEMS];
 };
 
 coid_t warehouse_coid[WAREHOUSES_MAX];
+static uint64_t uncontended;      /* ticks of an acquisition that did not wait */
 static struct warehouse *warehouses[WAREHOUSES_MAX];
 uint32_t item_price[ITEMS];
 
@@ -39,6 +42,30 @@ static bool has_original(const char *s)
 		if (s[0] == 'O' && !memcmp(s, "ORIGINAL", 8))
 			return true;
 	return false;
+}
+
+/* spin_lock, and the wait it took added to the warehouse's truth if the lock was held. */
+static void lock(struct warehouse *w, struct spinlock *l)
+{
+	uint64_t t0 = wl_tb();
+	bool held = (l->word & SPIN_HOLDER) != 0;
+	spin_lock(l);
+	uint64_t d = wl_tb() - t0;
+	if (held && d > uncontended) {
+		__atomic_add_fetch(&w->truth_wait, d - uncontended, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&w->truth_waits, 1, __ATOMIC_RELAXED);
+	}
+}
+
+void wh_truth_init(void)
+{
+	uncontended = wl_uncontended_ticks();
+}
+
+uint64_t wh_truth_wait(int w, uint64_t *waits)
+{
+	*waits = warehouses[w]->truth_waits;
+	return warehouses[w]->truth_wait;
 }
 
 /* One order line against one stock entry (its lock is held). */
@@ -51,7 +78,8 @@ static uint32_t take_line(struct stock *s, uint16_t item, uint16_t qty)
 	s->ytd += qty;
 	s->orders++;
 	uint32_t amount = qty * item_price[item];
-	return has_original(s->data) ? amount : amount - amount / 20;   /* generic: 5% off */
+	bool brand = cfg.brand_flag ? s->original : has_original(s->data);
+	return brand ? amount : amount - amount / 20;   /* generic: 5% off */
 }
 
 CO_METHOD(uint64_t, warehouse_take_stock_m, struct warehouse *w, const uint16_t *item,
@@ -59,11 +87,11 @@ CO_METHOD(uint64_t, warehouse_take_stock_m, struct warehouse *w, const uint16_t 
 {
 	uint64_t total = 0;
 	if (!cfg.fine)
-		spin_lock(&w->lock);
+		lock(w, &w->lock);
 	for (int i = 0; i < n; i++) {
 		struct spinlock *l = &w->stripe[item[i] % STOCK_STRIPES];
 		if (cfg.fine)
-			spin_lock(l);
+			lock(w, l);
 		amount[i] = take_line(&w->stock[item[i]], item[i], qty[i]);
 		if (cfg.fine)
 			spin_unlock(l);
@@ -80,7 +108,7 @@ CO_METHOD(void, warehouse_pay_m, struct warehouse *w, uint64_t amount)
 		dcounter_add(w->ytd_counter, (long)amount);
 		return;
 	}
-	spin_lock(&w->lock);
+	lock(w, &w->lock);
 	w->ytd += amount;
 	spin_unlock(&w->lock);
 }
@@ -141,6 +169,7 @@ bool warehouses_init(void)
 		for (int i = 0; i < ITEMS; i++) {
 			w->stock[i].qty = 10 + (uint32_t)(jbb_random(&rng) % 91);
 			stock_data(w->stock[i].data, &rng);
+			w->stock[i].original = has_original(w->stock[i].data);
 		}
 		warehouses[wi] = w;
 		if (!(warehouse_coid[wi] = jbb_object(&warehouse_class, w)) ||
