@@ -127,10 +127,11 @@ if ho and jo:
         series["httpd keep-alive"].append(rel(k, b_k) or 0)
         series["httpd close"].append(rel(c, b_c) or 0)
         series["jbb (instructions)"].append(rel(j, b_j) or 0)
-    w("httpd: ApacheBench `-n %d` (keep-alive) and `-n %d` (close), `-c %d`; jbb: transactions per virtual "
-      "second under `-icount`, %d per-second reports per round. Medians of %d rounds; in brackets, the share "
-      "of the unmonitored figure. Latencies are ApacheBench's percentiles in milliseconds.\n"
-      % (ho["n_keepalive"], ho["n_close"], ho["c"], 3, ho["rounds"]))
+    w("httpd: ApacheBench for %d s each with keep-alive and without (close), `-c %d`, medians of %d rounds; "
+      "jbb: transactions per virtual second under `-icount`, the median of 3 per-second reports per round, "
+      "medians of %d rounds. The states run in a rotating order each round. In brackets, the share of the "
+      "unmonitored figure. Latencies are ApacheBench's percentiles in milliseconds.\n"
+      % (ho["seconds"], ho["c"], ho["rounds"], jo["rounds"]))
     w(table(["state", "httpd keep-alive req/s", "p50 / p90 / p99 ms", "httpd close req/s", "p50 / p99 ms",
              "jbb tps (virtual)", "failed requests"], rows))
     cats = "|".join(s for s, _ in STATES)
