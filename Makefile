@@ -21,7 +21,8 @@ TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
 UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector \
            -fno-asynchronous-unwind-tables -fno-pic -ffixed-r13 -Ilibc-instr/include -I.
-HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I.
+HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I. \
+           $(shell pkg-config --cflags jansson 2>/dev/null)
 
 # The kernel: one folder per subsystem (docs/architecture.md), the monitor (kov/) and the
 # network glue (kernel/net/, built with lwIP's headers).
@@ -64,6 +65,11 @@ DCID_SRC := $(wildcard dci/daemon/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
 DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
 HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
+# Libraries the client code links with: JSON through Debian's jansson.
+HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
+# The monitor's other portable code, for host programs that check configurations (the viewer):
+# the planner and the PMU backends it programs through, whichever files they are in.
+KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c))
 
 .PHONY: all kernel host unit-tests test run bench case-study eval setup clean help
 all: kernel host unit-tests
@@ -201,12 +207,12 @@ $(B)/host/mkinitrd: tools/mkinitrd.c
 $(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h dci/*.h kernel/lib/*.h kernel/abi/*.h) $(HOST_CLIENT_C)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
-	@$(HOSTCC) $(HFLAGS) -Igui -o $@ $(wildcard gui/kovctl/*.c) $(HOST_CLIENT_C)
+	@$(HOSTCC) $(HFLAGS) -Igui -o $@ $(wildcard gui/kovctl/*.c) $(HOST_CLIENT_C) $(HOST_CLIENT_LIBS)
 
 $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel/abi/*.h kov/*.h dci/*.h gui/client/*) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
-	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread
+	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread $(HOST_CLIENT_LIBS)
 
 # The evaluation's charts (sim/eval): Cairo, which the viewer needs too.
 $(B)/host/kov-plot: tools/plot.c

@@ -421,6 +421,7 @@ struct proto_builder {
 	uint32_t count;
 	uint16_t type;
 	int err;
+	const void *codec;           /* the type's entry in the codec's table */
 };
 
 /* proto_begin_X writes the header and head: 0 or a negative error. proto_add_Y appends one
@@ -437,6 +438,7 @@ struct proto_iter {
 	size_t pos;
 	uint32_t left;
 	uint16_t type;
+	const void *codec;           /* the type's entry in the codec's table */
 };
 /* Records a proto_decode_X left to read. proto_next_Y returns false after the last. */
 uint32_t proto_iter_left(const struct proto_iter *it);

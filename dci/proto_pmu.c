@@ -1,5 +1,6 @@
 /* Monitor configuration and control: the event catalogue, the PMU configuration (groups
- * multiplexed by time shares, per-event thresholds), start. */
+ * multiplexed by time shares, per-event thresholds), start, instrumentation; layouts and
+ * entries of the codec's table (dci/proto_wire.h). */
 #include "dci/proto_wire.h"
 
 #define EVENT_MIN 12
@@ -8,34 +9,30 @@
 
 /* ---- EVENT_CATALOGUE ----------------------------------------------------------------- */
 
-static int put_catalogue_head(struct wr *w, const void *msg)
+static int check_catalogue_head(const void *msg)
 {
 	const struct proto_catalogue_head *h = msg;
-	if (h->first > h->total)
-		return PROTO_E_INCONSISTENT;
-	put_u16(w, h->total);
-	put_u16(w, h->first);
-	return 0;
+	return h->first > h->total ? PROTO_E_INCONSISTENT : 0;
 }
 
-static void get_catalogue_head(struct rd *r, void *msg)
+static const struct proto_field catalogue_head_fields[] = {
+	PF(struct proto_catalogue_head, total, PF_U16),
+	PF(struct proto_catalogue_head, first, PF_U16),
+};
+
+/* A frame's events are first .. first + count - 1 of the catalogue's total. */
+static int catalogue_fits(const void *head, uint32_t count)
 {
-	struct proto_catalogue_head *h = msg;
-	h->total = get_u16(r);
-	h->first = get_u16(r);
-	if (!r->err && h->first > h->total)
-		r->err = PROTO_E_INCONSISTENT;
+	const struct proto_catalogue_head *h = head;
+	return (uint32_t)h->first + count > h->total ? PROTO_E_INCONSISTENT : 0;
 }
 
 /* Nothing is shown as counting that does not, and what does not always says why. */
-static int check_event(const struct proto_event *e)
+static int check_event(const void *msg)
 {
+	const struct proto_event *e = msg;
 	bool counts = e->flags & PROTO_EV_COUNTS_HERE;
 	bool samples = e->flags & PROTO_EV_SAMPLES_HERE;
-	if (proto_check_str(e->name, 1, PROTO_NAME_MAX) ||
-	    proto_check_str(e->description, 0, PROTO_TEXT_MAX) ||
-	    proto_check_str(e->why_not, 0, PROTO_TEXT_MAX))
-		return PROTO_E_STRING;
 	if (e->source != PROTO_SRC_HW && e->source != PROTO_SRC_SW)
 		return PROTO_E_INCONSISTENT;
 	if (samples && (!counts || !(e->flags & PROTO_EV_CAN_SAMPLE)))
@@ -45,70 +42,14 @@ static int check_event(const struct proto_event *e)
 	return 0;
 }
 
-static int put_event(struct wr *w, const void *msg)
-{
-	const struct proto_event *e = msg;
-	int err = check_event(e);
-	if (err)
-		return err;
-	put_u8(w, e->source);
-	put_u8(w, e->flags);
-	put_u32(w, e->code);
-	put_str(w, e->name);
-	put_str(w, e->description);
-	put_str(w, e->why_not);
-	return 0;
-}
-
-static void get_event(struct rd *r, void *msg)
-{
-	struct proto_event *e = msg;
-	e->source = get_u8(r);
-	e->flags = get_u8(r);
-	e->code = get_u32(r);
-	proto_get_str(r, &e->name, 0, PROTO_NAME_MAX);
-	proto_get_str(r, &e->description, 0, PROTO_TEXT_MAX);
-	proto_get_str(r, &e->why_not, 0, PROTO_TEXT_MAX);
-	if (!r->err)
-		r->err = check_event(e);
-}
-
-int proto_begin_event_catalogue(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                                uint16_t flags, const struct proto_catalogue_head *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_EVENT_CATALOGUE, req, flags, put_catalogue_head,
-	                        h);
-}
-
-int proto_add_event(struct proto_builder *b, const struct proto_event *r)
-{
-	/* The head is already in the frame: total at payload offset 0, first at 2. */
-	if (!b->err && b->type == PROTO_EVENT_CATALOGUE) {
-		uint32_t total = be16_load(b->buf + PROTO_HEADER_SIZE);
-		uint32_t first = be16_load(b->buf + PROTO_HEADER_SIZE + 2);
-		if (first + b->count >= total)
-			return -PROTO_E_INCONSISTENT;
-	}
-	return proto_list_add(b, PROTO_EVENT_CATALOGUE, put_event, r);
-}
-
-int proto_decode_event_catalogue(const struct proto_frame *f, struct proto_catalogue_head *h,
-                                 struct proto_iter *it)
-{
-	struct proto_event scratch;
-	int err = proto_list_decode(f, PROTO_EVENT_CATALOGUE, get_catalogue_head, h, get_event,
-	                            &scratch, EVENT_MIN, it);
-	if (!err && (uint32_t)h->first + it->left > h->total) {
-		it->left = 0;
-		err = -PROTO_E_INCONSISTENT;
-	}
-	return err;
-}
-
-bool proto_next_event(struct proto_iter *it, struct proto_event *r)
-{
-	return proto_list_next(it, PROTO_EVENT_CATALOGUE, get_event, r);
-}
+static const struct proto_field event_fields[] = {
+	PF(struct proto_event, source, PF_U8),
+	PF(struct proto_event, flags, PF_U8),
+	PF(struct proto_event, code, PF_U32),
+	PF_S(struct proto_event, name, 1, PROTO_NAME_MAX),
+	PF_S(struct proto_event, description, 0, PROTO_TEXT_MAX),
+	PF_S(struct proto_event, why_not, 0, PROTO_TEXT_MAX),
+};
 
 /* ---- PMU_CONFIG ---------------------------------------------------------------------- */
 
@@ -227,21 +168,11 @@ static void get_pmu_config(struct rd *r, void *msg)
 		m->n_groups = 0;
 }
 
-int proto_encode_pmu_config(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                            const struct proto_pmu_config *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_PMU_CONFIG, req, flags, put_pmu_config, m);
-}
+/* ---- START, INSTRUMENT ---------------------------------------------------------------- */
 
-int proto_decode_pmu_config(const struct proto_frame *f, struct proto_pmu_config *m)
+static int check_start(const void *msg)
 {
-	return proto_fixed_decode(f, PROTO_PMU_CONFIG, get_pmu_config, m);
-}
-
-/* ---- START --------------------------------------------------------------------------- */
-
-static int check_start(const struct proto_start *m)
-{
+	const struct proto_start *m = msg;
 	if (m->streams == 0 || (m->streams & ~PROTO_STREAM_ALL))
 		return PROTO_E_INCONSISTENT;
 	if (m->interval_us != 0 && m->interval_us < INTERVAL_MIN_US)
@@ -249,78 +180,54 @@ static int check_start(const struct proto_start *m)
 	return 0;
 }
 
-static int put_start(struct wr *w, const void *msg)
-{
-	const struct proto_start *m = msg;
-	int err = check_start(m);
-	if (err)
-		return err;
-	put_u32(w, m->streams);
-	put_u32(w, m->interval_us);
-	return 0;
-}
+static const struct proto_field start_fields[] = {
+	PF(struct proto_start, streams, PF_U32),
+	PF(struct proto_start, interval_us, PF_U32),
+};
 
-static void get_start(struct rd *r, void *msg)
+static int check_instrument(const void *msg)
 {
-	struct proto_start *m = msg;
-	m->streams = get_u32(r);
-	m->interval_us = get_u32(r);
-	if (!r->err)
-		r->err = check_start(m);
-}
-
-int proto_encode_start(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                       const struct proto_start *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_START, req, flags, put_start, m);
-}
-
-int proto_decode_start(const struct proto_frame *f, struct proto_start *m)
-{
-	return proto_fixed_decode(f, PROTO_START, get_start, m);
-}
-
-/* ---- INSTRUMENT ---------------------------------------------------------------------- */
-
-static int check_instrument(const struct proto_instrument *m)
-{
+	const struct proto_instrument *m = msg;
 	if (m->what < PROTO_INSTR_INVOCATIONS || m->what > PROTO_INSTR_LOCKS_FULL || m->on > 1 ||
 	    m->pid == PROTO_PID_ALL)
 		return PROTO_E_INCONSISTENT;
 	return 0;
 }
 
-static int put_instrument(struct wr *w, const void *msg)
-{
-	const struct proto_instrument *m = msg;
-	int err = check_instrument(m);
-	if (err)
-		return err;
-	put_u32(w, m->pid);
-	put_u64(w, m->coid);
-	put_u16(w, m->what);
-	put_u16(w, m->on);
-	return 0;
-}
+static const struct proto_field instrument_fields[] = {
+	PF(struct proto_instrument, pid, PF_U32),
+	PF(struct proto_instrument, coid, PF_U64),
+	PF(struct proto_instrument, what, PF_U16),
+	PF(struct proto_instrument, on, PF_U16),
+};
 
-static void get_instrument(struct rd *r, void *msg)
-{
-	struct proto_instrument *m = msg;
-	m->pid = get_u32(r);
-	m->coid = get_u64(r);
-	m->what = get_u16(r);
-	m->on = get_u16(r);
-	if (!r->err)
-		r->err = check_instrument(m);
-}
+/* ---- the table ----------------------------------------------------------------------- */
 
-int proto_encode_instrument(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                            const struct proto_instrument *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_INSTRUMENT, req, flags, put_instrument, m);
-}
+static const struct proto_layout catalogue_head_layout =
+	PROTO_LAYOUT(struct proto_catalogue_head, catalogue_head_fields, check_catalogue_head);
+static const struct proto_layout event_layout =
+	PROTO_LAYOUT(struct proto_event, event_fields, check_event);
+static const struct proto_layout pmu_config_layout =
+	PROTO_CUSTOM(struct proto_pmu_config, put_pmu_config, get_pmu_config);
+static const struct proto_layout start_layout =
+	PROTO_LAYOUT(struct proto_start, start_fields, check_start);
+static const struct proto_layout instrument_layout =
+	PROTO_LAYOUT(struct proto_instrument, instrument_fields, check_instrument);
 
-int proto_decode_instrument(const struct proto_frame *f, struct proto_instrument *m)
-{
-	return proto_fixed_decode(f, PROTO_INSTRUMENT, get_instrument, m);
-}
+const struct proto_message proto_pmu_messages[] = {
+	{ PROTO_CATALOGUE_GET, NULL, NULL, 0, NULL },
+	{ PROTO_EVENT_CATALOGUE, &catalogue_head_layout, &event_layout, EVENT_MIN,
+	  catalogue_fits },
+	{ PROTO_PMU_CONFIG, &pmu_config_layout, NULL, 0, NULL },
+	{ PROTO_CONFIG_GET, NULL, NULL, 0, NULL },
+	{ PROTO_START, &start_layout, NULL, 0, NULL },
+	{ PROTO_STOP, NULL, NULL, 0, NULL },
+	{ PROTO_INSTRUMENT, &instrument_layout, NULL, 0, NULL },
+};
+const size_t proto_pmu_message_count = sizeof proto_pmu_messages / sizeof proto_pmu_messages[0];
+
+PROTO_LIST_NAMES(event_catalogue, event, PROTO_EVENT_CATALOGUE, struct proto_catalogue_head,
+                 struct proto_event)
+PROTO_FIXED_NAMES(pmu_config, PROTO_PMU_CONFIG, struct proto_pmu_config)
+PROTO_FIXED_NAMES(start, PROTO_START, struct proto_start)
+PROTO_FIXED_NAMES(instrument, PROTO_INSTRUMENT, struct proto_instrument)

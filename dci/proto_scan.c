@@ -1,5 +1,6 @@
 /* Scan and symbol messages: what lives on the target, and the names of its code addresses
- * (the target serves its symbol tables, so hosts need no copies of its binaries). */
+ * (the target serves its symbol tables, so hosts need no copies of its binaries); layouts and
+ * entries of the codec's table (dci/proto_wire.h). */
 #include "dci/proto_wire.h"
 
 /* Smallest encoded records: every fixed field, and empty strings and lists. */
@@ -10,102 +11,31 @@
 
 /* ---- SCAN_REQUEST -------------------------------------------------------------------- */
 
-static int check_scan_request(const struct proto_scan_request *m)
+static int check_scan_request(const void *msg)
 {
+	const struct proto_scan_request *m = msg;
 	const uint16_t known = PROTO_SCAN_PROCESSES_BIT | PROTO_SCAN_OBJECTS_BIT;
 	return (m->what == 0 || (m->what & ~known)) ? PROTO_E_INCONSISTENT : 0;
 }
 
-static int put_scan_request(struct wr *w, const void *msg)
-{
-	const struct proto_scan_request *m = msg;
-	int err = check_scan_request(m);
-	if (err)
-		return err;
-	put_u32(w, m->pid);
-	put_u16(w, m->what);
-	return 0;
-}
-
-static void get_scan_request(struct rd *r, void *msg)
-{
-	struct proto_scan_request *m = msg;
-	m->pid = get_u32(r);
-	m->what = get_u16(r);
-	if (!r->err)
-		r->err = check_scan_request(m);
-}
-
-int proto_encode_scan_request(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                              const struct proto_scan_request *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_SCAN_REQUEST, req, flags, put_scan_request, m);
-}
-
-int proto_decode_scan_request(const struct proto_frame *f, struct proto_scan_request *m)
-{
-	return proto_fixed_decode(f, PROTO_SCAN_REQUEST, get_scan_request, m);
-}
+static const struct proto_field scan_request_fields[] = {
+	PF(struct proto_scan_request, pid, PF_U32),
+	PF(struct proto_scan_request, what, PF_U16),
+};
 
 /* ---- SCAN_PROCESSES, SCAN_OBJECTS ---------------------------------------------------- */
 
-static int put_scan_head(struct wr *w, const void *msg)
-{
-	put_u64(w, ((const struct proto_scan_head *)msg)->timebase);
-	return 0;
-}
+static const struct proto_field scan_head_fields[] = {
+	PF(struct proto_scan_head, timebase, PF_U64),
+};
 
-static void get_scan_head(struct rd *r, void *msg)
-{
-	((struct proto_scan_head *)msg)->timebase = get_u64(r);
-}
-
-static int put_process(struct wr *w, const void *msg)
-{
-	const struct proto_process *p = msg;
-	if (proto_check_str(p->name, 1, PROTO_NAME_MAX))
-		return PROTO_E_STRING;
-	put_u32(w, p->pid);
-	put_u32(w, p->ppid);
-	put_u32(w, p->threads);
-	put_u16(w, p->state);
-	put_str(w, p->name);
-	return 0;
-}
-
-static void get_process(struct rd *r, void *msg)
-{
-	struct proto_process *p = msg;
-	p->pid = get_u32(r);
-	p->ppid = get_u32(r);
-	p->threads = get_u32(r);
-	p->state = get_u16(r);
-	proto_get_str(r, &p->name, 1, PROTO_NAME_MAX);
-}
-
-int proto_begin_scan_processes(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                               uint16_t flags, const struct proto_scan_head *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_SCAN_PROCESSES, req, flags, put_scan_head, h);
-}
-
-int proto_add_process(struct proto_builder *b, const struct proto_process *r)
-{
-	return proto_list_add(b, PROTO_SCAN_PROCESSES, put_process, r);
-}
-
-int proto_decode_scan_processes(const struct proto_frame *f, struct proto_scan_head *h,
-                                struct proto_iter *it)
-{
-	struct proto_process scratch;
-	return proto_list_decode(f, PROTO_SCAN_PROCESSES, get_scan_head, h, get_process, &scratch,
-	                         PROCESS_MIN, it);
-}
-
-bool proto_next_process(struct proto_iter *it, struct proto_process *r)
-{
-	return proto_list_next(it, PROTO_SCAN_PROCESSES, get_process, r);
-}
+static const struct proto_field process_fields[] = {
+	PF(struct proto_process, pid, PF_U32),
+	PF(struct proto_process, ppid, PF_U32),
+	PF(struct proto_process, threads, PF_U32),
+	PF(struct proto_process, state, PF_U16),
+	PF_S(struct proto_process, name, 1, PROTO_NAME_MAX),
+};
 
 static int check_object_flags(uint16_t flags)
 {
@@ -113,6 +43,7 @@ static int check_object_flags(uint16_t flags)
 	return (flags & both) == both ? PROTO_E_INCONSISTENT : 0;
 }
 
+/* An object: fixed fields, then its reps and children as counted arrays. */
 static int put_object(struct wr *w, const void *msg)
 {
 	const struct proto_object *o = msg;
@@ -166,112 +97,25 @@ static void get_object(struct rd *r, void *msg)
 		o->reps.count = o->children.count = 0;
 }
 
-int proto_begin_scan_objects(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                             uint16_t flags, const struct proto_scan_head *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_SCAN_OBJECTS, req, flags, put_scan_head, h);
-}
+/* ---- SYMBOL_LOOKUP, SYMBOL_TABLE_GET, SYMBOLS ---------------------------------------- */
 
-int proto_add_object(struct proto_builder *b, const struct proto_object *r)
-{
-	return proto_list_add(b, PROTO_SCAN_OBJECTS, put_object, r);
-}
+static const struct proto_field symbol_query_fields[] = {
+	PF(struct proto_symbol_query, pid, PF_U32),
+};
 
-int proto_decode_scan_objects(const struct proto_frame *f, struct proto_scan_head *h,
-                              struct proto_iter *it)
-{
-	struct proto_object scratch;
-	return proto_list_decode(f, PROTO_SCAN_OBJECTS, get_scan_head, h, get_object, &scratch,
-	                         OBJECT_MIN, it);
-}
+static const struct proto_field address_fields[] = {
+	{ 0, PF_U64, 0, 0 },         /* a record is a bare uint64_t */
+};
 
-bool proto_next_object(struct proto_iter *it, struct proto_object *r)
-{
-	return proto_list_next(it, PROTO_SCAN_OBJECTS, get_object, r);
-}
-
-/* ---- SYMBOL_LOOKUP, SYMBOL_TABLE_GET ------------------------------------------------- */
-
-static int put_symbol_query(struct wr *w, const void *msg)
-{
-	put_u32(w, ((const struct proto_symbol_query *)msg)->pid);
-	return 0;
-}
-
-static void get_symbol_query(struct rd *r, void *msg)
-{
-	((struct proto_symbol_query *)msg)->pid = get_u32(r);
-}
-
-static int put_address(struct wr *w, const void *msg)
-{
-	put_u64(w, *(const uint64_t *)msg);
-	return 0;
-}
-
-static void get_address(struct rd *r, void *msg)
-{
-	*(uint64_t *)msg = get_u64(r);
-}
-
-int proto_begin_symbol_lookup(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                              uint16_t flags, const struct proto_symbol_query *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_SYMBOL_LOOKUP, req, flags, put_symbol_query, h);
-}
-
-int proto_add_address(struct proto_builder *b, const uint64_t *r)
-{
-	return proto_list_add(b, PROTO_SYMBOL_LOOKUP, put_address, r);
-}
-
-int proto_decode_symbol_lookup(const struct proto_frame *f, struct proto_symbol_query *h,
-                               struct proto_iter *it)
-{
-	uint64_t scratch;
-	return proto_list_decode(f, PROTO_SYMBOL_LOOKUP, get_symbol_query, h, get_address, &scratch,
-	                         8, it);
-}
-
-bool proto_next_address(struct proto_iter *it, uint64_t *r)
-{
-	return proto_list_next(it, PROTO_SYMBOL_LOOKUP, get_address, r);
-}
-
-int proto_encode_symbol_table_get(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                                  const struct proto_symbol_query *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_SYMBOL_TABLE_GET, req, flags, put_symbol_query,
-	                          m);
-}
-
-int proto_decode_symbol_table_get(const struct proto_frame *f, struct proto_symbol_query *m)
-{
-	return proto_fixed_decode(f, PROTO_SYMBOL_TABLE_GET, get_symbol_query, m);
-}
-
-/* ---- SYMBOLS ------------------------------------------------------------------------- */
-
-static int put_symbols_head(struct wr *w, const void *msg)
-{
-	const struct proto_symbols_head *h = msg;
-	if (proto_check_str(h->image, 0, PROTO_NAME_MAX))
-		return PROTO_E_STRING;
-	put_u32(w, h->pid);
-	put_str(w, h->image);
-	return 0;
-}
-
-static void get_symbols_head(struct rd *r, void *msg)
-{
-	struct proto_symbols_head *h = msg;
-	h->pid = get_u32(r);
-	proto_get_str(r, &h->image, 0, PROTO_NAME_MAX);
-}
+static const struct proto_field symbols_head_fields[] = {
+	PF(struct proto_symbols_head, pid, PF_U32),
+	PF_S(struct proto_symbols_head, image, 0, PROTO_NAME_MAX),
+};
 
 /* An unknown address has no symbol at all; a known one lies at or after its symbol. */
-static int check_symbol(const struct proto_symbol *s)
+static int check_symbol(const void *msg)
 {
+	const struct proto_symbol *s = msg;
 	if (s->name.len == 0)
 		return (s->start || s->size) ? PROTO_E_INCONSISTENT : 0;
 	if (s->addr < s->start || (s->size && s->addr - s->start >= s->size))
@@ -279,52 +123,47 @@ static int check_symbol(const struct proto_symbol *s)
 	return 0;
 }
 
-static int put_symbol(struct wr *w, const void *msg)
-{
-	const struct proto_symbol *s = msg;
-	if (proto_check_str(s->name, 0, PROTO_SYMBOL_MAX))
-		return PROTO_E_STRING;
-	int err = check_symbol(s);
-	if (err)
-		return err;
-	put_u64(w, s->addr);
-	put_u64(w, s->start);
-	put_u32(w, s->size);
-	put_str(w, s->name);
-	return 0;
-}
+static const struct proto_field symbol_fields[] = {
+	PF(struct proto_symbol, addr, PF_U64),
+	PF(struct proto_symbol, start, PF_U64),
+	PF(struct proto_symbol, size, PF_U32),
+	PF_S(struct proto_symbol, name, 0, PROTO_SYMBOL_MAX),
+};
 
-static void get_symbol(struct rd *r, void *msg)
-{
-	struct proto_symbol *s = msg;
-	s->addr = get_u64(r);
-	s->start = get_u64(r);
-	s->size = get_u32(r);
-	proto_get_str(r, &s->name, 0, PROTO_SYMBOL_MAX);
-	if (!r->err)
-		r->err = check_symbol(s);
-}
+/* ---- the table ----------------------------------------------------------------------- */
 
-int proto_begin_symbols(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                        uint16_t flags, const struct proto_symbols_head *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_SYMBOLS, req, flags, put_symbols_head, h);
-}
+static const struct proto_layout scan_request_layout =
+	PROTO_LAYOUT(struct proto_scan_request, scan_request_fields, check_scan_request);
+static const struct proto_layout scan_head_layout =
+	PROTO_LAYOUT(struct proto_scan_head, scan_head_fields, NULL);
+static const struct proto_layout process_layout =
+	PROTO_LAYOUT(struct proto_process, process_fields, NULL);
+static const struct proto_layout object_layout =
+	PROTO_CUSTOM(struct proto_object, put_object, get_object);
+static const struct proto_layout symbol_query_layout =
+	PROTO_LAYOUT(struct proto_symbol_query, symbol_query_fields, NULL);
+static const struct proto_layout address_layout = PROTO_LAYOUT(uint64_t, address_fields, NULL);
+static const struct proto_layout symbols_head_layout =
+	PROTO_LAYOUT(struct proto_symbols_head, symbols_head_fields, NULL);
+static const struct proto_layout symbol_layout =
+	PROTO_LAYOUT(struct proto_symbol, symbol_fields, check_symbol);
 
-int proto_add_symbol(struct proto_builder *b, const struct proto_symbol *r)
-{
-	return proto_list_add(b, PROTO_SYMBOLS, put_symbol, r);
-}
+const struct proto_message proto_scan_messages[] = {
+	{ PROTO_SCAN_REQUEST, &scan_request_layout, NULL, 0, NULL },
+	{ PROTO_SCAN_PROCESSES, &scan_head_layout, &process_layout, PROCESS_MIN, NULL },
+	{ PROTO_SCAN_OBJECTS, &scan_head_layout, &object_layout, OBJECT_MIN, NULL },
+	{ PROTO_SYMBOL_LOOKUP, &symbol_query_layout, &address_layout, 8, NULL },
+	{ PROTO_SYMBOL_TABLE_GET, &symbol_query_layout, NULL, 0, NULL },
+	{ PROTO_SYMBOLS, &symbols_head_layout, &symbol_layout, SYMBOL_MIN, NULL },
+};
+const size_t proto_scan_message_count = sizeof proto_scan_messages / sizeof proto_scan_messages[0];
 
-int proto_decode_symbols(const struct proto_frame *f, struct proto_symbols_head *h,
-                         struct proto_iter *it)
-{
-	struct proto_symbol scratch;
-	return proto_list_decode(f, PROTO_SYMBOLS, get_symbols_head, h, get_symbol, &scratch,
-	                         SYMBOL_MIN, it);
-}
-
-bool proto_next_symbol(struct proto_iter *it, struct proto_symbol *r)
-{
-	return proto_list_next(it, PROTO_SYMBOLS, get_symbol, r);
-}
+PROTO_FIXED_NAMES(scan_request, PROTO_SCAN_REQUEST, struct proto_scan_request)
+PROTO_FIXED_NAMES(symbol_table_get, PROTO_SYMBOL_TABLE_GET, struct proto_symbol_query)
+PROTO_LIST_NAMES(scan_processes, process, PROTO_SCAN_PROCESSES, struct proto_scan_head,
+                 struct proto_process)
+PROTO_LIST_NAMES(scan_objects, object, PROTO_SCAN_OBJECTS, struct proto_scan_head,
+                 struct proto_object)
+PROTO_LIST_NAMES(symbol_lookup, address, PROTO_SYMBOL_LOOKUP, struct proto_symbol_query,
+                 uint64_t)
+PROTO_LIST_NAMES(symbols, symbol, PROTO_SYMBOLS, struct proto_symbols_head, struct proto_symbol)

@@ -1,4 +1,5 @@
-/* Session messages: the handshake, errors, ping, control, status and transport loss.
+/* Session messages: the handshake, errors, ping, control, status and transport loss, as
+ * layouts and entries of the codec's table (dci/proto_wire.h).
  *
  * HELLO up to its minor version and SERVER_HELLO up to its reason are the same in every major
  * version of the protocol, so two incompatible peers can still tell each other why. */
@@ -40,17 +41,6 @@ static void get_hello(struct rd *r, void *msg)
 	}
 	proto_get_str(r, &m->client, 0, PROTO_NAME_MAX);
 	proto_get_str(r, &m->token, 0, PROTO_NAME_MAX);
-}
-
-int proto_encode_hello(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                       const struct proto_hello *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_HELLO, req, flags, put_hello, m);
-}
-
-int proto_decode_hello(const struct proto_frame *f, struct proto_hello *m)
-{
-	return proto_fixed_decode(f, PROTO_HELLO, get_hello, m);
 }
 
 int proto_refusal_text(const struct proto_hello *h, int err, char *buf, size_t n)
@@ -176,226 +166,98 @@ static void get_server_hello(struct rd *r, void *msg)
 		r->err = PROTO_E_INCONSISTENT;
 }
 
-int proto_encode_server_hello(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                              const struct proto_server_hello *m)
+/* ---- ERROR, PING, PONG, CLAIM_CONTROL, STATUS ----------------------------------------- */
+
+static int check_error(const void *msg)
 {
-	return proto_fixed_encode(buf, cap, PROTO_SERVER_HELLO, req, flags, put_server_hello, m);
+	return ((const struct proto_error_msg *)msg)->code == 0 ? PROTO_E_INCONSISTENT : 0;
 }
 
-int proto_decode_server_hello(const struct proto_frame *f, struct proto_server_hello *m)
-{
-	return proto_fixed_decode(f, PROTO_SERVER_HELLO, get_server_hello, m);
-}
+static const struct proto_field error_fields[] = {
+	PF(struct proto_error_msg, code, PF_U16),
+	PF(struct proto_error_msg, about, PF_U16),
+	PF(struct proto_error_msg, flags, PF_U16),
+	PF_S(struct proto_error_msg, text, 0, PROTO_TEXT_MAX),
+};
 
-/* ---- ERROR, PING, PONG, CLAIM_CONTROL ------------------------------------------------ */
+static const struct proto_field ping_fields[] = {
+	PF(struct proto_ping, cookie, PF_U64),
+};
 
-static int put_error(struct wr *w, const void *msg)
-{
-	const struct proto_error_msg *m = msg;
-	if (proto_check_str(m->text, 0, PROTO_TEXT_MAX))
-		return PROTO_E_STRING;
-	if (m->code == 0)
-		return PROTO_E_INCONSISTENT;
-	put_u16(w, m->code);
-	put_u16(w, m->about);
-	put_u16(w, m->flags);
-	put_str(w, m->text);
-	return 0;
-}
+static const struct proto_field pong_fields[] = {
+	PF(struct proto_pong, cookie, PF_U64),
+	PF(struct proto_pong, timebase, PF_U64),
+};
 
-static void get_error(struct rd *r, void *msg)
-{
-	struct proto_error_msg *m = msg;
-	m->code = get_u16(r);
-	m->about = get_u16(r);
-	m->flags = get_u16(r);
-	proto_get_str(r, &m->text, 0, PROTO_TEXT_MAX);
-	if (!r->err && m->code == 0)
-		r->err = PROTO_E_INCONSISTENT;
-}
+static const struct proto_field claim_fields[] = {
+	PF_S(struct proto_claim, token, 1, PROTO_NAME_MAX),
+};
 
-int proto_encode_error(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                       const struct proto_error_msg *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_ERROR, req, flags, put_error, m);
-}
-
-int proto_decode_error(const struct proto_frame *f, struct proto_error_msg *m)
-{
-	return proto_fixed_decode(f, PROTO_ERROR, get_error, m);
-}
-
-static int put_ping(struct wr *w, const void *msg)
-{
-	put_u64(w, ((const struct proto_ping *)msg)->cookie);
-	return 0;
-}
-
-static void get_ping(struct rd *r, void *msg)
-{
-	((struct proto_ping *)msg)->cookie = get_u64(r);
-}
-
-int proto_encode_ping(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                      const struct proto_ping *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_PING, req, flags, put_ping, m);
-}
-
-int proto_decode_ping(const struct proto_frame *f, struct proto_ping *m)
-{
-	return proto_fixed_decode(f, PROTO_PING, get_ping, m);
-}
-
-static int put_pong(struct wr *w, const void *msg)
-{
-	const struct proto_pong *m = msg;
-	put_u64(w, m->cookie);
-	put_u64(w, m->timebase);
-	return 0;
-}
-
-static void get_pong(struct rd *r, void *msg)
-{
-	struct proto_pong *m = msg;
-	m->cookie = get_u64(r);
-	m->timebase = get_u64(r);
-}
-
-int proto_encode_pong(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                      const struct proto_pong *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_PONG, req, flags, put_pong, m);
-}
-
-int proto_decode_pong(const struct proto_frame *f, struct proto_pong *m)
-{
-	return proto_fixed_decode(f, PROTO_PONG, get_pong, m);
-}
-
-static int put_claim(struct wr *w, const void *msg)
-{
-	const struct proto_claim *m = msg;
-	if (proto_check_str(m->token, 1, PROTO_NAME_MAX))
-		return PROTO_E_STRING;
-	put_str(w, m->token);
-	return 0;
-}
-
-static void get_claim(struct rd *r, void *msg)
-{
-	proto_get_str(r, &((struct proto_claim *)msg)->token, 1, PROTO_NAME_MAX);
-}
-
-int proto_encode_claim(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                       const struct proto_claim *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_CLAIM_CONTROL, req, flags, put_claim, m);
-}
-
-int proto_decode_claim(const struct proto_frame *f, struct proto_claim *m)
-{
-	return proto_fixed_decode(f, PROTO_CLAIM_CONTROL, get_claim, m);
-}
-
-/* ---- STATUS -------------------------------------------------------------------------- */
-
-static int put_status(struct wr *w, const void *msg)
-{
-	const struct proto_status *m = msg;
-	put_u64(w, m->timebase);
-	put_u32(w, m->clients);
-	put_u32(w, m->controller);
-	put_u32(w, m->config_id);
-	put_u32(w, m->streams);
-	put_u32(w, m->clients_cut_off);
-	put_u64(w, m->frames_dropped);
-	put_u64(w, m->samples_lost);
-	return 0;
-}
-
-static void get_status(struct rd *r, void *msg)
-{
-	struct proto_status *m = msg;
-	m->timebase = get_u64(r);
-	m->clients = get_u32(r);
-	m->controller = get_u32(r);
-	m->config_id = get_u32(r);
-	m->streams = get_u32(r);
-	m->clients_cut_off = get_u32(r);
-	m->frames_dropped = get_u64(r);
-	m->samples_lost = get_u64(r);
-}
-
-int proto_encode_status(void *buf, size_t cap, uint32_t req, uint16_t flags,
-                        const struct proto_status *m)
-{
-	return proto_fixed_encode(buf, cap, PROTO_STATUS, req, flags, put_status, m);
-}
-
-int proto_decode_status(const struct proto_frame *f, struct proto_status *m)
-{
-	return proto_fixed_decode(f, PROTO_STATUS, get_status, m);
-}
+static const struct proto_field status_fields[] = {
+	PF(struct proto_status, timebase, PF_U64),
+	PF(struct proto_status, clients, PF_U32),
+	PF(struct proto_status, controller, PF_U32),
+	PF(struct proto_status, config_id, PF_U32),
+	PF(struct proto_status, streams, PF_U32),
+	PF(struct proto_status, clients_cut_off, PF_U32),
+	PF(struct proto_status, frames_dropped, PF_U64),
+	PF(struct proto_status, samples_lost, PF_U64),
+};
 
 /* ---- DROPPED ------------------------------------------------------------------------- */
 
 #define DROP_SIZE 18
 
-static int put_dropped_head(struct wr *w, const void *msg)
-{
-	const struct proto_dropped_head *h = msg;
-	put_u64(w, h->frames);
-	put_u64(w, h->bytes);
-	put_u64(w, h->records);
-	return 0;
-}
+static const struct proto_field dropped_head_fields[] = {
+	PF(struct proto_dropped_head, frames, PF_U64),
+	PF(struct proto_dropped_head, bytes, PF_U64),
+	PF(struct proto_dropped_head, records, PF_U64),
+};
 
-static void get_dropped_head(struct rd *r, void *msg)
-{
-	struct proto_dropped_head *h = msg;
-	h->frames = get_u64(r);
-	h->bytes = get_u64(r);
-	h->records = get_u64(r);
-}
+static const struct proto_field drop_fields[] = {
+	PF(struct proto_drop, type, PF_U16),
+	PF(struct proto_drop, frames, PF_U64),
+	PF(struct proto_drop, records, PF_U64),
+};
 
-static int put_drop(struct wr *w, const void *msg)
-{
-	const struct proto_drop *d = msg;
-	put_u16(w, d->type);
-	put_u64(w, d->frames);
-	put_u64(w, d->records);
-	return 0;
-}
+/* ---- the table ----------------------------------------------------------------------- */
 
-static void get_drop(struct rd *r, void *msg)
-{
-	struct proto_drop *d = msg;
-	d->type = get_u16(r);
-	d->frames = get_u64(r);
-	d->records = get_u64(r);
-}
+static const struct proto_layout hello_layout =
+	PROTO_CUSTOM(struct proto_hello, put_hello, get_hello);
+static const struct proto_layout server_hello_layout =
+	PROTO_CUSTOM(struct proto_server_hello, put_server_hello, get_server_hello);
+static const struct proto_layout error_layout =
+	PROTO_LAYOUT(struct proto_error_msg, error_fields, check_error);
+static const struct proto_layout ping_layout = PROTO_LAYOUT(struct proto_ping, ping_fields, NULL);
+static const struct proto_layout pong_layout = PROTO_LAYOUT(struct proto_pong, pong_fields, NULL);
+static const struct proto_layout claim_layout =
+	PROTO_LAYOUT(struct proto_claim, claim_fields, NULL);
+static const struct proto_layout status_layout =
+	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
+static const struct proto_layout dropped_head_layout =
+	PROTO_LAYOUT(struct proto_dropped_head, dropped_head_fields, NULL);
+static const struct proto_layout drop_layout = PROTO_LAYOUT(struct proto_drop, drop_fields, NULL);
 
-int proto_begin_dropped(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
-                        uint16_t flags, const struct proto_dropped_head *h)
-{
-	return proto_list_begin(b, buf, cap, PROTO_DROPPED, req, flags, put_dropped_head, h);
-}
+const struct proto_message proto_session_messages[] = {
+	{ PROTO_HELLO, &hello_layout, NULL, 0, NULL },
+	{ PROTO_SERVER_HELLO, &server_hello_layout, NULL, 0, NULL },
+	{ PROTO_ERROR, &error_layout, NULL, 0, NULL },
+	{ PROTO_OK, NULL, NULL, 0, NULL },
+	{ PROTO_PING, &ping_layout, NULL, 0, NULL },
+	{ PROTO_PONG, &pong_layout, NULL, 0, NULL },
+	{ PROTO_CLAIM_CONTROL, &claim_layout, NULL, 0, NULL },
+	{ PROTO_STATUS_GET, NULL, NULL, 0, NULL },
+	{ PROTO_STATUS, &status_layout, NULL, 0, NULL },
+	{ PROTO_DROPPED, &dropped_head_layout, &drop_layout, DROP_SIZE, NULL },
+};
+const size_t proto_session_message_count =
+	sizeof proto_session_messages / sizeof proto_session_messages[0];
 
-int proto_add_drop(struct proto_builder *b, const struct proto_drop *r)
-{
-	return proto_list_add(b, PROTO_DROPPED, put_drop, r);
-}
-
-int proto_decode_dropped(const struct proto_frame *f, struct proto_dropped_head *h,
-                         struct proto_iter *it)
-{
-	struct proto_drop scratch;
-	return proto_list_decode(f, PROTO_DROPPED, get_dropped_head, h, get_drop, &scratch,
-	                         DROP_SIZE, it);
-}
-
-bool proto_next_drop(struct proto_iter *it, struct proto_drop *r)
-{
-	return proto_list_next(it, PROTO_DROPPED, get_drop, r);
-}
+PROTO_FIXED_NAMES(hello, PROTO_HELLO, struct proto_hello)
+PROTO_FIXED_NAMES(server_hello, PROTO_SERVER_HELLO, struct proto_server_hello)
+PROTO_FIXED_NAMES(error, PROTO_ERROR, struct proto_error_msg)
+PROTO_FIXED_NAMES(ping, PROTO_PING, struct proto_ping)
+PROTO_FIXED_NAMES(pong, PROTO_PONG, struct proto_pong)
+PROTO_FIXED_NAMES(claim, PROTO_CLAIM_CONTROL, struct proto_claim)
+PROTO_FIXED_NAMES(status, PROTO_STATUS, struct proto_status)
+PROTO_LIST_NAMES(dropped, drop, PROTO_DROPPED, struct proto_dropped_head, struct proto_drop)

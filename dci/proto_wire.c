@@ -101,12 +101,94 @@ static int overflow(const struct wr *w)
 	return w->len > PROTO_MAX_FRAME ? PROTO_E_TOO_BIG : PROTO_E_NOSPACE;
 }
 
-int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
-                       put_fn put, const void *msg)
+/* ---- the table-driven codec --------------------------------------------------------- */
+
+static const struct {
+	const struct proto_message *messages;
+	const size_t *count;
+} parts[] = {
+	{ proto_session_messages, &proto_session_message_count },
+	{ proto_scan_messages, &proto_scan_message_count },
+	{ proto_pmu_messages, &proto_pmu_message_count },
+	{ proto_data_messages, &proto_data_message_count },
+};
+
+const struct proto_message *proto_message(uint16_t type)
 {
+	for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
+		for (size_t i = 0; i < *parts[p].count; i++)
+			if (parts[p].messages[i].type == type)
+				return &parts[p].messages[i];
+	return NULL;
+}
+
+static const void *field_at(const void *msg, const struct proto_field *f)
+{
+	return (const uint8_t *)msg + f->offset;
+}
+
+static int put_layout(struct wr *w, const struct proto_layout *l, const void *msg)
+{
+	for (uint8_t i = 0; i < l->n_fields; i++) {
+		const struct proto_field *f = &l->fields[i];
+		if (f->kind == PF_STR &&
+		    proto_check_str(*(const struct proto_str *)field_at(msg, f), f->min, f->max))
+			return PROTO_E_STRING;
+	}
+	int err = l->check ? l->check(msg) : 0;
+	if (err)
+		return err;
+	for (uint8_t i = 0; i < l->n_fields; i++) {
+		const struct proto_field *f = &l->fields[i];
+		const void *v = field_at(msg, f);
+		switch (f->kind) {
+		case PF_U8: put_u8(w, *(const uint8_t *)v); break;
+		case PF_U16: put_u16(w, *(const uint16_t *)v); break;
+		case PF_U32: put_u32(w, *(const uint32_t *)v); break;
+		case PF_U64: put_u64(w, *(const uint64_t *)v); break;
+		case PF_STR: put_str(w, *(const struct proto_str *)v); break;
+		}
+	}
+	return l->put_more ? l->put_more(w, msg) : 0;
+}
+
+static void get_layout(struct rd *r, const struct proto_layout *l, void *msg)
+{
+	if (l->zero)
+		memset(msg, 0, l->size);
+	for (uint8_t i = 0; i < l->n_fields; i++) {
+		const struct proto_field *f = &l->fields[i];
+		void *v = (uint8_t *)msg + f->offset;
+		switch (f->kind) {
+		case PF_U8: *(uint8_t *)v = get_u8(r); break;
+		case PF_U16: *(uint16_t *)v = get_u16(r); break;
+		case PF_U32: *(uint32_t *)v = get_u32(r); break;
+		case PF_U64: *(uint64_t *)v = get_u64(r); break;
+		case PF_STR: proto_get_str(r, v, f->min, f->max); break;
+		}
+	}
+	if (!r->err && l->check)
+		r->err = l->check(msg);
+	if (l->get_more)
+		l->get_more(r, msg);
+}
+
+/* The entry of a type of the wanted shape (list or fixed), or NULL. */
+static const struct proto_message *entry(uint16_t type, bool list)
+{
+	const struct proto_message *m = proto_message(type);
+	return m && (m->rec != NULL) == list ? m : NULL;
+}
+
+int proto_encode_fixed(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
+                       const void *msg)
+{
+	const struct proto_message *m = entry(type, false);
+	if (!m)
+		return -PROTO_E_INVALID;
 	struct wr w = writer(buf, cap);
 	put_header(&w, type, req, flags);
-	int err = put ? put(&w, msg) : 0;
+	int err = m->body ? put_layout(&w, m->body, msg) : 0;
 	if (!err)
 		err = overflow(&w);
 	if (err)
@@ -121,13 +203,14 @@ static struct rd reader(const struct proto_frame *f)
 	return r;
 }
 
-int proto_fixed_decode(const struct proto_frame *f, uint16_t type, get_fn get, void *msg)
+int proto_decode_fixed(const struct proto_frame *f, uint16_t type, void *msg)
 {
-	if (f->type != type)
+	const struct proto_message *m = entry(type, false);
+	if (!m || f->type != type)
 		return -PROTO_E_INVALID;
 	struct rd r = reader(f);
-	if (get)
-		get(&r, msg);
+	if (m->body)
+		get_layout(&r, m->body, msg);
 	if (!r.err && rd_left(&r))
 		r.err = PROTO_E_TRAILING;
 	return -r.err;
@@ -135,38 +218,27 @@ int proto_fixed_decode(const struct proto_frame *f, uint16_t type, get_fn get, v
 
 int proto_encode_empty(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags)
 {
-	switch (type) {
-	case PROTO_OK:
-	case PROTO_STATUS_GET:
-	case PROTO_CATALOGUE_GET:
-	case PROTO_CONFIG_GET:
-	case PROTO_STOP:
-		return proto_fixed_encode(buf, cap, type, req, flags, NULL, NULL);
-	default:
+	const struct proto_message *m = entry(type, false);
+	if (!m || m->body)
 		return -PROTO_E_INVALID;
-	}
+	return proto_encode_fixed(buf, cap, type, req, flags, NULL);
 }
 
 int proto_decode_empty(const struct proto_frame *f)
 {
-	switch (f->type) {
-	case PROTO_OK:
-	case PROTO_STATUS_GET:
-	case PROTO_CATALOGUE_GET:
-	case PROTO_CONFIG_GET:
-	case PROTO_STOP:
-		return proto_fixed_decode(f, f->type, NULL, NULL);
-	default:
+	const struct proto_message *m = entry(f->type, false);
+	if (!m || m->body)
 		return -PROTO_E_INVALID;
-	}
+	return proto_decode_fixed(f, f->type, NULL);
 }
 
 int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type,
-                     uint32_t req, uint16_t flags, put_fn put_head, const void *head)
+                     uint32_t req, uint16_t flags, const void *head)
 {
+	const struct proto_message *m = entry(type, true);
 	struct wr w = writer(buf, cap);
 	put_header(&w, type, req, flags);
-	int err = put_head(&w, head);
+	int err = m ? put_layout(&w, m->body, head) : PROTO_E_INVALID;
 	size_t count_at = w.len;
 	put_u32(&w, 0);
 	if (!err)
@@ -178,17 +250,33 @@ int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t ty
 	b->count = 0;
 	b->type = type;
 	b->err = err;
+	b->codec = m;
 	return -err;
 }
 
-int proto_list_add(struct proto_builder *b, uint16_t type, put_fn put, const void *rec)
+/* Whether one more record fits what the frame's head says (a list with a list_check). */
+static int room_for_one_more(const struct proto_builder *b, const struct proto_message *m)
 {
+	union proto_any_head head;
+	if (!m->list_check || m->body->size > sizeof head)
+		return m->list_check ? PROTO_E_INTERNAL : 0;
+	struct rd r = { b->buf + PROTO_HEADER_SIZE, b->count_at - PROTO_HEADER_SIZE, 0, 0 };
+	get_layout(&r, m->body, &head);
+	return r.err ? r.err : m->list_check(&head, b->count + 1);
+}
+
+int proto_list_add(struct proto_builder *b, uint16_t type, const void *rec)
+{
+	const struct proto_message *m = b->codec;
 	if (b->err)
 		return -b->err;
-	if (b->type != type)
+	if (b->type != type || !m)
 		return -PROTO_E_INVALID;
+	int err = room_for_one_more(b, m);
+	if (err)
+		return -err;
 	struct wr w = { b->buf, b->cap, b->len };
-	int err = put(&w, rec);
+	err = put_layout(&w, m->rec, rec);
 	if (!err)
 		err = overflow(&w);
 	if (err)
@@ -197,7 +285,6 @@ int proto_list_add(struct proto_builder *b, uint16_t type, put_fn put, const voi
 	b->count++;
 	return 0;
 }
-
 int proto_finish(struct proto_builder *b)
 {
 	if (b->err)
@@ -212,43 +299,50 @@ uint32_t proto_builder_count(const struct proto_builder *b)
 	return b->count;
 }
 
-int proto_list_decode(const struct proto_frame *f, uint16_t type, get_fn get_head, void *head,
-                      get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it)
+int proto_list_decode(const struct proto_frame *f, uint16_t type, void *head,
+                      struct proto_iter *it)
 {
-	if (f->type != type)
+	const struct proto_message *m = entry(type, true);
+	union proto_any_record scratch;
+	it->left = 0;
+	if (!m || f->type != type)
 		return -PROTO_E_INVALID;
+	if (m->rec->size > sizeof scratch)
+		return -PROTO_E_INTERNAL;
 	struct rd r = reader(f);
-	get_head(&r, head);
+	get_layout(&r, m->body, head);
 	uint32_t count = get_u32(&r);
-	if (!r.err && count > rd_left(&r) / rec_min)
+	if (!r.err && count > rd_left(&r) / m->rec_min)
 		r.err = PROTO_E_COUNT;
 	size_t first = r.pos;
 	for (uint32_t i = 0; i < count && !r.err; i++) {
 		if (rd_left(&r) == 0)
 			r.err = PROTO_E_COUNT;   /* out of records, not inside one */
 		else
-			get_rec(&r, scratch);
+			get_layout(&r, m->rec, &scratch);
 	}
 	if (!r.err && rd_left(&r))
 		r.err = PROTO_E_TRAILING;
-	if (r.err) {
-		it->left = 0;
+	if (!r.err && m->list_check)
+		r.err = m->list_check(head, count);
+	if (r.err)
 		return -r.err;
-	}
 	it->p = f->payload;
 	it->len = f->size;
 	it->pos = first;
 	it->left = count;
 	it->type = type;
+	it->codec = m;
 	return 0;
 }
 
-bool proto_list_next(struct proto_iter *it, uint16_t type, get_fn get_rec, void *rec)
+bool proto_list_next(struct proto_iter *it, uint16_t type, void *rec)
 {
-	if (it->left == 0 || it->type != type)
+	const struct proto_message *m = it->codec;
+	if (it->left == 0 || it->type != type || !m)
 		return false;
 	struct rd r = { it->p, it->len, it->pos, 0 };
-	get_rec(&r, rec);
+	get_layout(&r, m->rec, rec);
 	if (r.err) {             /* only if the frame changed since it was decoded */
 		it->left = 0;
 		return false;

@@ -8,6 +8,7 @@
 #ifndef KOV_PROTO_WIRE_H
 #define KOV_PROTO_WIRE_H
 
+#include <stddef.h>
 #include "dci/proto.h"
 #include "kernel/lib/bytes.h"
 #include "kernel/lib/string.h"
@@ -130,21 +131,149 @@ static inline void rd_fail(struct rd *r, int err)
 		r->err = err;
 }
 
-/* A message's fields: put_fn checks its message and writes it (returning 0 or a positive
- * error); get_fn reads and checks it, leaving any error in r->err. */
+/* ---- The table-driven codec ------------------------------------------------------------
+ *
+ * Every message is described once, by data: a layout per structure (its fields in wire order,
+ * the rules between them, and hooks for what a field list cannot say: arrays, nested parts,
+ * a prefix that decides the rest), and a table entry per message type naming its layouts.
+ * One encoder and one decoder walk the layouts; the public proto_encode_X / proto_decode_X /
+ * proto_begin_X / proto_add_Y / proto_next_Y of dci/proto_msg.h are thin typed names over them
+ * (PROTO_FIXED_NAMES, PROTO_LIST_NAMES), and proto_validate() walks the same table. */
+
+/* A message's fields beyond a field list: put_fn writes them (0 or a positive error); get_fn
+ * reads them, leaving any error in r->err. */
 typedef int (*put_fn)(struct wr *w, const void *msg);
 typedef void (*get_fn)(struct rd *r, void *msg);
 
-int proto_fixed_encode(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
-                       put_fn put, const void *msg);
-int proto_fixed_decode(const struct proto_frame *f, uint16_t type, get_fn get, void *msg);
+enum proto_field_kind { PF_U8, PF_U16, PF_U32, PF_U64, PF_STR };
 
-/* rec_min: the smallest encoded record, to refuse impossible counts before reading any. */
+struct proto_field {
+	uint16_t offset;             /* of the member in the structure */
+	uint8_t kind;
+	uint16_t min, max;           /* PF_STR: its length limits */
+};
+
+#define PF(st, member, kind) { (uint16_t)offsetof(st, member), kind, 0, 0 }
+#define PF_S(st, member, min, max) { (uint16_t)offsetof(st, member), PF_STR, min, max }
+
+/* Encoding checks every string field, then `check`, then writes the fields and calls
+ * put_more. Decoding (after clearing the structure when `zero`) reads the fields, runs `check`
+ * if all is well so far, then calls get_more (also after an error: it resets what it owns). */
+struct proto_layout {
+	const struct proto_field *fields;
+	uint8_t n_fields;
+	bool zero;                       /* fields the wire may lack read as zero */
+	uint16_t size;                   /* sizeof the structure */
+	int (*check)(const void *msg);   /* the rules between fields: 0 or a positive error */
+	put_fn put_more;
+	get_fn get_more;
+};
+
+#define PROTO_LAYOUT(st, fields, check) \
+	{ fields, sizeof fields / sizeof fields[0], false, sizeof(st), check, NULL, NULL }
+/* A structure whose whole encoding is code (a prefix that decides the rest, nested lists). */
+#define PROTO_CUSTOM(st, put, get) { NULL, 0, false, sizeof(st), NULL, put, get }
+
+struct proto_message {
+	uint16_t type;
+	const struct proto_layout *body; /* the message, or a list's head; NULL: no payload */
+	const struct proto_layout *rec;  /* a list's records; NULL for a fixed message */
+	uint16_t rec_min;                /* lists: the smallest encoded record (refuses impossible
+	                                    counts before any record is read) */
+	int (*list_check)(const void *head, uint32_t count);   /* lists: do count records fit the
+	                                    head? 0 or a positive error; NULL: always */
+};
+
+/* Each topic file's part of the table. */
+extern const struct proto_message proto_session_messages[], proto_scan_messages[],
+	proto_pmu_messages[], proto_data_messages[];
+extern const size_t proto_session_message_count, proto_scan_message_count,
+	proto_pmu_message_count, proto_data_message_count;
+
+/* The table entry of a type, or NULL. */
+const struct proto_message *proto_message(uint16_t type);
+
+/* Scratch space for any list head, any record and any fixed message but the configuration
+ * (6.5 KiB, decoded on its own). A message added to the table adds its structures here;
+ * tests/unit/test_proto_table.c checks that every layout fits. */
+union proto_any_head {
+	struct proto_dropped_head dropped;
+	struct proto_scan_head scan;
+	struct proto_symbol_query symbol_query;
+	struct proto_symbols_head symbols;
+	struct proto_catalogue_head catalogue;
+	struct proto_samples_head samples;
+	struct proto_counts_head counts;
+	struct proto_interval interval;
+};
+union proto_any_record {
+	struct proto_drop drop;
+	struct proto_process process;
+	struct proto_object object;
+	uint64_t address;
+	struct proto_symbol symbol;
+	struct proto_event event;
+	struct proto_sample sample;
+	struct proto_count count;
+	struct proto_lock lock;
+	struct proto_invocation invocation;
+	struct proto_lost lost;
+};
+union proto_any_fixed {
+	struct proto_hello hello;
+	struct proto_server_hello server_hello;
+	struct proto_error_msg error;
+	struct proto_ping ping;
+	struct proto_pong pong;
+	struct proto_claim claim;
+	struct proto_status status;
+	struct proto_scan_request scan_request;
+	struct proto_symbol_query symbol_query;
+	struct proto_start start;
+	struct proto_instrument instrument;
+};
+
+int proto_encode_fixed(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,
+                       const void *msg);
+int proto_decode_fixed(const struct proto_frame *f, uint16_t type, void *msg);
 int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t type,
-                     uint32_t req, uint16_t flags, put_fn put_head, const void *head);
-int proto_list_add(struct proto_builder *b, uint16_t type, put_fn put, const void *rec);
-int proto_list_decode(const struct proto_frame *f, uint16_t type, get_fn get_head, void *head,
-                      get_fn get_rec, void *scratch, size_t rec_min, struct proto_iter *it);
-bool proto_list_next(struct proto_iter *it, uint16_t type, get_fn get_rec, void *rec);
+                     uint32_t req, uint16_t flags, const void *head);
+int proto_list_add(struct proto_builder *b, uint16_t type, const void *rec);
+int proto_list_decode(const struct proto_frame *f, uint16_t type, void *head,
+                      struct proto_iter *it);
+bool proto_list_next(struct proto_iter *it, uint16_t type, void *rec);
+
+/* The typed public names of a fixed message and of a list message (dci/proto_msg.h declares
+ * them). */
+#define PROTO_FIXED_NAMES(name, type, st)                                                   \
+	int proto_encode_##name(void *buf, size_t cap, uint32_t req, uint16_t flags,        \
+	                        const st *m)                                                \
+	{                                                                                   \
+		return proto_encode_fixed(buf, cap, type, req, flags, m);                   \
+	}                                                                                   \
+	int proto_decode_##name(const struct proto_frame *f, st *m)                         \
+	{                                                                                   \
+		return proto_decode_fixed(f, type, m);                                      \
+	}
+
+#define PROTO_LIST_NAMES(name, rec, type, head_st, rec_st)                                  \
+	int proto_begin_##name(struct proto_builder *b, void *buf, size_t cap, uint32_t req, \
+	                       uint16_t flags, const head_st *h)                            \
+	{                                                                                   \
+		return proto_list_begin(b, buf, cap, type, req, flags, h);                  \
+	}                                                                                   \
+	int proto_add_##rec(struct proto_builder *b, const rec_st *r)                       \
+	{                                                                                   \
+		return proto_list_add(b, type, r);                                          \
+	}                                                                                   \
+	int proto_decode_##name(const struct proto_frame *f, head_st *h,                    \
+	                        struct proto_iter *it)                                      \
+	{                                                                                   \
+		return proto_list_decode(f, type, h, it);                                   \
+	}                                                                                   \
+	bool proto_next_##rec(struct proto_iter *it, rec_st *r)                             \
+	{                                                                                   \
+		return proto_list_next(it, type, r);                                        \
+	}
 
 #endif

@@ -3,7 +3,6 @@
  * and loss figures. One caller at a time (km_lock); the CPUs pick changes up at their ticks. */
 #include "km_internal.h"
 #include "km_catalogue.h"
-#include "ppc970_pmu.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/mm/kmem.h"
 #include "../kernel/drivers/console.h"

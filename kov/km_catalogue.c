@@ -1,28 +1,28 @@
 #include "km_catalogue.h"
 #include "pmu_probe.h"
-#include "ppc970_pmu.h"
 #include "../kernel/drivers/console.h"
 
 struct catalogue km_catalogue;
 
-/* The probe's table, in the catalogue's terms: native (970 selects) and architected (ISA 2.07)
- * cells per counter, with the overflow result on the encoding it was tried with. */
+/* The probe's table, in the catalogue's terms: native (the processor's backend's selects) and
+ * architected cells per counter, with the overflow result on the encoding it was tried with. */
 static void probe_cells(struct catalogue_probe *cp)
 {
 	const struct pmu_probe_result *r = &pmu_probe_result;
 	for (int p = 0; p < PROBE_PMCS; p++) {
-		cp->native[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(r->delta[p][PROBE_970_INST]);
-		cp->native[p][PROBE_CYCLES].counts = probe_counted_cycles(r->delta[p][PROBE_970_CYC]);
-		cp->arch[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(r->delta[p][PROBE_207_INST]);
-		cp->arch[p][PROBE_CYCLES].counts = probe_counted_cycles(r->delta[p][PROBE_207_CYC]);
+		const uint32_t *d = r->delta[p];
+		cp->native[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_NATIVE_INST]);
+		cp->native[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_NATIVE_CYC]);
+		cp->arch[p][PROBE_INSTRUCTIONS].counts = probe_counted_instructions(d[PROBE_ARCH_INST]);
+		cp->arch[p][PROBE_CYCLES].counts = probe_counted_cycles(d[PROBE_ARCH_CYC]);
 		for (int e = 0; e < PROBE_EVENT_COUNT; e++)
 			cp->native[p][e].overflow_irq = cp->arch[p][e].overflow_irq = -1;
 		struct probe_cell *tried = 0;
 		switch (r->overflow_encoding[p]) {
-		case PROBE_970_INST: tried = &cp->native[p][PROBE_INSTRUCTIONS]; break;
-		case PROBE_970_CYC: tried = &cp->native[p][PROBE_CYCLES]; break;
-		case PROBE_207_INST: tried = &cp->arch[p][PROBE_INSTRUCTIONS]; break;
-		case PROBE_207_CYC: tried = &cp->arch[p][PROBE_CYCLES]; break;
+		case PROBE_NATIVE_INST: tried = &cp->native[p][PROBE_INSTRUCTIONS]; break;
+		case PROBE_NATIVE_CYC: tried = &cp->native[p][PROBE_CYCLES]; break;
+		case PROBE_ARCH_INST: tried = &cp->arch[p][PROBE_INSTRUCTIONS]; break;
+		case PROBE_ARCH_CYC: tried = &cp->arch[p][PROBE_CYCLES]; break;
 		}
 		if (tried)
 			tried->overflow_irq = (int8_t)r->overflow_irq[p];
@@ -33,7 +33,7 @@ void km_catalogue_init(void)
 {
 	struct catalogue_probe cp;
 	probe_cells(&cp);
-	if (catalogue_init(&km_catalogue, p970_events, p970_event_count) != 0) {
+	if (catalogue_init_pmu(&km_catalogue, pmu_probe_result.native, pmu_probe_result.arch) != 0) {
 		kprintf("kov: event catalogue: the backend's table does not fit\n");
 		return;
 	}
@@ -49,12 +49,19 @@ void km_catalogue_init(void)
 	kprintf("kov: event catalogue: %lu events (%lu hardware, %lu software); %lu count here, "
 		"%lu can sample here\n", (unsigned long)n, (unsigned long)hw, (unsigned long)(n - hw),
 		(unsigned long)counting, (unsigned long)sampling);
+	kprintf("kov: PMU in use: %s\n", km_pmu_name());
 	for (size_t i = 0; i < n; i++) {
 		const struct event_status *s = catalogue_status(&km_catalogue, i);
 		const struct event_desc *d = catalogue_desc(&km_catalogue, i);
 		if (d->source == EVSRC_HW && s->counts_here)
 			kprintf("kov: counts here: %s (%s selects, counters 0x%02x, samples on 0x%02x)\n",
-				d->name, s->encoding == EVENC_ARCH ? "ISA 2.07" : "970",
+				d->name, catalogue_selects(&km_catalogue, s->encoding),
 				s->count_pmcs, s->sample_pmcs);
 	}
+}
+
+const char *km_pmu_name(void)
+{
+	const struct pmu_backend *b = catalogue_pmu_in_use(&km_catalogue);
+	return b ? b->name : "none";
 }

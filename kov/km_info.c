@@ -40,7 +40,7 @@ static long km_info(uint64_t uout)
 	i.events = (uint16_t)catalogue_count(&km_catalogue);
 	copy_str(i.profile, sizeof i.profile, machine.profile);
 	copy_str(i.model, sizeof i.model, machine.model);
-	copy_str(i.pmu, sizeof i.pmu, "ppc970");
+	copy_str(i.pmu, sizeof i.pmu, km_pmu_name());
 	copy_str(i.build_id, sizeof i.build_id, kov_build_id);
 	return copy_to_user(uout, &i, sizeof i);
 }

@@ -40,6 +40,7 @@ struct km_cpu {
 	bool active;                 /* the KM's group is on this CPU's PMU */
 	bool in_handler;             /* sampling now: nested software events only count */
 	int group;                   /* on the PMU, index into km.plan */
+	const struct pmu_backend *pmu;   /* programmed the PMU last; NULL before the first group */
 	struct mux mux;
 	uint64_t slice_start;        /* timebase at the last switch */
 	uint64_t slice_units;        /* slice-unit events since then (cycles or instructions) */

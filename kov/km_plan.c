@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include "km_plan.h"
-#include "ppc970_pmu.h"
+#include "pmu_backend.h"
 #include "../kernel/lib/format.h"
 #include "../kernel/lib/string.h"
 
@@ -25,41 +25,31 @@ static int generic_event(const struct catalogue *cat, uint32_t flag)
 	return -1;
 }
 
-/* The code the backend's checker takes for event i under encoding enc. */
+/* The code the backend of encoding enc takes for event i: its own, or for an event counted
+ * through the architected backend, that backend's event of the same generic kind. */
 static uint32_t code_of(const struct catalogue *cat, size_t i, enum event_encoding enc)
 {
 	const struct event_desc *d = catalogue_desc(cat, i);
-	if (enc == EVENC_ARCH)
-		return (d->flags & EV_GENERIC_INST) ? QEMU_ISA207_INSTRUCTIONS : QEMU_ISA207_CYCLES;
+	if (enc == EVENC_ARCH) {
+		const struct event_desc *a = pmu_generic_event(cat->arch,
+			d->flags & (EV_GENERIC_INST | EV_GENERIC_CYC));
+		return a ? a->code : 0;
+	}
 	return d->code;
 }
 
-/* Runs the encoding's checker over the group's hardware events (codes[i] for ev[hw[i]]). */
-static int assign(enum event_encoding enc, const uint32_t *codes, int n, int *pmc_of,
-	uint64_t *mmcr0, uint64_t *mmcr1, uint64_t *mmcra, char *why, size_t why_size)
+/* Runs the encoding's backend's checker over the group's hardware events (codes[i] for
+ * ev[hw[i]]). */
+static int assign(const struct catalogue *cat, enum event_encoding enc, const uint32_t *codes,
+	int n, struct pmu_assignment *out, char *why, size_t why_size)
 {
-	if (enc == EVENC_ARCH) {
-		struct qemu_isa207_config q;
-		int rc = qemu_isa207_assign(codes, n, &q, why, why_size);
-		if (rc == P970_OK) {
-			*mmcr0 = q.mmcr0;
-			*mmcr1 = q.mmcr1;
-			*mmcra = 0;
-			for (int i = 0; i < n; i++)
-				pmc_of[i] = q.pmc_of[i];
-		}
-		return rc;
+	const struct pmu_backend *b = catalogue_backend(cat, enc);
+	if (!b) {
+		if (why && why_size)
+			format_buf(why, why_size, "no PMU backend programs these events");
+		return PMU_EBADCODE;
 	}
-	struct p970_config p;
-	int rc = p970_assign(codes, n, &p, why, why_size);
-	if (rc == P970_OK) {
-		*mmcr0 = p.mmcr0;
-		*mmcr1 = p.mmcr1;
-		*mmcra = p.mmcra;
-		for (int i = 0; i < n; i++)
-			pmc_of[i] = p.pmc_of[i];
-	}
-	return rc;
+	return b->assign(codes, n, out, why, why_size);
 }
 
 static int check_header(const struct catalogue *cat, const struct km_config *cfg, char *why,
@@ -137,8 +127,8 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 			if (enc != EVENC_NONE && enc != st->encoding)
 				return refuse(why, wn, "group %s: %s is counted with %s selects here, the "
 					"group's other events with %s ones; put them in separate groups",
-					gc->name, d->name, st->encoding == EVENC_ARCH ? "ISA 2.07" : "970",
-					enc == EVENC_ARCH ? "ISA 2.07" : "970");
+					gc->name, d->name, catalogue_selects(cat, st->encoding),
+					catalogue_selects(cat, enc));
 			enc = st->encoding;
 		}
 		pg->ev[pg->n++] = (struct km_plan_event){ gc->event[e], 0, 0, gc->threshold[e] };
@@ -159,13 +149,13 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 		pg->ev[pg->n] = (struct km_plan_event){ (uint16_t)gi, 0, 1, 0 };
 		/* Kept only if the group still fits: checked below, dropped on failure. */
 		uint32_t codes[KM_MAX_GROUP_EVENTS];
-		int pmc_of[KM_MAX_GROUP_EVENTS], nh = 0;
+		int nh = 0;
 		enum event_encoding e2 = enc == EVENC_NONE ? st->encoding : enc;
 		for (uint32_t e = 0; e <= pg->n; e++)
 			if (catalogue_desc(cat, pg->ev[e].event)->source == EVSRC_HW)
 				codes[nh++] = code_of(cat, pg->ev[e].event, e2);
-		uint64_t m0, m1, ma;
-		if (nh <= 8 && assign(e2, codes, nh, pmc_of, &m0, &m1, &ma, 0, 0) == P970_OK) {
+		struct pmu_assignment a;
+		if (nh <= 8 && assign(cat, e2, codes, nh, &a, 0, 0) == PMU_OK) {
 			pg->n++;
 			enc = e2;
 		}
@@ -174,7 +164,8 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 	/* Counters for the hardware events; a sampled event is pinned to a counter whose
 	 * overflow interrupts here if the checker's first choice cannot. */
 	uint32_t codes[KM_MAX_GROUP_EVENTS];
-	int hw_ev[KM_MAX_GROUP_EVENTS], pmc_of[KM_MAX_GROUP_EVENTS], nh = 0;
+	int hw_ev[KM_MAX_GROUP_EVENTS], nh = 0;
+	struct pmu_assignment a = { 0 };
 	for (uint32_t e = 0; e < pg->n; e++) {
 		const struct event_desc *d = catalogue_desc(cat, pg->ev[e].event);
 		if (d->source != EVSRC_HW) {
@@ -188,14 +179,16 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		char checker[256];
-		if (nh && assign(enc, codes, nh, pmc_of, &pg->mmcr0, &pg->mmcr1, &pg->mmcra, checker,
-				 sizeof checker))
+		if (nh && assign(cat, enc, codes, nh, &a, checker, sizeof checker))
 			return refuse(why, wn, "group %s: %s", gc->name, checker);
+		pg->mmcr0 = a.mmcr0;
+		pg->mmcr1 = a.mmcr1;
+		pg->mmcra = a.mmcra;
 		bool repinned = false;
 		for (int h = 0; h < nh; h++) {
 			const struct km_plan_event *pe = &pg->ev[hw_ev[h]];
 			const struct event_status *st = catalogue_status(cat, pe->event);
-			if (!pe->threshold || (st->sample_pmcs & PMCS(pmc_of[h])))
+			if (!pe->threshold || (st->sample_pmcs & PMCS(a.pmc_of[h])))
 				continue;
 			if (attempt == 1)
 				return refuse(why, wn, "group %s: %s is sampled, but no counter it can use "
@@ -203,7 +196,7 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 					catalogue_desc(cat, pe->event)->name);
 			for (int p = 1; p <= 8; p++)
 				if (st->sample_pmcs & PMCS(p)) {
-					codes[h] = P970_PIN(codes[h] & 0xffff, p);
+					codes[h] = PMU_PIN(PMU_CODE_EVENT(codes[h]), p);
 					repinned = true;
 					break;
 				}
@@ -214,7 +207,7 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 	for (int h = 0; h < nh; h++) {
 		struct km_plan_event *pe = &pg->ev[hw_ev[h]];
 		const struct event_desc *d = catalogue_desc(cat, pe->event);
-		pe->pmc = (uint8_t)pmc_of[h];
+		pe->pmc = (uint8_t)a.pmc_of[h];
 		pg->used_pmcs |= (uint8_t)PMCS(pe->pmc);
 		if (pe->threshold)
 			pg->sample_pmcs |= (uint8_t)PMCS(pe->pmc);
@@ -224,6 +217,9 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 		if (d->flags & EV_GENERIC_CYC)
 			pg->cyc_pmc = (int8_t)pe->pmc;
 	}
+	/* A group of software events alone keeps the counters as the machine's backend leaves
+	 * them; it has one only if something counts here. */
+	pg->pmu = enc != EVENC_NONE ? catalogue_backend(cat, enc) : catalogue_pmu_in_use(cat);
 	*out = *gc;
 	out->n_events = pg->n;
 	for (uint32_t e = 0; e < pg->n; e++) {

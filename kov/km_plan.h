@@ -5,8 +5,9 @@
  *
  * Rules: every event must count on this machine (the catalogue says so after the boot probe);
  * a sampled hardware event must land on a counter whose overflow interrupts here; a group's
- * hardware events must use one kind of encoding (970 selects, or the ISA 2.07 ones QEMU
- * counts) and pass that backend's constraint checker. Instructions and cycles are added to
+ * hardware events must use one kind of encoding (the processor's own selects, or the
+ * architected ones QEMU counts) and pass that backend's constraint checker
+ * (kov/pmu_backend.h). Instructions and cycles are added to
  * every group that has room for them (threshold 0), so IPC and the slice clock are known in
  * every slice. */
 #ifndef KOV_KM_PLAN_H
@@ -27,7 +28,8 @@ struct km_plan_event {
 struct km_plan_group {
 	uint32_t n;
 	struct km_plan_event ev[KM_MAX_GROUP_EVENTS];
-	uint64_t mmcr0, mmcr1, mmcra;   /* selects only: the KM adds freeze and overflow bits */
+	const struct pmu_backend *pmu;  /* programs the group; NULL when nothing counts here */
+	uint64_t mmcr0, mmcr1, mmcra;   /* selects only: pmu->program() adds freeze and overflow */
 	uint8_t used_pmcs;              /* bit p-1: PMCp counts an event of this group */
 	uint8_t sample_pmcs;            /* ... and samples (threshold > 0) */
 	int8_t ev_of_pmc[8];            /* index in ev of PMCp's event, -1 */

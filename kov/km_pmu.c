@@ -3,47 +3,57 @@
  * groups at slice boundaries, decrementer-time samples, and growing rings that lost samples. */
 #include "km_internal.h"
 #include "pmu_access.h"
-#include "ppc970_pmu.h"
+#include "pmu_backend.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/arch/platform.h"
 
 struct km_global km;
 struct km_cpu km_cpus[MAX_CPUS];
 
-static uint64_t mode_freeze_bits(void)
+static unsigned count_modes(void)
 {
-	uint64_t bits = 0;
-	if (!(km.applied.flags & KM_CFG_KERNEL))
-		bits |= MMCR0_FCS;
-	if (!(km.applied.flags & KM_CFG_USER))
-		bits |= MMCR0_FCP;
-	return bits;
+	return (km.applied.flags & KM_CFG_KERNEL ? PMU_COUNT_KERNEL : 0) |
+	       (km.applied.flags & KM_CFG_USER ? PMU_COUNT_USER : 0);
 }
 
+/* Stops every counter, with nothing armed. */
+static void freeze_all(const struct pmu_backend *pmu)
+{
+	mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));
+	isync();
+}
+
+/* Puts group gi on the PMU through its backend. A group without one (nothing counts here) only
+ * stops what an earlier group left running. */
 static void program_group(struct km_cpu *c, int gi, uint64_t now)
 {
 	const struct km_plan_group *g = &km.plan.group[gi];
-	mtspr(SPRN_MMCR0, MMCR0_FC);
-	isync();
-	mtspr(SPRN_MMCR1, g->mmcr1);
-	mtspr(SPRN_MMCRA, g->mmcra);
-	for (int pmc = 1; pmc <= 8; pmc++) {
+	const struct pmu_backend *pmu = g->pmu;
+	c->group = gi;
+	c->slice_start = now;
+	c->slice_units = 0;
+	if (!pmu) {
+		if (c->pmu)
+			freeze_all(c->pmu);
+		return;
+	}
+	struct pmu_regs sel = { g->mmcr0, g->mmcr1, g->mmcra };
+	struct pmu_regs run = pmu->program(&sel, g->sample_pmcs, count_modes());
+	freeze_all(c->pmu ? c->pmu : pmu);
+	mtspr(SPRN_MMCR1, run.mmcr1);
+	mtspr(SPRN_MMCRA, run.mmcra);
+	for (int pmc = 1; pmc <= pmu->counters; pmc++) {
 		int i = g->ev_of_pmc[pmc - 1];
 		uint32_t v = 0;
 		if (i >= 0 && g->ev[i].threshold) {
 			c->period[pmc - 1] = period_draw(&c->periods, g->ev[i].threshold);
-			v = p970_overflow_preload(c->period[pmc - 1]);
+			v = pmu->preload(c->period[pmc - 1]);
 		}
 		write_pmc(pmc, v);
 		c->base[pmc - 1] = v;
 	}
-	c->group = gi;
-	c->slice_start = now;
-	c->slice_units = 0;
-	uint64_t mmcr0 = (g->mmcr0 | mode_freeze_bits()) & ~(uint64_t)(MMCR0_FC | MMCR0_PMAO);
-	if (g->sample_pmcs)
-		mmcr0 |= p970_mmcr0_overflow_bits(g->sample_pmcs);
-	mtspr(SPRN_MMCR0, mmcr0);
+	c->pmu = pmu;
+	mtspr(SPRN_MMCR0, run.mmcr0);
 	isync();
 }
 
@@ -97,8 +107,8 @@ static void stop_here(struct km_cpu *c)
 	if (!c->active)
 		return;
 	km_fold(c, mftb());
-	mtspr(SPRN_MMCR0, MMCR0_FC);
-	isync();
+	if (c->pmu)
+		freeze_all(c->pmu);
 	c->active = false;
 }
 

@@ -4,7 +4,7 @@
 #include "km_internal.h"
 #include "pmu_access.h"
 #include "pmu_probe.h"
-#include "ppc970_pmu.h"
+#include "pmu_backend.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/proc/thread.h"
 #include "../kernel/proc/process.h"
@@ -133,18 +133,19 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 void km_pmu_interrupt(struct trap_frame *tf)
 {
 	struct km_cpu *c = &km_cpus[this_cpu()->index];
-	if (!km.plan.n_groups && !c->active) {
+	const struct pmu_backend *pmu = c->pmu;
+	if (!pmu || (!km.plan.n_groups && !c->active)) {
 		pmu_interrupt(tf);   /* the boot probe's, or a stray one: it freezes and disarms */
 		return;
 	}
 	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
-	mtspr(SPRN_MMCR0, mmcr0 | MMCR0_FC);
+	mtspr(SPRN_MMCR0, pmu_freeze(pmu, mmcr0));
 	isync();
 	uint64_t t0 = mftb();
 	this_cpu()->pmu_interrupts++;
 	c->interrupts++;
 	if (!c->active) {
-		mtspr(SPRN_MMCR0, MMCR0_FC);   /* left armed by a configuration since stopped */
+		mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));   /* left armed by a configuration since stopped */
 		return;
 	}
 	const struct km_plan_group *g = &km.plan.group[c->group];
@@ -153,11 +154,11 @@ void km_pmu_interrupt(struct trap_frame *tf)
 	 * of them overflowed are the others looked at (a counting-only counter reaching bit 31). */
 	bool handled = false;
 	for (int pass = 0; pass < 2 && !handled; pass++) {
-		for (int pmc = 1; pmc <= 8; pmc++) {
+		for (int pmc = 1; pmc <= pmu->counters; pmc++) {
 			if (pass == 0 && !(g->sample_pmcs & PMCS(pmc)))
 				continue;
 			uint32_t v = read_pmc(pmc);
-			if (!p970_pmc_overflowed(v))
+			if (!pmu_overflowed(pmu, v))
 				continue;
 			handled = true;
 			int i = g->ev_of_pmc[pmc - 1];
@@ -179,7 +180,7 @@ void km_pmu_interrupt(struct trap_frame *tf)
 	}
 	c->in_handler = false;
 	c->handler_ticks += mftb() - t0;
-	mtspr(SPRN_MMCR0, p970_mmcr0_rearm(mmcr0) & ~(uint64_t)MMCR0_FC);
+	mtspr(SPRN_MMCR0, pmu_unfreeze(pmu, pmu_rearm(pmu, mmcr0)));
 	isync();
 }
 

@@ -1,4 +1,6 @@
 #include "pmu_event.h"
+#include "pmu_backend.h"
+#include "../kernel/lib/format.h"
 
 static const struct event_desc sw_events[SW_EVENT_COUNT] = {
 	[SW_SLB_MISS] = { "SW_SLB_MISS", "Segment lookaside buffer misses handled by the kernel",
@@ -17,9 +19,6 @@ static const struct event_desc sw_events[SW_EVENT_COUNT] = {
 
 static const char why_not_probed[] = "not probed yet";
 static const char why_no_counter[] = "no counter counted it in the boot probe";
-static const char why_no_native[] =
-	"970 event selects counted nothing in the boot probe; only the ISA 2.07 instructions and "
-	"cycles events count on this machine";
 static const char why_cannot_sample[] = "this event cannot raise overflow samples";
 static const char why_irq_untried[] = "counts, but the boot probe did not try its overflow interrupt";
 static const char why_no_irq[] =
@@ -44,17 +43,58 @@ bool name_equal(const char *a, const char *b)
 	return *a == *b;
 }
 
-int catalogue_init(struct catalogue *c, const struct event_desc *hw, size_t n_hw)
+static int init(struct catalogue *c, const struct event_desc *hw, size_t n_hw,
+	const struct pmu_backend *native, const struct pmu_backend *arch)
 {
 	if (n_hw > CATALOGUE_MAX - SW_EVENT_COUNT)
 		return -1;
 	c->hw = hw;
 	c->n_hw = n_hw;
+	c->native = native;
+	c->arch = arch;
+	format_buf(c->why_no_native, sizeof c->why_no_native, "%s event selects counted nothing in "
+		"the boot probe; only the %s instructions and cycles events count on this machine",
+		catalogue_selects(c, EVENC_NATIVE), catalogue_selects(c, EVENC_ARCH));
 	for (size_t i = 0; i < CATALOGUE_MAX; i++)
 		c->status[i] = (struct event_status){ .why_not = why_not_probed };
 	for (size_t i = 0; i < SW_EVENT_COUNT; i++)
 		c->status[n_hw + i] = (struct event_status){ .counts_here = true, .samples_here = true };
 	return 0;
+}
+
+int catalogue_init_pmu(struct catalogue *c, const struct pmu_backend *native,
+	const struct pmu_backend *arch)
+{
+	return init(c, native ? native->events : NULL, native ? native->n_events : 0, native, arch);
+}
+
+int catalogue_init(struct catalogue *c, const struct event_desc *hw, size_t n_hw)
+{
+	return init(c, hw, n_hw, pmu_backend_of_events(hw), pmu_backend_architected());
+}
+
+const struct pmu_backend *catalogue_backend(const struct catalogue *c, enum event_encoding enc)
+{
+	return enc == EVENC_NATIVE ? c->native : enc == EVENC_ARCH ? c->arch : NULL;
+}
+
+const char *catalogue_selects(const struct catalogue *c, enum event_encoding enc)
+{
+	const struct pmu_backend *b = catalogue_backend(c, enc);
+	return b ? b->selects : "no";
+}
+
+const struct pmu_backend *catalogue_pmu_in_use(const struct catalogue *c)
+{
+	bool arch = false;
+	for (size_t i = 0; i < c->n_hw; i++) {
+		if (!c->status[i].counts_here)
+			continue;
+		if (c->status[i].encoding == EVENC_NATIVE)
+			return c->native;
+		arch |= c->status[i].encoding == EVENC_ARCH;
+	}
+	return arch ? c->arch : NULL;
 }
 
 size_t catalogue_count(const struct catalogue *c)
@@ -144,15 +184,15 @@ static void judge_generic(struct event_status *s, const struct event_desc *d,
 /* Any other native event cannot be checked against a known loop; it is trusted to count
  * where the probe saw the native selects work at all, and to sample where their overflow
  * interrupted. */
-static void judge_native(struct event_status *s, const struct event_desc *d,
-	const struct catalogue_probe *p)
+static void judge_native(const struct catalogue *c, struct event_status *s,
+	const struct event_desc *d, const struct catalogue_probe *p)
 {
 	uint8_t works = cells_where(p->native, PROBE_INSTRUCTIONS, false) |
 		cells_where(p->native, PROBE_CYCLES, false);
 	s->count_pmcs = works & d->pmcs;
 	s->counts_here = s->count_pmcs != 0;
 	if (!s->counts_here) {
-		s->why_not = works ? why_no_counter : why_no_native;
+		s->why_not = works ? why_no_counter : c->why_no_native;
 		return;
 	}
 	s->encoding = EVENC_NATIVE;
@@ -173,6 +213,6 @@ void catalogue_apply_probe(struct catalogue *c, const struct catalogue_probe *p)
 		else if (d->flags & EV_GENERIC_CYC)
 			judge_generic(s, d, p, PROBE_CYCLES);
 		else
-			judge_native(s, d, p);
+			judge_native(c, s, d, p);
 	}
 }

@@ -1,9 +1,11 @@
 /* The KM's event catalogue: every event the monitor can count, where its numbers come from
  * (a hardware counter or the kernel itself) and whether it counts and samples on this machine.
  *
- * The catalogue is machine-independent: a PMU backend (kov/ppc970_pmu.h) supplies its table of
- * hardware events, the kernel's software events are added here, and the boot probe's
- * measurements decide each event's status. Nothing is assumed: an event the probe could not
+ * The catalogue is machine-independent: the processor's PMU backend (kov/pmu_backend.h)
+ * supplies its table of hardware events, the kernel's software events are added here, and the
+ * boot probe's measurements decide each event's status, and with it which backend programs
+ * each event: the processor's own, or for instructions and cycles the architected fallback when
+ * only its selects count (QEMU). Nothing is assumed: an event the probe could not
  * show to count is listed with the reason it does not. An event's number in the catalogue
  * (its index) is the `event` of a sample record. */
 #ifndef KOV_PMU_EVENT_H
@@ -31,7 +33,7 @@ struct event_desc {
 	const char *name;
 	const char *description;
 	enum event_source source;
-	uint32_t code;        /* backend encoding (970 format, kov/ppc970_pmu.h); sw_event for SW */
+	uint32_t code;        /* the backend's encoding; sw_event for SW */
 	uint32_t flags;
 	uint8_t pmcs;
 };
@@ -53,8 +55,8 @@ const struct event_desc *sw_event_desc(enum sw_event e);
 /* How an event is programmed where it counts. */
 enum event_encoding {
 	EVENC_NONE,           /* software event, or does not count */
-	EVENC_NATIVE,         /* the backend's own selects (970 PMCxSEL, TTM muxes) */
-	EVENC_ARCH,           /* ISA 2.07 architected selects: the only ones QEMU implements */
+	EVENC_NATIVE,         /* the catalogue's own backend's selects (970 PMCxSEL, TTM muxes) */
+	EVENC_ARCH,           /* the architected backend's (ISA 2.07): all QEMU implements */
 };
 
 struct event_status {
@@ -83,16 +85,37 @@ struct catalogue_probe {
 
 #define CATALOGUE_MAX 64
 
+struct pmu_backend;
+
 /* Hardware events first (in the backend's order), then the software events. */
 struct catalogue {
 	const struct event_desc *hw;
 	size_t n_hw;
+	const struct pmu_backend *native;   /* whose events hw are; programs EVENC_NATIVE */
+	const struct pmu_backend *arch;     /* programs EVENC_ARCH; may be NULL or native */
+	char why_no_native[192];            /* why_not of native events when no native select counted */
 	struct event_status status[CATALOGUE_MAX];
 };
 
-/* Returns 0, or -1 when the backend table does not fit. Hardware events start "not probed". */
+/* A catalogue of the events of `native` (may be NULL: software events only), with `arch` as
+ * the fallback for instructions and cycles. Returns 0, or -1 when the backend's table does not
+ * fit. Hardware events start "not probed". */
+int catalogue_init_pmu(struct catalogue *c, const struct pmu_backend *native,
+	const struct pmu_backend *arch);
+/* The same for an event table: its backend is looked up in the registry (none if no backend
+ * owns the table: its events are listed but never programmed), the fallback is the registry's
+ * architected backend. */
 int catalogue_init(struct catalogue *c, const struct event_desc *hw, size_t n_hw);
 void catalogue_apply_probe(struct catalogue *c, const struct catalogue_probe *p);
+
+/* The backend that programs events of this encoding (NULL for EVENC_NONE or if none). */
+const struct pmu_backend *catalogue_backend(const struct catalogue *c, enum event_encoding enc);
+/* The backend counting this machine's hardware events: the native one if any of its events
+ * counts through its own selects, else the architected one if any event counts through it,
+ * else NULL. Its name is the PMU reported to clients ("none" for NULL). */
+const struct pmu_backend *catalogue_pmu_in_use(const struct catalogue *c);
+/* The encoding's name in sentences ("970", "ISA 2.07"). */
+const char *catalogue_selects(const struct catalogue *c, enum event_encoding enc);
 
 size_t catalogue_count(const struct catalogue *c);
 const struct event_desc *catalogue_desc(const struct catalogue *c, size_t i);   /* NULL past end */

@@ -11,6 +11,8 @@
 struct pmu_probe_result pmu_probe_result;
 static volatile int irq_pmc;        /* which PMC the last interrupt found overflowed, 0 none */
 static volatile uint64_t irq_nip;
+/* The backend whose overflow is being tried, then the processor's: it freezes and disarms. */
+static const struct pmu_backend *volatile irq_backend;
 
 /* A loop of exactly LOOP_BODY * iterations instructions (plus a handful around it). The loop
  * starts on a 64-byte boundary: with some placements of this code QEMU 10 counted only the
@@ -28,32 +30,31 @@ static void run_loop(uint64_t iterations)
 		: : "r"(iterations) : "r0", "ctr", "memory");
 }
 
-/* MMCR0/MMCR1 values that select `enc` on `pmc` and turn the other selectable counters off. */
-static void encode(int pmc, enum probe_encoding enc, uint64_t *mmcr0, uint64_t *mmcr1)
+/* The backend the encoding belongs to, and its probe event. */
+static const struct pmu_backend *backend_of(enum probe_encoding enc)
 {
-	*mmcr0 = 0;
-	*mmcr1 = 0;
-	if (enc == PROBE_970_INST || enc == PROBE_970_CYC) {
-		uint64_t sel = enc == PROBE_970_INST ? P970_SEL_INST_CMPL : P970_SEL_CYC;
-		for (int p = 1; p <= NUM_PMCS; p++) {
-			uint64_t s = p == pmc ? sel : P970_SEL_OFF;
-			if (p == 1)
-				*mmcr0 |= s << MMCR0_PMC1SEL_SHIFT;
-			else if (p == 2)
-				*mmcr0 |= s << MMCR0_PMC2SEL_SHIFT;
-			else
-				*mmcr1 |= s << MMCR1_PMCSEL_SHIFT(p);
-		}
-	} else if (pmc <= 4) {
-		uint64_t sel = enc == PROBE_207_INST ? P207_SEL_INST_CMPL : P207_SEL_CYC;
-		*mmcr1 = sel << MMCR1_207_SHIFT(pmc);
-	}
-	/* ISA 2.07 PMC5/6 have fixed events and need no select: leaving FC56 clear enables them. */
+	const struct pmu_probe_result *r = &pmu_probe_result;
+	return enc == PROBE_NATIVE_INST || enc == PROBE_NATIVE_CYC ? r->native : r->arch;
 }
 
-static void pmu_freeze(void)
+static enum probe_event event_of(enum probe_encoding enc)
 {
-	mtspr(SPRN_MMCR0, MMCR0_FC);
+	return enc == PROBE_NATIVE_INST || enc == PROBE_ARCH_INST ? PROBE_INSTRUCTIONS : PROBE_CYCLES;
+}
+
+/* The registers that count `enc` on `pmc` alone, counters running, the overflow interrupt
+ * armed for the counters in sample_pmcs. */
+static struct pmu_regs encode(int pmc, enum probe_encoding enc, unsigned sample_pmcs)
+{
+	const struct pmu_backend *b = backend_of(enc);
+	struct pmu_regs sel;
+	b->probe_select(pmc, event_of(enc), &sel);
+	return b->program(&sel, sample_pmcs, PMU_COUNT_KERNEL | PMU_COUNT_USER);
+}
+
+static void stop_counting(const struct pmu_backend *b)
+{
+	mtspr(SPRN_MMCR0, pmu_freeze(b, 0));
 }
 
 static void pmu_clear(void)
@@ -64,17 +65,19 @@ static void pmu_clear(void)
 
 static uint32_t measure(int pmc, enum probe_encoding enc)
 {
-	uint64_t mmcr0, mmcr1;
-	encode(pmc, enc, &mmcr0, &mmcr1);
-	pmu_freeze();
+	const struct pmu_backend *b = backend_of(enc);
+	if (!b)
+		return 0;
+	struct pmu_regs r = encode(pmc, enc, 0);
+	stop_counting(b);
 	pmu_clear();
-	mtspr(SPRN_MMCRA, 0);
-	mtspr(SPRN_MMCR1, mmcr1);
+	mtspr(SPRN_MMCRA, r.mmcra);
+	mtspr(SPRN_MMCR1, r.mmcr1);
 	isync();
-	mtspr(SPRN_MMCR0, mmcr0);       /* FC clear: counting starts */
+	mtspr(SPRN_MMCR0, r.mmcr0);     /* not frozen: counting starts */
 	isync();
 	run_loop(LOOP_ITERATIONS);
-	pmu_freeze();
+	stop_counting(b);
 	isync();
 	return read_pmc(pmc);
 }
@@ -97,33 +100,36 @@ bool probe_counted_cycles(uint32_t delta)
 
 static int try_overflow(int pmc, enum probe_encoding enc)
 {
-	uint64_t mmcr0, mmcr1;
-	encode(pmc, enc, &mmcr0, &mmcr1);
-	pmu_freeze();
+	const struct pmu_backend *b = backend_of(enc);
+	struct pmu_regs r = encode(pmc, enc, PMCS(pmc));
+	stop_counting(b);
 	pmu_clear();
+	irq_backend = b;
 	irq_pmc = 0;
-	write_pmc(pmc, 0x80000000u - OVERFLOW_AFTER);
-	mtspr(SPRN_MMCR1, mmcr1);
+	write_pmc(pmc, b->preload(OVERFLOW_AFTER));
+	mtspr(SPRN_MMCR1, r.mmcr1);
 	isync();
-	mmcr0 |= MMCR0_PMXE | (pmc == 1 ? MMCR0_PMC1CE : MMCR0_PMCJCE);
 	irq_enable();
-	mtspr(SPRN_MMCR0, mmcr0);
+	mtspr(SPRN_MMCR0, r.mmcr0);
 	isync();
 	run_loop(LOOP_ITERATIONS);
 	irq_disable();
-	pmu_freeze();
+	stop_counting(b);
 	pmu_probe_result.overflow_nip[pmc - 1] = irq_nip;
 	return irq_pmc == pmc;
 }
 
 void pmu_interrupt(struct trap_frame *tf)
 {
+	const struct pmu_backend *b = irq_backend;
+	this_cpu()->pmu_interrupts++;
+	if (!b)
+		return;     /* no backend, so nothing was armed: the probe said so at boot */
 	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
 	/* Freeze first so the handler itself is not counted, and disarm: the probe wants one. */
-	mtspr(SPRN_MMCR0, (mmcr0 | MMCR0_FC) & ~(MMCR0_PMXE | MMCR0_PMAO));
-	this_cpu()->pmu_interrupts++;
+	mtspr(SPRN_MMCR0, pmu_freeze(b, pmu_disarm(b, mmcr0)));
 	for (int p = 1; p <= NUM_PMCS; p++) {
-		if (read_pmc(p) & 0x80000000u) {
+		if (pmu_overflowed(b, read_pmc(p))) {
 			irq_pmc = p;
 			break;
 		}
@@ -131,16 +137,20 @@ void pmu_interrupt(struct trap_frame *tf)
 	irq_nip = tf->nip;
 }
 
-static const char *enc_name[PROBE_ENCODINGS] = {
-	"970:INST_CMPL", "970:CYC", "2.07:INST_CMPL", "2.07:CYC",
-};
-
 void pmu_probe(void)
 {
 	struct pmu_probe_result *r = &pmu_probe_result;
 	int irq = irq_save();
 	r->pvr = (uint32_t)mfspr(SPRN_PVR);
+	r->native = pmu_backend_for_pvr(r->pvr);
+	r->arch = pmu_backend_architected();
+	irq_backend = r->native;
 	r->loop_instructions = (uint64_t)LOOP_ITERATIONS * LOOP_BODY;
+	if (!r->native) {
+		irq_restore(irq);
+		kprintf("pmu: no PMU backend for pvr=0x%08x: hardware events do not count\n", r->pvr);
+		return;
+	}
 	for (int p = 1; p <= NUM_PMCS; p++)
 		for (int e = 0; e < PROBE_ENCODINGS; e++)
 			r->delta[p - 1][e] = measure(p, (enum probe_encoding)e);
@@ -148,21 +158,25 @@ void pmu_probe(void)
 		r->overflow_irq[p - 1] = -1;
 		r->overflow_encoding[p - 1] = -1;
 		for (int e = 0; e < PROBE_ENCODINGS; e++) {
-			if (probe_counted_instructions(r->delta[p - 1][e])) {
+			if (backend_of((enum probe_encoding)e) &&
+			    probe_counted_instructions(r->delta[p - 1][e])) {
 				r->overflow_irq[p - 1] = try_overflow(p, (enum probe_encoding)e);
 				r->overflow_encoding[p - 1] = e;
 				break;
 			}
 		}
 	}
-	pmu_freeze();
+	irq_backend = r->native;
+	stop_counting(r->native);
 	pmu_clear();
 	irq_restore(irq);
 
 	kprintf("pmu: probe pvr=0x%08x loop=%lu instructions (counter deltas)\n", r->pvr,
 		(unsigned long)r->loop_instructions);
-	kprintf("pmu: pmc %14s %14s %14s %14s  overflow-irq\n", enc_name[0], enc_name[1],
-		enc_name[2], enc_name[3]);
+	kprintf("pmu: backends %s (native) and %s (architected)\n", r->native->name,
+		r->arch ? r->arch->name : "none");
+	kprintf("pmu: pmc %14s %14s %14s %14s  overflow-irq\n", "native:INST", "native:CYC",
+		"arch:INST", "arch:CYC");
 	for (int p = 1; p <= NUM_PMCS; p++) {
 		int o = r->overflow_irq[p - 1];
 		kprintf("pmu:  %d  %14u %14u %14u %14u  %s\n", p, r->delta[p - 1][0], r->delta[p - 1][1],

@@ -1,20 +1,24 @@
-/* Boot-time PMU probe: for each counter and a few event encodings (970-native and ISA 2.07),
- * whether the counter counts a loop of known length and whether its overflow interrupts.
- * The results seed the KM's event catalogue: nothing is assumed, everything is measured. */
+/* Boot-time PMU probe: for each counter, whether it counts a loop of known length with the
+ * instructions and cycles selects of two backends (kov/pmu_backend.h) — the processor's own
+ * and the architected fallback — and whether its overflow interrupts. The results seed the
+ * KM's event catalogue: nothing is assumed, everything is measured. */
 #ifndef KOV_PMU_PROBE_H
 #define KOV_PMU_PROBE_H
 
 #include <stdint.h>
 #include <stdbool.h>
 #include "../kernel/arch/trap.h"
-#include "pmu_regs.h"
+#include "pmu_backend.h"
 
+/* The columns of the probe: (backend, event). */
 enum probe_encoding {
-	PROBE_970_INST, PROBE_970_CYC, PROBE_207_INST, PROBE_207_CYC, PROBE_ENCODINGS
+	PROBE_NATIVE_INST, PROBE_NATIVE_CYC, PROBE_ARCH_INST, PROBE_ARCH_CYC, PROBE_ENCODINGS
 };
 
 struct pmu_probe_result {
 	uint32_t pvr;
+	const struct pmu_backend *native;                /* the processor's PMU (registry's choice) */
+	const struct pmu_backend *arch;                  /* the architected fallback */
 	uint64_t loop_instructions;                      /* instructions in the measured loop */
 	uint32_t delta[NUM_PMCS][PROBE_ENCODINGS];       /* counter change over the loop */
 	int overflow_irq[NUM_PMCS];                      /* 1 yes, 0 no, -1 not tried */
@@ -24,7 +28,8 @@ struct pmu_probe_result {
 
 extern struct pmu_probe_result pmu_probe_result;
 
-/* Runs the probe on the calling CPU and prints the table. Interrupts must be ready. */
+/* Chooses the backends for this processor, runs the probe on the calling CPU and prints the
+ * table. Interrupts must be ready. */
 void pmu_probe(void);
 
 /* Whether a counter's change over the probe loop shows it counted instructions / cycles. */

@@ -1,4 +1,6 @@
+/* The PowerPC 970 PMU backend (kov/ppc970_pmu.h). */
 #include "ppc970_pmu.h"
+#include "pmu_book3s.h"
 #include "../kernel/lib/format.h"
 
 /* Event codes: each one appears in PAPI/libpfm's ppc970_events.h; the generic and cache
@@ -383,7 +385,7 @@ static uint64_t lane_source(unsigned u, const struct ttm_plan *t)
 static const uint8_t adder_shift[NUM_PMCS] = { 39, 38, 33, 32, 36, 37, 34, 35 };
 
 static void compute(const struct ev *ev, int n, const struct ttm_plan *t, const int *bus_user,
-	struct p970_config *out)
+	struct pmu_assignment *out)
 {
 	unsigned sel[NUM_PMCS];
 	uint64_t mmcr1 = 0, mmcra = P970_MMCRA_ONE_IOP;
@@ -422,7 +424,7 @@ static void compute(const struct ev *ev, int n, const struct ttm_plan *t, const 
 	out->mmcra = mmcra;
 }
 
-int p970_assign(const uint32_t *codes, int n, struct p970_config *out, char *why,
+int p970_assign(const uint32_t *codes, int n, struct pmu_assignment *out, char *why,
 	size_t why_size)
 {
 	struct msg m = { why, why_size, 0 };
@@ -495,119 +497,45 @@ int p970_assign(const uint32_t *codes, int n, struct p970_config *out, char *why
 	return P970_OK;
 }
 
-/* ---- overflow ---------------------------------------------------------------------------- */
+/* ---- the backend ------------------------------------------------------------------------ */
 
-uint32_t p970_overflow_preload(uint32_t period)
+/* Processor version numbers (PVR bits 16-31): 970, 970FX, 970MP, 970GX. */
+static bool p970_matches(uint32_t pvr)
 {
-	if (period == 0)
-		period = 1;
-	if (period > 0x80000000u)
-		period = 0x80000000u;
-	return 0x80000000u - period;
-}
-
-bool p970_pmc_overflowed(uint32_t value)
-{
-	return value & 0x80000000u;
-}
-
-uint64_t p970_mmcr0_overflow_bits(unsigned pmc_mask)
-{
-	uint64_t v = 0;
-	if (pmc_mask & PMCS(1))
-		v |= MMCR0_PMC1CE;
-	if (pmc_mask & 0xfeu)
-		v |= MMCR0_PMCJCE;
-	return v ? v | MMCR0_PMXE : 0;
-}
-
-uint64_t p970_mmcr0_freeze(uint64_t mmcr0)
-{
-	return mmcr0 | MMCR0_FC;
-}
-
-uint64_t p970_mmcr0_unfreeze(uint64_t mmcr0)
-{
-	return mmcr0 & ~(uint64_t)MMCR0_FC;
-}
-
-uint64_t p970_mmcr0_rearm(uint64_t mmcr0)
-{
-	return (mmcr0 & ~(uint64_t)MMCR0_PMAO) | MMCR0_PMXE;
-}
-
-/* ---- QEMU's ISA 2.07 subset -------------------------------------------------------------- */
-
-static const char *qemu_name(uint32_t sel)
-{
-	return sel == QEMU_ISA207_INSTRUCTIONS ? "instructions (ISA 2.07)" : "cycles (ISA 2.07)";
-}
-
-int qemu_isa207_assign(const uint32_t *codes, int n, struct qemu_isa207_config *out,
-	char *why, size_t why_size)
-{
-	struct msg m = { why, why_size, 0 };
-	uint8_t used = 0;
-
-	if (why && why_size)
-		why[0] = 0;
-	if (n > 6) {
-		say(&m, "too many events: QEMU counts on 6 counters (PMC1-6)");
-		return P970_ETOOMANY;
+	switch (pvr >> 16) {
+	case 0x0039: case 0x003c: case 0x0044: case 0x0045:
+		return true;
 	}
-	if (n < 0 || (n > 0 && !codes) || !out) {
-		say(&m, "bad arguments");
-		return P970_EBADCODE;
-	}
-	for (int i = 0; i < 6; i++)
-		out->pmc_of[i] = 0;
-	/* Pinned events first, so the free choices cannot take their counters. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < n; i++) {
-			uint32_t sel = codes[i] & 0xffff, pin = P970_CODE_PIN(codes[i]);
-			bool inst = sel == QEMU_ISA207_INSTRUCTIONS;
-			uint8_t allowed = inst ? 0x1f : 0x2f;   /* PMC1-5 / PMC1-4 and 6 */
-			if ((pass == 0) != (pin != 0))
-				continue;
-			if ((codes[i] >> 20) || (!inst && sel != QEMU_ISA207_CYCLES)) {
-				say(&m, "0x%x is not an event QEMU counts (only 0x02 instructions and "
-					"0x1e cycles)", (unsigned)codes[i]);
-				return P970_EBADCODE;
-			}
-			if (pin) {
-				if (pin > NUM_PMCS || !(allowed & PMCS(pin))) {
-					say(&m, "%s can only be counted on PMC%s under QEMU", qemu_name(sel),
-						inst ? "1, 2, 3, 4 or 5" : "1, 2, 3, 4 or 6");
-					return P970_EPMC;
-				}
-				if (used & PMCS(pin)) {
-					say(&m, "two events need PMC%u", (unsigned)pin);
-					return P970_EPMC;
-				}
-				out->pmc_of[i] = (int)pin;
-			} else {
-				/* Its own fixed counter first: PMC5 for instructions, PMC6 for cycles. */
-				int own = inst ? 5 : 6, p = 0;
-				if (!(used & PMCS(own)))
-					p = own;
-				for (int q = 1; q <= 4 && !p; q++)
-					if (!(used & PMCS(q)))
-						p = q;
-				if (!p) {
-					say(&m, "no free counter for %s: QEMU counts %s only on PMC%s",
-						qemu_name(sel), inst ? "instructions" : "cycles",
-						inst ? "1-5" : "1-4 and 6");
-					return P970_EPMC;
-				}
-				out->pmc_of[i] = p;
-			}
-			used |= (uint8_t)PMCS(out->pmc_of[i]);
-		}
-	}
-	out->mmcr0 = used & (PMCS(5) | PMCS(6)) ? 0 : MMCR0_FC56;
-	out->mmcr1 = 0;
-	for (int i = 0; i < n; i++)
-		if (out->pmc_of[i] <= 4)
-			out->mmcr1 |= (uint64_t)(codes[i] & 0xff) << MMCR1_207_SHIFT(out->pmc_of[i]);
-	return P970_OK;
+	return false;
 }
+
+/* Instructions or cycles on one counter, every other counter's select off. */
+static void p970_probe_select(int pmc, enum probe_event ev, struct pmu_regs *out)
+{
+	uint64_t sel = ev == PROBE_INSTRUCTIONS ? P970_SEL_INST_CMPL : P970_SEL_CYC;
+	*out = (struct pmu_regs){ 0, 0, 0 };
+	for (int p = 1; p <= NUM_PMCS; p++) {
+		uint64_t s = p == pmc ? sel : P970_SEL_OFF;
+		if (p == 1)
+			out->mmcr0 |= s << MMCR0_PMC1SEL_SHIFT;
+		else if (p == 2)
+			out->mmcr0 |= s << MMCR0_PMC2SEL_SHIFT;
+		else
+			out->mmcr1 |= s << MMCR1_PMCSEL_SHIFT(p);
+	}
+}
+
+const struct pmu_backend ppc970_pmu = {
+	.name = "ppc970",
+	.selects = "970",
+	.architected = false,
+	.counters = NUM_PMCS,
+	.events = p970_events,
+	.n_events = sizeof p970_events / sizeof p970_events[0],
+	.matches = p970_matches,
+	.probe_select = p970_probe_select,
+	.assign = p970_assign,
+	.program = book3s_program,
+	.preload = book3s_preload,
+	BOOK3S_INTERRUPT_CONTROL,
+};

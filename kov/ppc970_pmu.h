@@ -1,6 +1,6 @@
-/* PowerPC 970/970FX PMU backend: the silicon's event encodings, the constraint checker that
- * turns a group of events into MMCR0/MMCR1/MMCRA values, and overflow programming helpers.
- * Separately, at the end, the ISA 2.07 subset that QEMU implements for every PowerPC model.
+/* PowerPC 970/970FX/970MP PMU backend (`ppc970_pmu`, kov/pmu_backend.h): the silicon's event
+ * encodings and the constraint checker that turns a group of events into MMCR0/MMCR1/MMCRA
+ * values. Overflow and freeze control is the Book3S one (kov/pmu_book3s.h).
  *
  * Event codes follow the layout Linux (arch/powerpc/perf/ppc970-pmu.c) and libpfm/PAPI use:
  *   bits 12-15 PMC   counter the event is wired to, 1-8; 0 = "any counter" or a bus event
@@ -24,8 +24,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "pmu_event.h"
-#include "pmu_regs.h"
+#include "pmu_backend.h"
+
+extern const struct pmu_backend ppc970_pmu;
 
 /* Code fields. */
 #define P970_CODE_PMC(c) (((c) >> 12) & 0xfu)
@@ -33,8 +34,8 @@
 #define P970_CODE_SPCSEL(c) (((c) >> 6) & 0x3u)
 #define P970_CODE_BYTE(c) (((c) >> 4) & 0x3u)
 #define P970_CODE_PMCSEL(c) ((c) & 0xfu)
-#define P970_PIN(code, pmc) ((uint32_t)(code) | (uint32_t)(pmc) << 16)
-#define P970_CODE_PIN(c) (((c) >> 16) & 0xfu)
+#define P970_PIN(code, pmc) PMU_PIN(code, pmc)
+#define P970_CODE_PIN(c) PMU_CODE_PIN(c)
 
 /* Units, as they appear in the code's unit field. */
 enum p970_unit {
@@ -58,29 +59,29 @@ enum p970_unit {
 /* One internal operation marked per PowerPC instruction; IBM's event groups and Linux always
  * set it. */
 #define P970_MMCRA_ONE_IOP 0x00002000u
+/* MMCR1: PMC3SEL..PMC8SEL, 5 bits each */
+#define MMCR1_PMCSEL_SHIFT(pmc) (27 - 5 * ((pmc) - 3))
+/* PMCxSEL values of the any-counter direct events: the event code's select with bit 3 set
+ * (Linux ppc970-pmu.c, IBM's published event groups); 8 alone selects nothing. */
+#define P970_SEL_INST_CMPL 0x9
+#define P970_SEL_CYC       0xF
+#define P970_SEL_OFF       0x8
 
-/* Where an event lands and which register values count a group. mmcr0 holds only event
- * selects: add the freeze and overflow bits below when arming. */
-struct p970_config {
-	uint64_t mmcr0, mmcr1, mmcra;
-	int pmc_of[NUM_PMCS];          /* PMC (1-8) of each event, in the caller's order */
-};
-
-/* p970_assign results */
+/* p970_assign results: the backend interface's, under the names the 970 tests use. */
 enum {
-	P970_OK = 0,
-	P970_ETOOMANY = -1,   /* more than 8 events */
-	P970_EBADCODE = -2,   /* not a valid 970 event code */
-	P970_EPMC = -3,       /* counter constraints (wired PMC, byte-lane counter halves, pins) */
-	P970_EBUS = -4,       /* two units on one event-bus byte */
-	P970_ETTM = -5,       /* units competing for a TTM multiplexer */
-	P970_ESPCSEL = -6,    /* different special selects */
+	P970_OK = PMU_OK,
+	P970_ETOOMANY = PMU_ETOOMANY,   /* more than 8 events */
+	P970_EBADCODE = PMU_EBADCODE,   /* not a valid 970 event code */
+	P970_EPMC = PMU_EPMC,           /* counter constraints (wired PMC, counter halves, pins) */
+	P970_EBUS = PMU_EBUS,           /* two units on one event-bus byte */
+	P970_ETTM = PMU_ETTM,           /* units competing for a TTM multiplexer */
+	P970_ESPCSEL = PMU_ESPCSEL,     /* different special selects */
 };
 
 /* Accepts exactly the groups the hardware can count together: finds a counter for each event,
  * fills *out and returns P970_OK; or returns a negative code and writes into `why` a sentence
  * naming the events and the constraint. Unused counters get PMCxSEL 8 (off). */
-int p970_assign(const uint32_t *codes, int n, struct p970_config *out, char *why,
+int p970_assign(const uint32_t *codes, int n, struct pmu_assignment *out, char *why,
 	size_t why_size);
 
 /* Counters an event code can use (bit n-1 for PMCn), ignoring the rest of a group; 0 if the
@@ -94,38 +95,5 @@ extern const struct event_desc p970_events[];
 extern const size_t p970_event_count;
 const struct event_desc *p970_event_by_code(uint32_t code);   /* pin ignored; NULL if unknown */
 const struct event_desc *p970_event_by_name(const char *name);
-
-/* Overflow. A PMC has overflowed when its top bit is set; preloading 0x80000000 - period
- * makes that happen after `period` events (1 <= period <= 0x80000000; clamped). */
-uint32_t p970_overflow_preload(uint32_t period);
-bool p970_pmc_overflowed(uint32_t value);
-/* MMCR0 bits enabling the overflow interrupt for the PMCs in pmc_mask: PMC1CE for PMC1,
- * PMCjCE for any of PMC2-8 (one bit for all of them), and PMXE. */
-uint64_t p970_mmcr0_overflow_bits(unsigned pmc_mask);
-uint64_t p970_mmcr0_freeze(uint64_t mmcr0);     /* sets FC */
-uint64_t p970_mmcr0_unfreeze(uint64_t mmcr0);   /* clears FC */
-/* After an overflow interrupt: PMAO cleared and PMXE set again (the hardware clears PMXE
- * when it signals), freeze state unchanged. */
-uint64_t p970_mmcr0_rearm(uint64_t mmcr0);
-
-/* ---- What QEMU implements (not the 970) --------------------------------------------------
- * QEMU's TCG PMU applies the ISA 2.07 (POWER8) rules to every model, the 970 included:
- * PMC5 always counts completed instructions and PMC6 cycles while MMCR0[FC] and [FC56] are
- * clear; PMC1-4 count only the architected selects below, written to MMCR1 at shifts 24, 16,
- * 8, 0; PMC7/8 never count. On real 970 silicon these values select unrelated events. */
-#define QEMU_ISA207_INSTRUCTIONS 0x02u
-#define QEMU_ISA207_CYCLES 0x1eu
-
-struct qemu_isa207_config {
-	uint64_t mmcr0, mmcr1;
-	int pmc_of[6];
-};
-
-/* codes: QEMU_ISA207_INSTRUCTIONS or QEMU_ISA207_CYCLES, optionally P970_PIN()ned to a PMC.
- * The first instructions event gets PMC5 and the first cycles event PMC6 (their own counters),
- * others PMC1-4. MMCR0[FC56] is set when neither PMC5 nor PMC6 is used, so they cannot raise
- * stray overflows. Same return values and `why` as p970_assign. */
-int qemu_isa207_assign(const uint32_t *codes, int n, struct qemu_isa207_config *out,
-	char *why, size_t why_size);
 
 #endif

@@ -52,6 +52,9 @@ struct kov_target {
 	char server[PROTO_NAME_MAX + 1];
 };
 
+/* A SERVER_HELLO's description as C strings (the handshake's, or a recording's). */
+void kov_target_from_hello(struct kov_target *t, const struct proto_server_hello *h);
+
 /* One catalogue entry; its index in the catalogue is how data frames name it. */
 struct kov_event {
 	uint8_t source;              /* PROTO_SRC_HW or PROTO_SRC_SW */

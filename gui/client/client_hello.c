@@ -33,9 +33,8 @@ static int refused(struct kov_client *c, const struct proto_server_hello *h)
 	                reason);
 }
 
-static void copy_target(struct kov_client *c, const struct proto_server_hello *h)
+void kov_target_from_hello(struct kov_target *t, const struct proto_server_hello *h)
 {
-	struct kov_target *t = &c->target;
 	const struct proto_target *pt = &h->target;
 	t->major = h->major;
 	t->minor = h->minor;
@@ -104,7 +103,7 @@ static int read_welcome(struct kov_client *c, const struct kov_answer *a)
 	int err = proto_decode_server_hello(f, &h);   /* checked when it arrived */
 	if (err == -PROTO_E_VERSION || h.status != 0)
 		return refused(c, &h);
-	copy_target(c, &h);
+	kov_target_from_hello(&c->target, &h);
 	c->events = calloc(h.target.events ? h.target.events : 1, sizeof *c->events);
 	if (!c->events)
 		return kov_fail(c, KOV_E_USAGE, "out of memory for the event catalogue");

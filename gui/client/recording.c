@@ -25,6 +25,28 @@ bool kov_rec_write(FILE *f, uint64_t ns, const struct proto_frame *fr)
 	       fwrite(fr->payload, 1, fr->size, f) == fr->size;
 }
 
+bool kov_rec_write_target(FILE *f, uint64_t ns, const struct kov_target *t)
+{
+	struct proto_server_hello h = {
+		PROTO_MAGIC, t->major, t->minor, 0, (uint16_t)t->role, t->client_id ? t->client_id : 1,
+		proto_cstr(""), { t->timebase_hz, t->timebase_now, t->memory, t->pvr, t->cpus, t->events,
+				  proto_cstr(t->profile), proto_cstr(t->model), proto_cstr(t->pmu),
+				  proto_cstr(t->build_id), proto_cstr(t->server) } };
+	static uint8_t buf[PROTO_MAX_FRAME];
+	int n = proto_encode_server_hello(buf, sizeof buf, 1, 0, &h);
+	struct proto_frame fr;
+	return n > 0 && proto_frame_parse(buf, (size_t)n, &fr) == n && kov_rec_write(f, ns, &fr);
+}
+
+bool kov_rec_read_target(const struct proto_frame *fr, struct kov_target *t)
+{
+	struct proto_server_hello h;
+	if (fr->type != PROTO_SERVER_HELLO || proto_decode_server_hello(fr, &h) < 0 || h.status)
+		return false;
+	kov_target_from_hello(t, &h);
+	return true;
+}
+
 bool kov_rec_open(FILE *f)
 {
 	uint8_t m[8];

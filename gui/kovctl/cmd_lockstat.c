@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
-#include "client/scan.h"
 #include "client/symcache.h"
 #include "client/lockstat.h"
 
@@ -39,17 +38,10 @@ static int by_key(const void *a, const void *b)
 /* Where a lock belongs: its object's class and process from the scan. */
 struct owner { const char *cls, *proc; };
 
-static struct owner owner_of(const struct kov_scan *scan, bool named, const struct proto_lock *l)
+static struct owner owner_of(const struct kovctl_names *names, const struct proto_lock *l)
 {
-	struct owner o = { "-", l->pid ? "?" : "kernel" };
-	for (size_t p = 0; named && p < scan->n_procs; p++)
-		if (scan->procs[p].pid == l->pid && l->pid)
-			o.proc = scan->procs[p].name;
-	size_t i = named && l->coid ? kov_scan_find_any(scan, l->pid, l->coid, l->gen) : KOV_NOT_IN_SCAN;
-	if (i != KOV_NOT_IN_SCAN)
-		o.cls = scan->objects[i].class_name;
-	else if (l->coid)
-		o.cls = "(gone)";
+	struct owner o;
+	kovctl_owner(names, l->pid, l->coid, l->gen, "-", &o.cls, &o.proc);
 	return o;
 }
 
@@ -157,24 +149,16 @@ static void print_text(struct kovctl *k, const struct proto_lock *l, struct owne
 int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds)
 {
 	struct proto_status st;
+	bool stop_after;
 	int rc = kovctl_running(k, &st);
+	if (!rc)
+		rc = kovctl_need_stream(k, &st, PROTO_STREAM_LOCKS, 0, "lock statistics", &stop_after);
 	if (rc)
 		return rc;
-	bool started = false;
-	if (!(st.streams & PROTO_STREAM_LOCKS)) {
-		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
-			fprintf(stderr, "kovctl: the target is not streaming lock statistics, and starting "
-				"them needs the controller token (--token)\n");
-			return EXIT_NOT_CONTROLLER;
-		}
-		if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_LOCKS, 0)))
-			return rc;
-		started = !st.streams;
-	}
 	memset(t, 0, sizeof *t);
 	kov_client_on_push(k->c, on_locks, t);
 	rc = kovctl_collect(k, seconds);
-	if (started)
+	if (stop_after)
 		kovctl_stop(k);
 	return rc;
 }
@@ -182,6 +166,8 @@ int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seco
 int cmd_lockstat(struct kovctl *k)
 {
 	static struct kov_lock_table t;
+	static struct kovctl_names owners;
+	kovctl_names_begin(k, &owners);
 	int rc = kovctl_collect_locks(k, &t, k->o->seconds > 0 ? k->o->seconds : 2);
 	if (rc)
 		return rc;
@@ -193,8 +179,7 @@ int cmd_lockstat(struct kovctl *k)
 			t.locks[n++] = t.locks[i];
 	sort_key = k->o->sort ? k->o->sort : "wait";
 	qsort(t.locks, n, sizeof t.locks[0], by_key);
-	static struct kov_scan scan;
-	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
+	kovctl_names_get(k, &owners);
 	double span = us(k->c, t.last - t.first) / 1e6;
 	if (k->o->json) {
 		json_begin_object(&k->j);
@@ -218,22 +203,17 @@ int cmd_lockstat(struct kovctl *k)
 	for (size_t i = 0; i < n; i++) {
 		struct kov_symbol names[NAMES];
 		site_names(k, &t.locks[i], names);
-		struct owner o = owner_of(&scan, named, &t.locks[i]);
+		struct owner o = owner_of(&owners, &t.locks[i]);
 		if (k->o->json)
 			print_json(k, &t.locks[i], o, names);
 		else
 			print_text(k, &t.locks[i], o, names);
 	}
-	if (k->o->json) {
-		json_end_array(&k->j);
-		json_end_object(&k->j);
-		json_end(&k->j);
-	} else if (t.not_kept) {
+	kovctl_json_end(k, true);
+	if (!k->o->json && t.not_kept)
 		printf("%llu reports of locks beyond the first %d were not summed\n",
 		       (unsigned long long)t.not_kept, KOV_LOCKS_MAX);
-	}
-	if (named)
-		kov_scan_free(&scan);
+	kovctl_names_free(&owners);
 	if (!t.frames) {
 		fprintf(stderr, "kovctl: no lock statistics arrived (no lock was contended or counted)\n");
 		return EXIT_TARGET;

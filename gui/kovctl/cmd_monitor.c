@@ -6,6 +6,7 @@
 #include "kovctl/kovctl.h"
 #include "client/pmuconf.h"
 #include "kov/mux.h"
+#include "client/metrics.h"
 
 static uint8_t frame[PROTO_MAX_FRAME];
 
@@ -185,10 +186,8 @@ int cmd_stop(struct kovctl *k)
 
 /* ---- counts ------------------------------------------------------------------------------ */
 
-struct count_key { uint16_t group, event; struct mux_count c; };
 struct counts {
-	struct count_key k[1024];
-	size_t n;
+	struct kov_counts sum;       /* per group and event over CPUs and intervals */
 	uint64_t intervals, first, last;
 	uint32_t config_id;
 };
@@ -196,31 +195,55 @@ struct counts {
 static void on_counts(void *arg, const struct proto_frame *f)
 {
 	struct counts *s = arg;
-	if (f->type != PROTO_INTERVAL_COUNTS)
-		return;
 	struct proto_counts_head h;
-	struct proto_iter it;
-	struct proto_count c;
-	if (proto_decode_interval_counts(f, &h, &it) < 0)
+	if (!kov_counts_add_frame(&s->sum, f, &h))
 		return;
 	if (!s->intervals++)
 		s->first = h.start;
 	s->last = h.end;
 	s->config_id = h.config_id;
-	while (proto_next_count(&it, &c)) {
-		size_t i = 0;
-		while (i < s->n && (s->k[i].group != c.group || s->k[i].event != c.event))
-			i++;
-		if (i == s->n) {
-			if (s->n == 1024)
-				continue;
-			s->k[s->n++] = (struct count_key){ c.group, c.event, { 0, 0, 0 } };
-		}
-		/* Summed over CPUs: each CPU's enabled/running time is its own. */
-		s->k[i].c.raw += c.raw;
-		s->k[i].c.enabled += c.enabled;
-		s->k[i].c.running += c.running;
+}
+
+/* The metrics derived from the counts (gui/client/metrics.h's pairing rule), where every
+ * event they need was counted; IPC says when its cycles are emulated. */
+static void print_derived(struct kovctl *k, const struct kov_counts *sum)
+{
+	size_t n_ev;
+	const struct kov_event *ev = kov_client_catalogue(k->c, &n_ev);
+	bool emulated = kov_cycles_emulated(kov_client_target(k->c), ev, n_ev);
+	struct kov_metric_set set;
+	kov_metric_set_init(&set, ev, n_ev);
+	if (k->o->json) {
+		json_kv_bool(&k->j, "cycles_emulated", emulated);
+		json_key(&k->j, "derived");
+		json_begin_array(&k->j);
 	}
+	bool header = false;
+	for (int m = 0; m < KOV_METRICS; m++) {
+		struct kov_ratio r = kov_metric_compute(&set, (enum kov_metric)m, sum);
+		if (r.how == KOV_NOT_COUNTED)
+			continue;
+		const struct kov_metric_def *d = kov_metric_def((enum kov_metric)m);
+		const char *label = m == KOV_METRIC_IPC ? kov_ipc_label(emulated) : d->method;
+		if (k->o->json) {
+			json_begin_object(&k->j);
+			json_kv_str(&k->j, "metric", d->key);
+			json_kv_str(&k->j, "title", kov_metric_title((enum kov_metric)m, emulated));
+			json_kv_double(&k->j, "value", r.value);
+			json_kv_str(&k->j, "unit", d->unit);
+			json_kv_str(&k->j, "pairing", kov_pairing_name(r.how));
+			json_kv_str(&k->j, "label", label);
+			json_end_object(&k->j);
+			continue;
+		}
+		if (!header)
+			printf("derived (counts of one group paired, else each scaled by enabled/running):\n");
+		header = true;
+		printf("  %-31s %12.4g%-9s %-10s %s\n", kov_metric_title((enum kov_metric)m, emulated), r.value, d->unit, kov_pairing_name(r.how),
+		       label);
+	}
+	if (k->o->json)
+		json_end_array(&k->j);
 }
 
 /* Waits S seconds collecting pushed frames (handler set by the caller). */
@@ -254,6 +277,7 @@ int cmd_counts(struct kovctl *k)
 		return EXIT_TARGET;
 	}
 	static struct counts s;
+	memset(&s, 0, sizeof s);
 	kov_client_on_push(k->c, on_counts, &s);
 	rc = kovctl_collect(k, k->o->seconds > 0 ? k->o->seconds : 2);
 	if (rc)
@@ -272,37 +296,40 @@ int cmd_counts(struct kovctl *k)
 		printf("%-5s %-22s %14s %14s %14s %14s %8s\n", "GROUP", "EVENT", "RAW", "ENABLED",
 		       "RUNNING", "SCALED", "+/-");
 	}
-	for (size_t i = 0; i < s.n; i++) {
-		const struct count_key *c = &s.k[i];
-		struct mux_estimate e = mux_estimate(&c->c);
-		const char *name = c->event < n_ev ? ev[c->event].name : "?";
+	for (size_t i = 0; i < s.sum.n; i++) {
+		const struct kov_count_cell *cell = &s.sum.cell[i];
+		struct mux_count mc = { cell->raw, cell->enabled, cell->running };
+		struct mux_estimate e = mux_estimate(&mc);
+		const char *name = cell->event < n_ev ? ev[cell->event].name : "?";
 		if (k->o->json) {
 			json_begin_object(&k->j);
-			json_kv_u64(&k->j, "group", c->group);
+			json_kv_u64(&k->j, "group", cell->group);
 			json_kv_str(&k->j, "event", name);
-			json_kv_u64(&k->j, "raw", c->c.raw);
-			json_kv_u64(&k->j, "enabled", c->c.enabled);
-			json_kv_u64(&k->j, "running", c->c.running);
+			json_kv_u64(&k->j, "raw", cell->raw);
+			json_kv_u64(&k->j, "enabled", cell->enabled);
+			json_kv_u64(&k->j, "running", cell->running);
 			json_kv_bool(&k->j, "counted", e.counted);
 			json_kv_u64(&k->j, "scaled", e.value);
 			json_kv_u64(&k->j, "stddev", e.stddev);
 			json_end_object(&k->j);
 		} else if (!e.counted) {
-			printf("%-5u %-22s %14llu %14llu %14llu %14s %8s\n", c->group, name,
-			       (unsigned long long)c->c.raw, (unsigned long long)c->c.enabled,
-			       (unsigned long long)c->c.running, "not counted", "");
+			printf("%-5u %-22s %14llu %14llu %14llu %14s %8s\n", cell->group, name,
+			       (unsigned long long)cell->raw, (unsigned long long)cell->enabled,
+			       (unsigned long long)cell->running, "not counted", "");
 		} else {
-			printf("%-5u %-22s %14llu %14llu %14llu %14llu %8llu\n", c->group, name,
-			       (unsigned long long)c->c.raw, (unsigned long long)c->c.enabled,
-			       (unsigned long long)c->c.running, (unsigned long long)e.value,
+			printf("%-5u %-22s %14llu %14llu %14llu %14llu %8llu\n", cell->group, name,
+			       (unsigned long long)cell->raw, (unsigned long long)cell->enabled,
+			       (unsigned long long)cell->running, (unsigned long long)e.value,
 			       (unsigned long long)e.stddev);
 		}
 	}
-	if (k->o->json) {
+	if (k->o->json)
 		json_end_array(&k->j);
-		json_end_object(&k->j);
-		json_end(&k->j);
-	}
+	print_derived(k, &s.sum);
+	kovctl_json_end(k, false);
+	if (s.sum.not_kept && !k->o->json)
+		printf("%llu records of (group, event) pairs beyond the first %d were not summed\n",
+		       (unsigned long long)s.sum.not_kept, KOV_COUNT_CELLS);
 	if (!s.intervals) {
 		fprintf(stderr, "kovctl: no interval counts arrived\n");
 		return EXIT_TARGET;

@@ -1,5 +1,5 @@
 /* kovctl record and replay. A recording (gui/client/recording.h) is the raw protocol stream:
- * the target's catalogue, a scan and every program's symbol table (so a replay can name events
+ * the target's description and catalogue, a scan and every program's symbol table (so a replay can name events
  * and objects and tell spin-lock code), then every frame the target pushed, each with the
  * time it arrived. */
 #include <stdio.h>
@@ -53,6 +53,8 @@ int cmd_record(struct kovctl *k)
 		return EXIT_USAGE;
 	}
 	kov_rec_begin(r.f);
+	if (!kov_rec_write_target(r.f, 0, kov_client_target(k->c)))
+		r.failed = true;
 	uint8_t frame[64];
 	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
 	int rc = record_answer(k, &r, frame, (size_t)n, NULL);
@@ -97,8 +99,7 @@ int cmd_record(struct kovctl *k)
 		json_kv_str(&k->j, "file", k->o->out);
 		json_kv_u64(&k->j, "frames", r.frames);
 		json_kv_u64(&k->j, "bytes", r.bytes);
-		json_end_object(&k->j);
-		json_end(&k->j);
+		kovctl_json_end(k, false);
 	} else {
 		printf("recorded %llu frames (%llu bytes) to %s\n", (unsigned long long)r.frames,
 		       (unsigned long long)r.bytes, k->o->out);
@@ -201,9 +202,9 @@ int cmd_replay(struct kovctl *k)
 	}
 	fclose(f);
 
-	struct kov_scan scan;
+	struct kovctl_names names;
 	char err[200];
-	bool named = rp.scan_frames.count && kov_scan_build(&rp.scan_frames, &scan, err, sizeof err) == 0;
+	names.ok = rp.scan_frames.count && kov_scan_build(&rp.scan_frames, &names.scan, err, sizeof err) == 0;
 	for (size_t i = 1; i < rp.n_objs; i++)   /* by samples, descending */
 		for (size_t j = i; j > 0 && rp.objs[j].n > rp.objs[j - 1].n; j--) {
 			struct replay_obj x = rp.objs[j];
@@ -219,7 +220,7 @@ int cmd_replay(struct kovctl *k)
 		json_kv_u64(&k->j, "no_object", rp.no_object);
 		json_kv_u64(&k->j, "intervals", rp.intervals);
 		json_kv_u64(&k->j, "lost", rp.lost);
-		json_kv_u64(&k->j, "objects_in_scan", named ? scan.n_objects : 0);
+		json_kv_u64(&k->j, "objects_in_scan", names.ok ? names.scan.n_objects : 0);
 		json_key(&k->j, "top");
 		json_begin_array(&k->j);
 	} else {
@@ -235,9 +236,9 @@ int cmd_replay(struct kovctl *k)
 		printf("%-4s %8s %-20s %-18s %6s\n", "RANK", "SAMPLES", "CLASS", "OBJECT", "PID");
 	}
 	for (size_t i = 0; i < rp.n_objs && i < (k->o->top_n ? k->o->top_n : 10); i++) {
-		size_t o = named ? kov_scan_find_any(&scan, rp.objs[i].pid, rp.objs[i].coid, rp.objs[i].gen)
-				 : KOV_NOT_IN_SCAN;
-		const char *cls = o != KOV_NOT_IN_SCAN ? scan.objects[o].class_name : "?";
+		size_t o = names.ok ? kov_scan_find_any(&names.scan, rp.objs[i].pid, rp.objs[i].coid,
+							rp.objs[i].gen) : KOV_NOT_IN_SCAN;
+		const char *cls = o != KOV_NOT_IN_SCAN ? names.scan.objects[o].class_name : "?";
 		if (k->o->json) {
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "samples", rp.objs[i].n);
@@ -251,13 +252,8 @@ int cmd_replay(struct kovctl *k)
 			       cls, kov_coid_str(rp.objs[i].coid, coid), (unsigned)rp.objs[i].pid);
 		}
 	}
-	if (k->o->json) {
-		json_end_array(&k->j);
-		json_end_object(&k->j);
-		json_end(&k->j);
-	}
-	if (named)
-		kov_scan_free(&scan);
+	kovctl_json_end(k, true);
+	kovctl_names_free(&names);
 	kov_answer_free(&rp.scan_frames);
 	return rc;
 }

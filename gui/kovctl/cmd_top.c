@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "kovctl/kovctl.h"
 #include "client/objname.h"
 #include "client/scan.h"
 #include "client/symcache.h"
 #include "client/lockstat.h"
+#include "client/metrics.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_PCS 65536
@@ -115,10 +115,7 @@ static int find_event(struct kovctl *k, const char *name)
 {
 	size_t n;
 	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
-	for (size_t i = 0; i < n; i++)
-		if (!strcasecmp(ev[i].name, name))
-			return (int)i;
-	return -1;
+	return kov_find_event(ev, n, name);
 }
 
 static bool samples_here(struct kovctl *k, int i)
@@ -180,7 +177,11 @@ static int plan_metric(struct kovctl *k, struct top *t, const char *m, const cha
 		}
 		ev_names[(*n)++] = need;
 		thr[0] = 100000;
-		*method = !strcmp(m, "ipc") ? "cycle samples" : "event samples";
+		*method = !strcmp(m, "ipc") ? "cycle samples" :
+			  !strcmp(m, "lockacq") ? "samples of PM_STCX_PASS: every successful stwcx./stdcx. "
+			  "counts, lock acquisitions and every other atomic update (counters, epochs) "
+			  "alike, so this ranks atomic updates, not only lock acquisitions" :
+			  "samples of PM_BR_MPRED_CR (branch direction mispredictions)";
 	} else if (!strcmp(m, "invocations")) {
 		t->by_calls = true;
 		*method = "method calls counted by the DREF hook (objects with invocation counting on: "
@@ -204,13 +205,6 @@ static int plan_metric(struct kovctl *k, struct top *t, const char *m, const cha
 	return EXIT_OK;
 }
 
-/* The wait loop of a contended spin lock (kernel/proc/spinlock.c, libc-instr/locks.c): not the
- * acquisition instructions, which every uncontended acquisition runs too. */
-static bool is_spin_wait(const char *name)
-{
-	return !strcmp(name, "spin_lock_contended");
-}
-
 static void classify_pcs(struct kovctl *k, struct top *t)
 {
 	struct kov_symcache *sc = kov_symcache_new();
@@ -232,7 +226,7 @@ static void classify_pcs(struct kovctl *k, struct top *t)
 		if (kov_symcache_lookup(k->c, sc, space, addrs, n, syms) < 0)
 			continue;
 		for (size_t j = 0; j < n; j++)
-			if (is_spin_wait(syms[j].name))
+			if (kov_is_spin_wait(syms[j].name, strlen(syms[j].name)))
 				t->rows[t->pcs[idx[j]].row].hits++;
 	}
 	kov_symcache_free(sc);
@@ -291,21 +285,14 @@ int cmd_top(struct kovctl *k)
 	bool controller = kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER;
 	if (t.lock_kind)
 		return top_locks(k, &t, method);
+	bool stop_after;
 	if (t.by_calls) {
-		bool started_calls = false;
-		if (!(st.streams & PROTO_STREAM_INVOCATIONS)) {
-			if (!controller) {
-				fprintf(stderr, "kovctl: the target is not streaming invocation counts, and "
-					"starting them needs the controller token (--token)\n");
-				return EXIT_NOT_CONTROLLER;
-			}
-			if ((rc = kovctl_start(k, st.streams | PROTO_STREAM_INVOCATIONS, 0)))
-				return rc;
-			started_calls = !st.streams;
-		}
+		if ((rc = kovctl_need_stream(k, &st, PROTO_STREAM_INVOCATIONS, 0, "invocation counts",
+					     &stop_after)))
+			return rc;
 		kov_client_on_push(k->c, on_samples, &t);
 		rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
-		if (started_calls)
+		if (stop_after)
 			kovctl_stop(k);
 		if (rc)
 			return rc;
@@ -313,7 +300,7 @@ int cmd_top(struct kovctl *k)
 			t.rows[i].hits = t.rows[i].samples;
 		return report(k, &t, method);
 	}
-	bool configured_here = false, started_here = false;
+	bool configured_here = false;
 	/* Nothing configured, or a configuration that is not running: set up the metric's. */
 	if (!st.config_id || (!st.streams && controller)) {
 		if (!controller) {
@@ -334,20 +321,13 @@ int cmd_top(struct kovctl *k)
 		if ((rc = kovctl_running(k, &st)))
 			return rc;
 	}
-	if (!(st.streams & PROTO_STREAM_SAMPLES)) {
-		if (kov_client_target(k->c)->role != PROTO_ROLE_CONTROLLER) {
-			fprintf(stderr, "kovctl: the target is not sampling, and starting needs the "
-				"controller token (--token)\n");
-			return EXIT_NOT_CONTROLLER;
-		}
-		if ((rc = kovctl_start(k, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS, 0)))
-			return rc;
-		started_here = true;
-	}
+	if ((rc = kovctl_need_stream(k, &st, PROTO_STREAM_SAMPLES, PROTO_STREAM_COUNTS, "samples",
+				     &stop_after)))
+		return rc;
 	t.config_id = st.config_id;
 	kov_client_on_push(k->c, on_samples, &t);
 	rc = collect_named(k, &t, k->o->seconds > 0 ? k->o->seconds : 5);
-	if (started_here)
+	if (stop_after)
 		kovctl_stop(k);
 	if (rc)
 		return rc;
@@ -408,10 +388,10 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			kov_coid_str(r->coid, object);
 		if (row->objects == 1 && nm->cls[0])
 			snprintf(pid, sizeof pid, "%u", (unsigned)nm->proc_pid);
-		double share = hits_total ? 100.0 * (double)row->v[0] / (double)hits_total : 0;
-		/* For spinlock: the share of the object's own samples spent acquiring spin locks,
-		 * the thesis's per-object contention figure. */
-		double own = row->v[1] ? 100.0 * (double)row->v[0] / (double)row->v[1] : 0;
+		double share = kov_share(row->v[0], hits_total);
+		/* The share of the object's own samples the metric counts (for spinlock-samples:
+		 * spent in a spin lock's wait loop). */
+		double own = kov_share(row->v[0], row->v[1]);
 		if (k->o->json) {
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "rank", i + 1);
@@ -438,11 +418,7 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			       object, pid, proc);
 		}
 	}
-	if (k->o->json) {
-		json_end_array(&k->j);
-		json_end_object(&k->j);
-		json_end(&k->j);
-	}
+	kovctl_json_end(k, true);
 	if (!t->total) {
 		fprintf(stderr, "kovctl: no %s arrived in %.1f s\n", t->by_calls ?
 			"invocation counts (is counting on? kovctl instrument)" : "samples",
@@ -474,7 +450,9 @@ static int by_wait(const void *a, const void *b)
 static int top_locks(struct kovctl *k, struct top *t, const char *method)
 {
 	static struct kov_lock_table locks;
+	static struct kovctl_names names;
 	double seconds = k->o->seconds > 0 ? k->o->seconds : 5;
+	kovctl_names_begin(k, &names);
 	int rc = kovctl_collect_locks(k, &locks, seconds);
 	if (rc)
 		return rc;
@@ -503,9 +481,10 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 	qsort(rows, n, sizeof rows[0], by_wait);
 	uint64_t hz = kov_client_target(k->c)->timebase_hz;
 	unsigned cpus = kov_client_target(k->c)->cpus ? kov_client_target(k->c)->cpus : 1;
-	double span = hz && locks.last > locks.first ? (double)(locks.last - locks.first) / (double)hz : seconds;
-	static struct kov_scan scan;
-	bool named = kov_scan_collect(k->c, PROTO_PID_ALL, &scan) == 0;
+	/* The timebase span the reports cover (the run's length when they say nothing). */
+	uint64_t ticks = locks.last > locks.first ? locks.last - locks.first : (uint64_t)(seconds * (double)hz);
+	double span = hz ? (double)ticks / (double)hz : seconds;
+	kovctl_names_get(k, &names);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
 	if (k->o->json) {
 		json_begin_object(&k->j);
@@ -522,23 +501,18 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		printf("metric %s: %s\n", k->o->metric, method);
 		printf("%.1f s, %llu contentions, %.1f us waited in all (%.2f%% of %u CPUs' time)%s\n", span,
 		       (unsigned long long)contentions, hz ? (double)total * 1e6 / (double)hz : 0,
-		       hz && span > 0 ? 100.0 * (double)total / (double)hz / span / cpus : 0, cpus,
+		       kov_cpu_share(total, ticks, cpus), cpus,
 		       contentions == 0 ? ": no contention" : "");
 		printf("%-4s %7s %11s %9s %7s %-20s %-18s %6s %s\n", "RANK", "SHARE", "WAIT_US", "CONTENDED",
 		       "CPU%", "CLASS", "OBJECT", "PID", "PROCESS");
 	}
 	for (size_t i = 0; i < n && i < limit; i++) {
 		const struct lock_row *r = &rows[i];
-		const char *cls = r->coid ? "(gone)" : "(no object)", *proc = r->pid ? "?" : "kernel";
-		size_t o = named && r->coid ? kov_scan_find_any(&scan, r->pid, r->coid, r->gen) : KOV_NOT_IN_SCAN;
-		if (o != KOV_NOT_IN_SCAN)
-			cls = scan.objects[o].class_name;
-		for (size_t p = 0; named && r->pid && p < scan.n_procs; p++)
-			if (scan.procs[p].pid == r->pid)
-				proc = scan.procs[p].name;
-		double share = total ? 100.0 * (double)r->wait / (double)total : 0;
+		const char *cls, *proc;
+		kovctl_owner(&names, r->pid, r->coid, r->gen, "(no object)", &cls, &proc);
+		double share = kov_share(r->wait, total);
 		double wait_us = hz ? (double)r->wait * 1e6 / (double)hz : 0;
-		double cpu = hz && span > 0 ? 100.0 * (double)r->wait / (double)hz / span / cpus : 0;
+		double cpu = kov_cpu_share(r->wait, ticks, cpus);
 		if (k->o->json) {
 			json_begin_object(&k->j);
 			json_kv_u64(&k->j, "rank", i + 1);
@@ -568,13 +542,8 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 			       r->contentions < 100 ? "  (few contentions: rough)" : "");
 		}
 	}
-	if (k->o->json) {
-		json_end_array(&k->j);
-		json_end_object(&k->j);
-		json_end(&k->j);
-	}
-	if (named)
-		kov_scan_free(&scan);
+	kovctl_json_end(k, true);
+	kovctl_names_free(&names);
 	if (!locks.frames) {
 		fprintf(stderr, "kovctl: no lock statistics arrived in %.1f s\n", seconds);
 		return EXIT_TARGET;

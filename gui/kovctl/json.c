@@ -1,9 +1,10 @@
-/* The JSON writer (json.h). */
+/* The JSON writer (json.h): the structure here, strings and reals encoded by jansson
+ * (client/json_text.h). */
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 #include "kovctl/json.h"
 #include "client/client.h"
+#include "client/json_text.h"
 
 void json_init(struct json *j, FILE *out, bool pretty)
 {
@@ -69,66 +70,9 @@ void json_key(struct json *j, const char *key)
 	j->after_key = true;
 }
 
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0 if it is not one:
- * no overlong forms, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+void json_write_string(FILE *out, const char *s, size_t n)
 {
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-	else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-	else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-	else return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
-
-void json_write_string(FILE *out, const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	fputc('"', out);
-	for (size_t i = 0; i < n; ) {
-		unsigned char c = s[i];
-		const char *esc = NULL;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		default: break;
-		}
-		if (esc) {
-			fputs(esc, out);
-			i++;
-		} else if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-		} else {
-			size_t len = utf8_len(s + i, n - i);
-			if (len == 0) {
-				fputs("\\ufffd", out);   /* one invalid byte, one replacement */
-				i++;
-			} else {
-				fwrite(s + i, 1, len, out);
-				i += len;
-			}
-		}
-	}
-	fputc('"', out);
+	json_text_string(out, s, n);
 }
 
 void json_strn(struct json *j, const char *s, size_t n)
@@ -161,10 +105,7 @@ void json_i64(struct json *j, int64_t v)
 void json_double(struct json *j, double v)
 {
 	before(j);
-	if (!isfinite(v))
-		fputs("null", j->out);
-	else
-		fprintf(j->out, "%.15g", v);
+	json_text_real(j->out, v);
 }
 
 void json_bool(struct json *j, bool v)

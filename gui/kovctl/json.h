@@ -1,7 +1,8 @@
-/* A small streaming JSON writer for kovctl --json: values are written as they are given,
- * commas and indentation are placed automatically, and strings are escaped so that any
- * bytes (target-supplied names included) come out as valid JSON and valid UTF-8: invalid
- * sequences become U+FFFD. Nesting deeper than JSON_MAX_DEPTH is a caller bug. */
+/* A small streaming JSON writer for kovctl --json: values are written as they are given (so
+ * `watch` shows frames as they arrive), commas and indentation are placed automatically, and
+ * strings and reals are encoded by jansson (client/json_text.h), so that any bytes
+ * (target-supplied names included) come out as valid JSON and valid UTF-8: invalid sequences
+ * become U+FFFD. Nesting deeper than JSON_MAX_DEPTH is a caller bug. */
 #ifndef KOV_JSON_H
 #define KOV_JSON_H
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "client/client.h"
+#include "client/scan.h"
 #include "kovctl/json.h"
 
 #define KOVCTL_NAME "kovctl 0.1"
@@ -106,6 +107,28 @@ int kovctl_collect(struct kovctl *k, double seconds);
  * running (controller only; stopped again if nothing else ran) (cmd_lockstat.c). */
 struct kov_lock_table;
 int kovctl_collect_locks(struct kovctl *k, struct kov_lock_table *t, double seconds);
+
+/* Shared around the monitoring commands' runs and reports (report.c). */
+/* Makes sure a stream of `need` runs: where none does, starts it (with `add` and the streams
+ * that run) if this client holds control; otherwise says so, naming `what` ("lock
+ * statistics"), and returns EXIT_NOT_CONTROLLER. *stop_after: nothing ran before, so the
+ * caller stops monitoring when done. */
+int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
+		       uint32_t add, const char *what, bool *stop_after);
+/* With --json: closes the report's list (in_list) and object and ends the document. */
+void kovctl_json_end(struct kovctl *k, bool in_list);
+/* A scan of every process naming objects and lock owners; ok is false when it failed. */
+/* Names for what a collection saw: a scan before it (kovctl_names_begin) and one after
+ * (kovctl_names_get), so that an object or process gone by the end keeps the names it had. */
+struct kovctl_names { struct kov_scan first, scan; bool first_ok, ok; };
+void kovctl_names_begin(struct kovctl *k, struct kovctl_names *n);
+void kovctl_names_get(struct kovctl *k, struct kovctl_names *n);
+void kovctl_names_free(struct kovctl_names *n);
+/* Object (pid, coid, gen)'s class (from the last scan that listed it; "(gone)" when neither
+ * did, no_object without a coid) and its process's name ("kernel" for pid 0, "?" when
+ * unknown). */
+void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
+		  const char *no_object, const char **cls, const char **proc);
 
 /* One line about a pushed frame: "clients=2 controller=0 ..." (watch). */
 void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n);

@@ -197,6 +197,46 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 	}
 }
 
+/* A series' points since `from` binned into ncols columns across the window. */
+enum { COLS = 4096 };
+struct columns { double min[COLS], max[COLS], sum[COLS]; int n[COLS]; };
+
+static void bin(struct columns *c, const struct view *v, const struct series *s, int ncols,
+		uint64_t now, uint64_t from)
+{
+	memset(c->n, 0, sizeof c->n[0] * (size_t)ncols);
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(s, i, &t, &val) && t >= from; i++) {
+		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
+		if (col < 0 || col >= ncols)
+			continue;
+		if (!c->n[col] || val < c->min[col])
+			c->min[col] = val;
+		if (!c->n[col] || val > c->max[col])
+			c->max[col] = val;
+		c->sum[col] = (c->n[col] ? c->sum[col] : 0) + val;
+		c->n[col]++;
+	}
+}
+
+/* The path through the columns' means; false when no column has a point. */
+static bool mean_path(cairo_t *cr, const struct columns *c, int ncols, double cx, double cy,
+		      double cw, double ch, double top)
+{
+	bool first = true;
+	for (int k = 0; k < ncols; k++)
+		if (c->n[k]) {
+			double px = cx + k * cw / ncols, py = cy + ch - ch * (c->sum[k] / c->n[k]) / top;
+			if (first)
+				cairo_move_to(cr, px, py);
+			else
+				cairo_line_to(cr, px, py);
+			first = false;
+		}
+	return !first;
+}
+
 /* The chart of a pane (markers, band, mean line) in its own coordinates, cw x ch points. */
 static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double cw, double ch,
 		       double mx, uint64_t now, uint64_t from)
@@ -228,45 +268,31 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
 	/* One column per point of width: the range of the values in it as a light band, their
 	 * mean as the line. Ten minutes of 100 ms points would otherwise be 6000 segments. */
-	enum { COLS = 4096 };
-	static double cmin[COLS], cmax[COLS], csum[COLS];
-	static int cnum[COLS];
+	static struct columns col;
 	int ncols = (int)cw < COLS ? (int)cw : COLS;
-	memset(cnum, 0, sizeof cnum[0] * (size_t)ncols);
-	uint64_t t;
-	double val;
-	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
-		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
-		if (col < 0 || col >= ncols)
-			continue;
-		if (!cnum[col] || val < cmin[col])
-			cmin[col] = val;
-		if (!cnum[col] || val > cmax[col])
-			cmax[col] = val;
-		csum[col] = (cnum[col] ? csum[col] : 0) + val;
-		cnum[col]++;
-	}
+	bin(&col, v, &p->s, ncols, now, from);
 	/* The band as pixel-aligned boxes, one per column: Cairo's fast path. */
 	for (int c = 0; c < ncols; c++)
-		if (cnum[c]) {
-			double y0 = floor(cy + ch - ch * cmax[c] / top), y1 = ceil(cy + ch - ch * cmin[c] / top);
+		if (col.n[c]) {
+			double y0 = floor(cy + ch - ch * col.max[c] / top), y1 = ceil(cy + ch - ch * col.min[c] / top);
 			cairo_rectangle(cr, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1);
 		}
 	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
 	cairo_fill(cr);
-	bool first = true;
 	rgb(cr, 0x2F6FDE);
 	cairo_set_line_width(cr, 1.5);
-	for (int c = 0; c < ncols; c++)
-		if (cnum[c]) {
-			double px = cx + c * cw / ncols, py = cy + ch - ch * (csum[c] / cnum[c]) / top;
-			if (first)
-				cairo_move_to(cr, px, py);
-			else
-				cairo_line_to(cr, px, py);
-			first = false;
-		}
+	mean_path(cr, &col, ncols, cx, cy, cw, ch, top);
 	cairo_stroke(cr);
+	/* The second opinion (if any) as a dashed grey line of its column means. */
+	bin(&col, v, &p->s2, ncols, now, from);
+	if (mean_path(cr, &col, ncols, cx, cy, cw, ch, top)) {
+		static const double dash[] = { 4, 3 };
+		cairo_set_dash(cr, dash, 2, 0);
+		rgb(cr, 0x8C959F);
+		cairo_set_line_width(cr, 1.2);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
 }
 
 /* Charts are redrawn only when something they show changed: a new point, the window, the
@@ -277,9 +303,9 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 	const double margin = 14;   /* room for the edge markers' labels */
 	int pw = (int)ceil((cw + 2 * margin) * v->scale), ph = (int)ceil((ch + 16) * v->scale);
 	uint64_t column_ns = (uint64_t)(v->window_s * 1e9 / (cw > 1 ? cw : 1));
-	uint64_t key[5] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
+	uint64_t key[6] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
 			    p->s.n << 32 ^ p->s.head, column_ns ? now / column_ns : now,
-			    (uint64_t)(mx * 1e6) };
+			    (uint64_t)(mx * 1e6), p->s2.n << 32 ^ p->s2.head };
 	if (!p->chart || memcmp(key, p->chart_key, sizeof key)) {
 		if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||
 		    cairo_image_surface_get_height(p->chart) != ph) {
@@ -316,18 +342,19 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 {
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
-	text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
+	double title_w = text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
-	double mn = 0, avg = 0, mx = 0;
+	double mn = 0, avg = 0, mx = 0, mn2, avg2, mx2;
 	size_t count = 0;
-	bool have = p->available && series_stats(&p->s, from, now + 1, &mn, &avg, &mx, &count);
+	/* Not panned: up to the newest point, which may be younger than this frame's now. */
+	uint64_t to = v->pan_s > 0 ? now + 1 : UINT64_MAX;
+	bool have = p->available && series_stats(&p->s, from, to, &mn, &avg, &mx, &count);
 	if (!p->available || !have) {
 		rgb(cr, p->available ? 0x57606A : 0xA23B2A);
-		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ?
-			  "no data yet: monitoring not started, or its events are not configured" : p->why);
+		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ? p->no_data : p->why);
 		if (p->available) {
 			rgb(cr, 0x8C959F);
-			text_wrap(cr, x + 8, y + 40, w - 16, FONT_SMALL, p->why);
+			text_wrap(cr, x + 8, y + 40, w - 16, FONT_SMALL, p->subtitle);
 		}
 		return;
 	}
@@ -338,7 +365,16 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	snprintf(stats, sizeof stats, "now %.3g%s   min %.3g   avg %.3g   max %.3g", now_v, p->unit, mn,
 		 avg, mx);
 	rgb(cr, 0x57606A);
-	text_draw(cr, x + w - 8 - text_width(cr, FONT_SMALL, stats), y + 6, FONT_SMALL, stats);
+	double sw = text_width(cr, FONT_SMALL, stats);
+	text_draw(cr, x + w - 8 - sw, y + 6, FONT_SMALL, stats);
+	/* What it is, between the title and the figures, cut to the room there is. */
+	double room = w - 16 - title_w - sw - 24;
+	if (room > 40) {
+		rgb(cr, 0x8C959F);
+		text_fit(cr, x + 8 + title_w + 12, y + 6, room, FONT_SMALL, p->subtitle);
+	}
+	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
+		mx = mx2;
 	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
 	v->drawn_series++;
 	/* Hover: the value nearest the pointer's time. */
@@ -426,25 +462,100 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct kov_top_row *r = order[i];
-		double ry = y + 26 + (double)i * 18, share = total ? (double)r->v[0] / (double)total : 0;
+		double ry = y + 26 + (double)i * 18, share = kov_share(r->v[0], total) / 100;
 		char cls[160], proc[160], line[400];
 		kov_top_names(items, r, true, cls, sizeof cls, proc, sizeof proc);
 		heat(cr, 0.25 + 0.75 * share);
 		cairo_rectangle(cr, x + 8, ry + 2, (w * 0.25) * share, 13);
 		cairo_fill(cr);
-		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu, %.0f%% spin", 100 * share, cls,
-			 proc, (unsigned long long)r->v[0],
-			 r->v[0] ? 100.0 * (double)r->v[1] / (double)r->v[0] : 0);
+		/* The measured wait on its locks (lock statistics) where it has any. */
+		const struct obj_stat *o = &t->objs[r->item];
+		char wait[48] = "";
+		uint64_t ticks = r->objects == 1 ? target_lock_wait(t, o->pid, o->coid, o->gen, 0) : 0;
+		if (ticks && t->have_desc && t->desc.timebase_hz)
+			snprintf(wait, sizeof wait, ", lock wait %.1f ms",
+				 1e3 * (double)ticks / (double)t->desc.timebase_hz);
+		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu samples%s", 100 * share, cls,
+			 proc, (unsigned long long)r->v[0], wait);
 		rgb(cr, 0x1F2328);
-		text_draw(cr, x + 12 + w * 0.25, ry, FONT_SMALL, line);
+		text_fit(cr, x + 12 + w * 0.25, ry, w * 0.75 - 20, FONT_SMALL, line);
 		size_t used = strlen(v->drawn_top);
 		snprintf(v->drawn_top + used, sizeof v->drawn_top - used, "%s%s · %s", i ? " | " : "",
 			 cls, proc);
 	}
 }
 
-/* The selected object: its share of the samples per report interval (thesis figure 3.6) and
- * its code hot spots, symbolized by the target. */
+/* A lock's owner as the lock view and the selected panel show it. */
+static void lock_owner(const struct target *t, const struct proto_lock *l, char *cls, size_t cn,
+		       char *proc, size_t pn)
+{
+	char coid[KOV_COID_CHARS];
+	size_t k = t->have_scan && l->coid ? kov_scan_find_any(&t->scan, l->pid, l->coid, l->gen) :
+					     KOV_NOT_IN_SCAN;
+	if (!l->coid)
+		snprintf(cls, cn, "(no object) 0x%llx", (unsigned long long)l->lock);
+	else
+		snprintf(cls, cn, "%s %s", k != KOV_NOT_IN_SCAN ? t->scan.objects[k].class_name : "(gone)",
+			 kov_coid_str(l->coid, coid));
+	snprintf(proc, pn, "pid %u", l->pid);
+	if (!l->pid)
+		snprintf(proc, pn, "kernel");
+	for (size_t i = 0; t->have_scan && l->pid && i < t->scan.n_procs; i++)
+		if (t->scan.procs[i].pid == l->pid)
+			snprintf(proc, pn, "%.60s %u", t->scan.procs[i].name, l->pid);
+}
+
+static double ms_of(const struct target *t, uint64_t ticks)
+{
+	return t->have_desc && t->desc.timebase_hz ? 1e3 * (double)ticks / (double)t->desc.timebase_hz : 0;
+}
+
+/* The selected object's locks and their contending call sites, symbolized. Returns the
+ * height used. */
+static double draw_object_locks(cairo_t *cr, struct target *t, uint32_t space,
+				const struct kov_scan_object *ob, double x, double y, double w,
+				double bottom)
+{
+	const struct proto_lock *lk[4];
+	size_t n = target_locks_of(t, false, space, ob->coid, ob->gen, lk, 4);
+	if (!n)
+		return 0;
+	double ly = y;
+	rgb(cr, 0x1F2328);
+	text_draw(cr, x, ly, FONT_BOLD, n == 1 ? "Its lock" : "Its locks");
+	ly += 17;
+	for (size_t i = 0; i < n && i < 4 && ly < bottom - 14; i++) {
+		const struct proto_lock *l = lk[i];
+		char line[300], acq[32] = "";
+		if (l->flags & PROTO_LOCK_FULL)
+			snprintf(acq, sizeof acq, " of %llu acquisitions", (unsigned long long)l->acquisitions);
+		snprintf(line, sizeof line, "%s 0x%llx: %llu contended%s, wait %.1f ms (max %.2f), "
+			 "%llu holds %.1f ms", l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin",
+			 (unsigned long long)l->lock, (unsigned long long)l->contentions, acq,
+			 ms_of(t, l->wait_total), ms_of(t, l->wait_max), (unsigned long long)l->holds,
+			 ms_of(t, l->hold_total));
+		rgb(cr, 0x1F2328);
+		text_fit(cr, x, ly, w, FONT_SMALL, line);
+		ly += 15;
+		for (int k = 0; k < PROTO_LOCK_SITES && l->site[k].pc && ly < bottom - 14; k++, ly += 14) {
+			const char *name = target_symbol(t, space, l->site[k].pc);
+			snprintf(line, sizeof line, "    %6llu  from %s", (unsigned long long)l->site[k].count,
+				 name ? name : "…");
+			rgb(cr, 0x57606A);
+			text_fit(cr, x, ly, w, FONT_SMALL, line);
+		}
+	}
+	if (n > 4) {
+		char more[64];
+		snprintf(more, sizeof more, "and %zu more (L: every lock)", n - 4);
+		text_draw(cr, x, ly, FONT_SMALL, more);
+		ly += 15;
+	}
+	return ly - y + 4;
+}
+
+/* The selected object: its share of the samples per report interval (thesis figure 3.6), its
+ * locks with their contending call sites, and its code hot spots, symbolized by the target. */
 static void draw_selected(cairo_t *cr, struct view *v, double x, double y, double w, double h,
 			  uint64_t now)
 {
@@ -459,18 +570,21 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		return;
 	}
 	const struct kov_scan_object *ob = &t->scan.objects[r->obj];
-	char title[160], coid[KOV_COID_CHARS];
-	snprintf(title, sizeof title, "%s  %s  gen %u", ob->class_name, kov_coid_str(ob->coid, coid),
-		 ob->gen);
-	text_draw(cr, x + 8, y + 5, FONT_BOLD, title);
+	uint32_t space = obj_space(ob->pid, ob->coid);
+	char title[200], coid[KOV_COID_CHARS];
+	snprintf(title, sizeof title, "%s  %s  gen %u%s", ob->class_name, kov_coid_str(ob->coid, coid),
+		 ob->gen, target_full_counting(t, space, ob->coid) ? "  · full lock counting" : "");
+	text_fit(cr, x + 8, y + 5, w - 16, FONT_BOLD, title);
 	const struct obj_stat *o = stat_of(t, ob->pid, ob->coid, ob->gen);
+	target_want_symbols(t, space, ob->coid, ob->gen);
+	double cx = x + 8, cy = y + 26, cw = w - 16, ch = 50;
 	if (!o) {
 		rgb(cr, 0x57606A);
-		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to it yet (I counts its calls)");
+		text_draw(cr, cx, cy, FONT_SMALL, "no samples attributed to it yet (I counts its calls)");
+		draw_object_locks(cr, t, space, ob, cx, cy + 20, cw, y + h - 4);
 		return;
 	}
 	/* Contribution over the window: its samples / all samples, per interval. */
-	double cx = x + 8, cy = y + 26, cw = w - 16, ch = 60;
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
 	box(cr, cx, cy, cw, ch, 0xFBFBFC, 0xEEF0F2);
 	rgb(cr, 0xD9480F);
@@ -484,7 +598,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		uint64_t when = t->iv_time[iv % IV_HIST], total = t->iv_total[iv % IV_HIST];
 		if (when < from)
 			break;
-		double share = total ? (double)o->hist[k].n / (double)total : 0;
+		double share = kov_share(o->hist[k].n, total) / 100;
 		double px = cx + cw - cw * age_s(now, when) / v->window_s;
 		double py = cy + ch - ch * share;
 		if (first)
@@ -494,19 +608,20 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		first = false;
 	}
 	cairo_stroke(cr);
-	char line[200];
+	char line[300];
 	char calls[48] = "";
 	if (o->calls)
 		snprintf(calls, sizeof calls, " · %llu calls", (unsigned long long)o->calls);
 	snprintf(line, sizeof line, "share of all samples per interval (top: 100%%) · %llu samples, "
-		 "%.0f%% spin%s", (unsigned long long)o->samples,
-		 o->samples ? 100.0 * (double)o->spin / (double)o->samples : 0, calls);
+		 "%.0f%% in spin wait loops%s", (unsigned long long)o->samples,
+		 kov_share(o->spin, o->samples), calls);
 	rgb(cr, 0x57606A);
-	text_draw(cr, cx, cy + ch + 2, FONT_SMALL, line);
+	text_fit(cr, cx, cy + ch + 2, cw, FONT_SMALL, line);
+	double ly = cy + ch + 20;
+	ly += draw_object_locks(cr, t, space, ob, cx, ly, cw, y + h - 4);
 	/* Hot spots. */
-	target_want_hot_spots(t, o);
 	rgb(cr, 0x1F2328);
-	text_draw(cr, cx, cy + ch + 20, FONT_BOLD, "Code hot spots");
+	text_draw(cr, cx, ly, FONT_BOLD, "Code hot spots");
 	size_t order[OBJ_PCS];
 	for (size_t i = 0; i < o->n_pcs; i++)
 		order[i] = i;
@@ -516,71 +631,98 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 			order[j] = order[j - 1];
 			order[j - 1] = tmp;
 		}
-	double ly = cy + ch + 38;
+	ly += 18;
 	for (size_t i = 0; i < o->n_pcs && ly < y + h - 16; i++, ly += 15) {
-		const char *name = NULL;
-		for (size_t k = 0; k < t->n_hot; k++)
-			if (t->hot_pcs[k] == o->pcs[order[i]].pc && t->hot_pid == o->pid)
-				name = t->hot_names[k];
+		const char *name = target_symbol(t, o->pid, o->pcs[order[i]].pc);
 		snprintf(line, sizeof line, "%6llu  0x%llx  %s", (unsigned long long)o->pcs[order[i]].n,
 			 (unsigned long long)o->pcs[order[i]].pc, name ? name : "…");
 		text_draw(cr, cx, ly, FONT_SMALL, line);
 	}
 }
 
-/* Per monitored lock: lockstat figures since connected and its waiters over time. */
-static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w, double h,
-		       uint64_t now)
+/* Every lock of the kernel and the programs, spin and sleep, heaviest measured wait first:
+ * lock_stat's figures summed since connected, and how many lighter ones are not shown. */
+static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w, double h)
 {
 	struct target *t = &v->targets[v->current];
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
-	text_draw(cr, x + 8, y + 5, FONT_BOLD, "Locks (L: selected object)");
-	if (!t->n_locks) {
+	v->drawn_locks = v->hidden_locks = 0;
+	v->drawn_lock_top[0] = 0;
+	size_t total = t->locks ? t->locks->n : 0;
+	char head[200];
+	snprintf(head, sizeof head, "Locks: every contended spin and sleep lock, kernel and user, by "
+		 "wait since connected (L: selected object)");
+	text_fit(cr, x + 8, y + 5, w - 16, FONT_BOLD, head);
+	if (!total) {
 		rgb(cr, 0x57606A);
-		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: programs monitor "
-			  "their mutexes with mutex_monitor(), and the lock stream must run");
+		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: no lock was "
+			  "contended or counted, or the lock stream is not running (the viewer starts it "
+			  "with --config)");
 		return;
 	}
-	double hz = t->c ? (double)kov_client_target(t->c)->timebase_hz : 512e6;
-	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
-	double ly = y + 26;
-	for (size_t i = 0; i < t->n_locks && ly < y + h - 34; i++) {
-		const struct lock_view *lv = &t->locks[i];
-		const struct proto_lock *l = &lv->sum;
-		const char *cls = "lock";
-		size_t k = t->have_scan && l->coid ? kov_scan_find_any(&t->scan, l->pid, l->coid, l->gen) :
-						     KOV_NOT_IN_SCAN;
-		if (k != KOV_NOT_IN_SCAN)
-			cls = t->scan.objects[k].class_name;
-		char line[256];
-		snprintf(line, sizeof line, "%s 0x%llx (pid %u): %llu acquired, %llu contended, wait %.1f ms "
-			 "(max %.2f), hold %.1f ms (max %.2f), waiters avg %.2f max %u", cls,
-			 (unsigned long long)l->lock, l->pid, (unsigned long long)l->acquisitions,
-			 (unsigned long long)l->contentions, 1e3 * (double)l->wait_total / hz,
-			 1e3 * (double)l->wait_max / hz, 1e3 * (double)l->hold_total / hz,
-			 1e3 * (double)l->hold_max / hz,
-			 l->qlen_samples ? (double)l->qlen_sum / (double)l->qlen_samples : 0, l->qlen_max);
-		rgb(cr, 0x1F2328);
-		double th = text_wrap(cr, x + 8, ly, w - 16, FONT_SMALL, line);
-		/* waiters over the window, scaled to the largest seen */
-		double top = l->qlen_max ? l->qlen_max : 1, cx = x + 8, cw = w - 16, cy = ly + th + 2;
-		ly = cy + 16;
-		rgb(cr, 0x8A4B08);
-		cairo_set_line_width(cr, 1);
-		uint64_t t0;
-		double val;
-		bool first = true;
-		for (size_t j = 0; series_at(&lv->waiters, j, &t0, &val) && t0 >= from; j++) {
-			double px = cx + cw - cw * age_s(now, t0) / v->window_s, py = cy + 8 - 8 * val / top;
-			if (first)
-				cairo_move_to(cr, px, py);
-			else
-				cairo_line_to(cr, px, py);
-			first = false;
-		}
-		cairo_stroke(cr);
+	/* Columns as fractions of the width. */
+	static const struct { const char *name; double at; bool right; } col[] = {
+		{ "KIND", 0, false }, { "OWNER", 0.05, false }, { "PROCESS", 0.30, false },
+		{ "CONTENDED", 0.50, true }, { "WAIT ms", 0.59, true }, { "MAX ms", 0.67, true },
+		{ "ACQUIRED", 0.76, true }, { "HOLDS", 0.84, true }, { "HOLD ms", 0.92, true },
+		{ "BOUNCES", 1.0, true },
+	};
+	enum { NCOL = sizeof col / sizeof col[0] };
+	double cw = w - 16;
+	double ly = y + 24;
+	for (int c = 0; c < NCOL; c++) {
+		double cx = x + 8 + cw * col[c].at - (col[c].right ? text_width(cr, FONT_SMALL, col[c].name) : 0);
+		rgb(cr, 0x57606A);
+		text_draw(cr, cx, ly, FONT_SMALL, col[c].name);
 	}
+	ly += 16;
+	size_t fit = (size_t)((y + h - ly - 18) / 15);
+	if (fit > MAX_LOCK_ROWS)
+		fit = MAX_LOCK_ROWS;
+	const struct proto_lock *rows[MAX_LOCK_ROWS];
+	size_t n = target_locks_of(t, true, 0, 0, 0, rows, fit);
+	size_t shown = n < fit ? n : fit;
+	for (size_t i = 0; i < shown; i++, ly += 15) {
+		const struct proto_lock *l = rows[i];
+		char cell[NCOL][160];
+		lock_owner(t, l, cell[1], sizeof cell[1], cell[2], sizeof cell[2]);
+		snprintf(cell[0], sizeof cell[0], "%s", l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin");
+		snprintf(cell[3], sizeof cell[3], "%llu", (unsigned long long)l->contentions);
+		snprintf(cell[4], sizeof cell[4], "%.1f", ms_of(t, l->wait_total));
+		snprintf(cell[5], sizeof cell[5], "%.2f", ms_of(t, l->wait_max));
+		if (l->flags & PROTO_LOCK_FULL)
+			snprintf(cell[6], sizeof cell[6], "%llu", (unsigned long long)l->acquisitions);
+		else
+			snprintf(cell[6], sizeof cell[6], "-");
+		snprintf(cell[7], sizeof cell[7], "%llu", (unsigned long long)l->holds);
+		snprintf(cell[8], sizeof cell[8], "%.1f", ms_of(t, l->hold_total));
+		snprintf(cell[9], sizeof cell[9], "%llu", (unsigned long long)l->bounces);
+		for (int c = 0; c < NCOL; c++) {
+			rgb(cr, c == 4 ? 0x8A4B08 : 0x1F2328);
+			if (col[c].right)
+				text_draw(cr, x + 8 + cw * col[c].at - text_width(cr, FONT_SMALL, cell[c]), ly,
+					  FONT_SMALL, cell[c]);
+			else
+				text_fit(cr, x + 8 + cw * col[c].at, ly, cw * (col[c + 1].at - col[c].at) - 6,
+					 FONT_SMALL, cell[c]);
+		}
+		if (!i)
+			snprintf(v->drawn_lock_top, sizeof v->drawn_lock_top, "0x%llx %s %s %s wait=%llu "
+				 "contentions=%llu", (unsigned long long)l->lock, cell[0], cell[1], cell[2],
+				 (unsigned long long)l->wait_total, (unsigned long long)l->contentions);
+	}
+	v->drawn_locks = shown;
+	v->hidden_locks = total - shown;
+	char foot[300], hidden[96] = "";
+	if (v->hidden_locks)
+		snprintf(hidden, sizeof hidden, ", %zu with lighter waits not shown%s", v->hidden_locks,
+			 t->locks->not_kept ? " (and more not kept)" : "");
+	snprintf(foot, sizeof foot, "%zu lock%s%s; ACQUIRED '-': only contended acquisitions are "
+		 "counted (F counts all for the selected object or process)", total,
+		 total == 1 ? "" : "s", hidden);
+	rgb(cr, 0x57606A);
+	text_fit(cr, x + 8, y + h - 18, w - 16, FONT_SMALL, foot);
 }
 
 /* A target's description when the pointer is on its tab. */
@@ -628,14 +770,16 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	for (int p = 0; p < PANES; p++)
 		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
-	draw_top(cr, v, t, px, ty, tw - PAD / 2, h - ty - PAD);
+	v->drawn_top[0] = 0;
+	if (v->show_locks) {   /* the lock table takes the whole width below the panes */
+		draw_locks(cr, v, px, ty, pw, h - ty - PAD);
+	} else {
+		draw_top(cr, v, t, px, ty, tw - PAD / 2, h - ty - PAD);
+		draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
+	}
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);
-	else if (v->show_locks)
-		draw_locks(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
-	else
-		draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 }
 
 size_t view_row_at(const struct view *v, double x, double y)

@@ -19,8 +19,9 @@ static const char usage[] =
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
-	"(IPC, spin-lock contention, MMU misses, and what the target cannot count, saying why), and\n"
-	"the top contributing objects. With --token and --config FILE (kovctl's configuration\n"
+	"(IPC, measured spin-lock wait, MMU misses, branch mispredictions, lock acquisition\n"
+	"success; what the target cannot count says why), the top contributing objects, the\n"
+	"selected object's locks and hot spots, and every contended lock (L). With --token and --config FILE (kovctl's configuration\n"
 	"format) it configures and starts monitoring on targets where nothing runs yet. --select\n"
 	"CLASS selects the first object of that class once it is in the tree. --record FILE writes\n"
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
@@ -30,6 +31,8 @@ static const char usage[] =
 	"      (PNG) and the panes' data (CSV), I count the selected object's (or process's)\n"
 	"      method calls (again: stop), M sort the tree by samples, [ ] pan back and forth in time (End: now),\n"
 	"      N connect another target, K sleep-lock figures of the selected process off/on,\n"
+	"      F full lock counting (every acquisition and hold) of the selected object's or\n"
+	"      process's locks on/off (the acquisition pane's software counts need it),\n"
 	"      Ctrl-Q quit\n";
 
 struct options {
@@ -143,8 +146,17 @@ static void configure(struct target *t, const char *file, bool *done)
 	if (*done || t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER)
 		return;
 	*done = true;
-	if (t->st.config_id && t->st.streams)
-		return;   /* something runs already: watch it */
+	uint8_t buf[64];
+	struct kov_answer ans;
+	if (t->st.config_id && t->st.streams) {
+		/* Something runs already: watch it, with the lock statistics the panes need. */
+		struct proto_start s = { t->st.streams | PROTO_STREAM_LOCKS, 0 };
+		int n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
+		if (!(t->st.streams & PROTO_STREAM_LOCKS) && n > 0 &&
+		    kov_client_call(t->c, buf, (size_t)n, &ans) == 0)
+			kov_answer_free(&ans);
+		return;
+	}
 	FILE *f = fopen(file, "rb");
 	static char text[65536];
 	size_t len = f ? fread(text, 1, sizeof text, f) : 0;
@@ -281,7 +293,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
-			uint32_t pid = ob ? (ob->coid >= KOV_KERNEL_COID_BASE ? 0 : ob->pid) : t->scan.procs[r->proc].pid;
+			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			uint64_t coid = ob ? ob->coid : 0;
 			bool on = true;   /* I again on something counted turns it off */
 			for (size_t c = 0; c < t->n_counted; c++)
@@ -301,6 +313,14 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 			if (target_instrument(t, pid, ob && ob->coid < KOV_KERNEL_COID_BASE ? ob->coid : 0,
 					      v->locks_paused, PROTO_INSTR_SLEEPLOCKS))
 				v->locks_paused = !v->locks_paused;
+		}
+		break;
+	case SDLK_f:   /* full lock counting of the selected object's (or process's) locks, on/off */
+		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
+			const struct row *r = &tr->rows[tr->selected];
+			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
+			target_toggle_full_counting(t, pid, ob ? ob->coid : 0);
 		}
 		break;
 	case SDLK_c: if (t->cat) config_open(&v->config, t); break;
@@ -480,14 +500,26 @@ int main(int argc, char **argv)
 			for (int p = 0; p < PANES; p++)
 				available += t->pane[p].available;
 			unsigned long long selected = 0;
+			size_t sel_locks = 0, sites = 0, named_sites = 0;
 			const struct row *r = v.tree.selected < v.tree.n ? &v.tree.rows[v.tree.selected] : NULL;
 			if (r && r->kind == ROW_OBJECT && t->have_scan) {
 				const struct kov_scan_object *ob = &t->scan.objects[r->obj];
 				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
+				uint32_t space = obj_space(ob->pid, ob->coid);
 				selected = os ? os->samples : 0;
 				for (size_t k = 0; os && k < t->n_hot; k++)
-					hot += t->hot_pid == os->pid && t->hot_coid == os->coid &&
-					       t->hot_names[k][0] != '0';
+					for (size_t i = 0; i < os->n_pcs; i++)
+						hot += t->hot_pid == os->pid && t->hot_coid == os->coid &&
+						       t->hot_pcs[k] == os->pcs[i].pc && t->hot_names[k][0] != '0';
+				/* Its locks and their call sites, symbolized (the hot spots' lookup). */
+				const struct proto_lock *lk[4];
+				sel_locks = target_locks_of(t, false, space, ob->coid, ob->gen, lk, 4);
+				for (size_t i = 0; i < sel_locks && i < 4; i++)
+					for (int k = 0; k < PROTO_LOCK_SITES && lk[i]->site[k].pc; k++) {
+						const char *nm = target_symbol(t, space, lk[i]->site[k].pc);
+						sites++;
+						named_sites += nm && nm[0] != '0';
+					}
 			}
 			printf("viewer: targets=%zu connected=%zu processes=%zu objects=%zu tree_rows=%zu "
 			       "events=%zu panes=%d available_panes=%zu series=%zu points=%zu samples=%llu "
@@ -496,10 +528,30 @@ int main(int argc, char **argv)
 			       v.n_targets, connected,
 			       t->have_scan ? t->scan.n_procs : 0, t->have_scan ? t->scan.n_objects : 0,
 			       v.drawn_rows, events, PANES, available, v.drawn_series, v.drawn_points,
-			       (unsigned long long)t->samples_total, t->n_objs, selected, hot, t->n_locks,
+			       (unsigned long long)t->samples_total, t->n_objs, selected, hot,
+			       t->locks ? t->locks->n : 0,
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			printf("viewer: selected: selected_locks=%zu lock_sites=%zu symbolized_sites=%zu\n", sel_locks, sites,
+			       named_sites);
+			/* Each pane: its points, newest value and largest in the window. */
+			for (int p = 0; p < PANES; p++) {
+				const struct pane *pn = &t->pane[p];
+				double mn = 0, avg = 0, mx = 0, last = 0;
+				size_t count = 0;
+				uint64_t at;
+				series_stats(&pn->s, now - (uint64_t)(v.window_s * 1e9), UINT64_MAX, &mn, &avg, &mx,
+					     &count);
+				series_at(&pn->s, 0, &at, &last);
+				printf("viewer: pane \"%s\" available=%d points=%zu last=%.6g max=%.6g second=%zu "
+				       "subtitle=\"%s\"\n", pn->title, pn->available, count, last, mx, pn->s2.n,
+				       pn->available ? pn->subtitle : pn->why);
+			}
+			if (v.show_locks)
+				printf("viewer: locks: rows=%zu hidden=%zu top: %s\n", v.drawn_locks,
+				       v.hidden_locks, v.drawn_lock_top);
+			printf("viewer: status: %s\n", t->status);
 			if (v.config.open)
 				printf("viewer: config: %s\n", v.config.msg);
 			fflush(stdout);

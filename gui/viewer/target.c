@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "client/lockstat.h"
+#include "client/recording.h"
 
 #define RETRY_NS 2000000000ull
 #define RESCAN_NS 5000000000ull
@@ -24,7 +24,7 @@ const char *conn_name(enum conn_state s)
 
 static const struct { const char *title, *unit; } pane_names[PANES] = {
 	[PANE_IPC] = { "Instructions per cycle", "" },
-	[PANE_SPIN] = { "Spin-lock contention", "%" },
+	[PANE_SPIN] = { "Spin-lock wait", "%" },
 	[PANE_MMU] = { "MMU misses", "/1k insn" },
 	[PANE_BRANCH] = { "Branch mispredictions", "%" },
 	[PANE_LOCKACQ] = { "Lock acquisition success", "%" },
@@ -36,7 +36,8 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 	snprintf(t->host, sizeof t->host, "%s", host);
 	snprintf(t->port, sizeof t->port, "%s", port);
 	t->token = token;
-	t->ev_inst = t->ev_cyc = t->ev_hpt = t->ev_slb = -1;
+	t->ev_inst = -1;
+	t->locks = calloc(1, sizeof *t->locks);
 	snprintf(t->status, sizeof t->status, "connecting to %s:%s", host, port);
 	for (int p = 0; p < PANES; p++) {
 		t->pane[p].title = pane_names[p].title;
@@ -44,44 +45,90 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 		snprintf(t->pane[p].why, sizeof t->pane[p].why, "not connected");
 		series_init(&t->pane[p].s);
 	}
+	series_init(&t->pane[PANE_SPIN].s2);
 }
 
-static int find_event(const struct kov_event *ev, size_t n, const char *name)
+uint32_t obj_space(uint32_t pid, uint64_t coid)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ev[i].name, name))
-			return (int)i;
-	return -1;
+	return coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
 }
 
-/* What each pane can show on this target, from its catalogue: never a fake zero. */
+static void pane_says(struct pane *p, bool available, const char *subtitle, const char *no_data,
+		      const char *why)
+{
+	p->available = available;
+	snprintf(p->subtitle, sizeof p->subtitle, "%s", subtitle);
+	snprintf(p->no_data, sizeof p->no_data, "%s", no_data);
+	if (available)
+		snprintf(p->why, sizeof p->why, "%s", subtitle);
+	else
+		snprintf(p->why, sizeof p->why, "not available on this target: %s", why);
+}
+
+/* What each pane can show on this target, from its catalogue and description: never a fake
+ * zero. The figures themselves come from client/metrics.h. */
 void judge_panes(struct target *t)
 {
 	size_t n = t->n_cat;
 	const struct kov_event *ev = t->cat;
-	t->ev_inst = find_event(ev, n, "PM_INST_CMPL");
-	t->ev_cyc = find_event(ev, n, "PM_CYC");
-	t->ev_hpt = find_event(ev, n, "SW_HPT_MISS");
-	t->ev_slb = find_event(ev, n, "SW_SLB_MISS");
-	struct { enum pane_kind p; const char *need; const char *method; } need[] = {
-		{ PANE_IPC, "PM_CYC", "PM_INST_CMPL / PM_CYC from interval counts" },
-		{ PANE_SPIN, "PM_INST_CMPL", "share of instruction samples in spin-lock acquisition code" },
-		{ PANE_MMU, "SW_HPT_MISS", "software-handled SLB and page-table misses per 1000 instructions" },
-		{ PANE_BRANCH, "PM_BR_MPRED_CR", "" },
-		{ PANE_LOCKACQ, "PM_STCX_PASS", "" },
-	};
-	for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
-		struct pane *p = &t->pane[need[k].p];
-		int i = find_event(ev, n, need[k].need);
-		bool counts = i >= 0 && (ev[i].flags & PROTO_EV_COUNTS_HERE);
-		if (need[k].p == PANE_SPIN)
-			counts = i >= 0 && (ev[i].flags & PROTO_EV_SAMPLES_HERE);
-		p->available = counts;
-		if (counts)
-			snprintf(p->why, sizeof p->why, "%s", need[k].method);
-		else
-			snprintf(p->why, sizeof p->why, "not available on this target: %s %s", need[k].need,
-				 i < 0 ? "is not in its catalogue" : ev[i].why_not);
+	char why[300];
+	t->ev_inst = kov_find_event(ev, n, "PM_INST_CMPL");
+	kov_metric_set_init(&t->metrics, ev, n);
+	t->cycles_emulated = kov_cycles_emulated(t->have_desc ? &t->desc : NULL, ev, n);
+	/* Lock statistics of spin locks came with protocol 1.2; a replay without the target's
+	 * description shows what its frames carry. */
+	bool locks = !t->have_desc || t->desc.minor >= 2;
+	unsigned cpus = t->have_desc ? t->desc.cpus : 0;
+	const char *no_counts = "no data yet: monitoring not started, or its events are not configured";
+
+	struct pane *p = &t->pane[PANE_IPC];
+	p->title = kov_metric_title(KOV_METRIC_IPC, t->cycles_emulated);
+	bool ok = kov_metric_countable(&t->metrics, KOV_METRIC_IPC, ev, n, why, sizeof why);
+	pane_says(p, ok, t->cycles_emulated ?
+		  "PM_INST_CMPL / PM_CYC; QEMU's cycles are virtual time at 1 GHz: instructions per "
+		  "virtual ns (1 under -icount), not the 970's IPC" :
+		  "PM_INST_CMPL / PM_CYC of one group (else each scaled by enabled/running)",
+		  no_counts, why);
+
+	p = &t->pane[PANE_SPIN];
+	char sub[240];
+	if (cpus)
+		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions over %u "
+			 "%s time (waiters descheduled while they wait count too)%s", cpus,
+			 cpus == 1 ? "CPU's" : "CPUs'",
+			 t->ev_inst >= 0 ? "; dashed: instruction samples in the wait loop" : "");
+	else
+		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions in ms per "
+			 "second (the recording does not say how many CPUs)");
+	p->unit = cpus ? "%" : " ms/s";
+	pane_says(p, locks, sub, "no lock reports yet: the lock stream is not running",
+		  "its protocol (1.1) has no spin-lock statistics");
+
+	p = &t->pane[PANE_MMU];
+	ok = kov_metric_countable(&t->metrics, KOV_METRIC_MMU, ev, n, why, sizeof why);
+	pane_says(p, ok, "software-handled page-table and SLB misses per 1000 instructions counted "
+		  "over the same time", no_counts, why);
+
+	p = &t->pane[PANE_BRANCH];
+	ok = kov_metric_countable(&t->metrics, KOV_METRIC_BRANCH, ev, n, why, sizeof why);
+	pane_says(p, ok, kov_metric_def(KOV_METRIC_BRANCH)->method,
+		  "no data yet: configure PM_BR_ISSUED, PM_BR_MPRED_CR and PM_BR_MPRED_TA in one group",
+		  why);
+
+	p = &t->pane[PANE_LOCKACQ];
+	t->stcx_counted = kov_metric_countable(&t->metrics, KOV_METRIC_STCX, ev, n, why, sizeof why);
+	if (t->stcx_counted) {
+		p->title = "Lock acquisition success";
+		pane_says(p, true, kov_metric_def(KOV_METRIC_STCX)->method,
+			  "no data yet: configure PM_STCX_PASS and PM_STCX_FAIL in one group", "");
+	} else {
+		char whynot[360];
+		snprintf(whynot, sizeof whynot, "%s; and its protocol (1.1) has no lock counts", why);
+		p->title = "Lock acquisition success (software counts)";
+		pane_says(p, locks, "first-try acquisitions / all acquisitions of the fully counted "
+			  "locks (lock statistics; PM_STCX_PASS/FAIL do not count here)",
+			  "no fully counted lock yet: F counts every acquisition of the selected "
+			  "object's or process's locks", whynot);
 	}
 }
 
@@ -207,42 +254,31 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 	}
 }
 
+/* The interval's derived metrics (client/metrics.h: counts of one group paired, else each
+ * scaled), a point in each pane that has one; the wait-loop samples' share as the spin
+ * pane's second opinion. */
 static void on_counts(struct target *t, const struct proto_frame *f)
 {
+	static struct kov_counts c;
 	struct proto_counts_head h;
-	struct proto_iter it;
-	struct proto_count c;
-	uint64_t inst[PROTO_MAX_GROUPS] = { 0 }, cyc[PROTO_MAX_GROUPS] = { 0 }, mmu = 0, all_inst = 0;
-	bool has_inst[PROTO_MAX_GROUPS] = { 0 }, has_cyc[PROTO_MAX_GROUPS] = { 0 }, has_mmu = false;
-	if (proto_decode_interval_counts(f, &h, &it) < 0)
+	kov_counts_clear(&c);
+	if (!kov_counts_add_frame(&c, f, &h))
 		return;
-	while (proto_next_count(&it, &c)) {
-		unsigned g = c.group < PROTO_MAX_GROUPS ? c.group : 0;
-		if (c.event == t->ev_inst) {
-			inst[g] += c.raw;
-			has_inst[g] = true;
-			all_inst += c.raw;
-		} else if (c.event == t->ev_cyc) {
-			cyc[g] += c.raw;
-			has_cyc[g] = true;
-		} else if (c.event == t->ev_hpt || c.event == t->ev_slb) {
-			mmu += c.raw;
-			has_mmu = true;
-		}
-	}
-	uint64_t now = kov_now_ns(), i_sum = 0, c_sum = 0;
-	for (unsigned g = 0; g < PROTO_MAX_GROUPS; g++)
-		if (has_inst[g] && has_cyc[g]) {   /* counted together: a ratio that means something */
-			i_sum += inst[g];
-			c_sum += cyc[g];
-		}
+	static const struct { enum kov_metric m; enum pane_kind p; } shown[] = {
+		{ KOV_METRIC_IPC, PANE_IPC }, { KOV_METRIC_MMU, PANE_MMU },
+		{ KOV_METRIC_BRANCH, PANE_BRANCH }, { KOV_METRIC_STCX, PANE_LOCKACQ },
+	};
+	uint64_t now = kov_now_ns();
 	t->intervals++;
-	if (c_sum)
-		series_push(&t->pane[PANE_IPC].s, now, (double)i_sum / (double)c_sum);
-	if (has_mmu && all_inst)
-		series_push(&t->pane[PANE_MMU].s, now, 1000.0 * (double)mmu / (double)all_inst);
-	if (t->iv_inst)
-		series_push(&t->pane[PANE_SPIN].s, now, 100.0 * (double)t->iv_spin / (double)t->iv_inst);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		if (shown[i].p == PANE_LOCKACQ && !t->stcx_counted)
+			continue;   /* the software counts feed it (target_locks.c) */
+		struct kov_ratio r = kov_metric_compute(&t->metrics, shown[i].m, &c);
+		if (r.how != KOV_NOT_COUNTED)
+			series_push(&t->pane[shown[i].p].s, now, r.value);
+	}
+	if (t->iv_inst && t->pane[PANE_SPIN].unit[0] == '%')
+		series_push(&t->pane[PANE_SPIN].s2, now, kov_share(t->iv_spin, t->iv_inst));
 	t->iv_inst = t->iv_spin = 0;
 	/* Each object's share of this interval, for its contribution over time. */
 	t->iv_total[t->iv_no % IV_HIST] = t->iv_all;
@@ -264,33 +300,6 @@ static void on_counts(struct target *t, const struct proto_frame *f)
 
 void target_record_frame(struct target *t, const struct proto_frame *f);
 static void take_symbols(struct target *t, const struct kov_answer *a);
-
-static void on_locks(struct target *t, const struct proto_frame *f)
-{
-	struct proto_interval h;
-	struct proto_iter it;
-	struct proto_lock l;
-	uint64_t now = kov_now_ns();
-	if (kov_lock_decode(f, &h, &it) < 0)
-		return;
-	while (kov_lock_next(f, &it, &l)) {
-		size_t i = 0;
-		while (i < t->n_locks && (t->locks[i].sum.pid != l.pid || t->locks[i].sum.lock != l.lock))
-			i++;
-		if (i == t->n_locks) {
-			if (t->n_locks == MAX_LOCKS)
-				continue;
-			struct lock_view *n = &t->locks[t->n_locks++];
-			kov_lock_start(&n->sum, &l);
-			n->reports = 0;
-			series_init(&n->waiters);
-		}
-		struct lock_view *v = &t->locks[i];
-		kov_lock_add(&v->sum, &l);
-		v->reports++;
-		series_push(&v->waiters, now, l.qlen_samples ? (double)l.qlen_sum / (double)l.qlen_samples : 0);
-	}
-}
 
 static void on_invocations(struct target *t, const struct proto_frame *f)
 {
@@ -314,7 +323,7 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS: proto_decode_status(f, &t->st); break;
 	case PROTO_LOCK_STATS:
-	case PROTO_LOCK_CONTENTION: on_locks(t, f); break;
+	case PROTO_LOCK_CONTENTION: target_take_locks(t, f, kov_now_ns()); break;
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	default: break;
 	}
@@ -334,7 +343,10 @@ static void replay_poll(struct target *t, uint64_t now)
 	while (t->rp_next < t->rp_n && t->rp_times[t->rp_next] <= now - t->rp_start) {
 		const struct kov_frame *fr = &t->rp_frames[t->rp_next++];
 		t->frames++;
-		if (fr->f.type == PROTO_SYMBOLS) {
+		if (fr->f.type == PROTO_SERVER_HELLO) {   /* the target's description: panes anew */
+			t->have_desc = kov_rec_read_target(&fr->f, &t->desc);
+			judge_panes(t);
+		} else if (fr->f.type == PROTO_SYMBOLS) {
 			struct proto_symbols_head h;
 			struct proto_iter it;
 			if (proto_decode_symbols(&fr->f, &h, &it) == 0) {
@@ -386,9 +398,12 @@ static void connect_target(struct target *t, uint64_t now)
 	}
 	t->state = CONN_UP;
 	t->n_spaces_known = t->n_spin = 0;
-	if (t->rec) {   /* the catalogue first, as kovctl record writes it */
+	t->desc = *kov_client_target(t->c);
+	t->have_desc = true;
+	if (t->rec) {   /* the description and catalogue first, as kovctl record writes them */
 		uint8_t buf[64];
 		struct kov_answer a;
+		kov_rec_write_target(t->rec, kov_now_ns() - t->rec_start, &t->desc);
 		int n = proto_encode_empty(buf, sizeof buf, PROTO_CATALOGUE_GET, 0, 0);
 		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0) {
 			for (size_t k = 0; k < a.count; k++)
@@ -411,15 +426,6 @@ static void connect_target(struct target *t, uint64_t now)
 	t->next_scan_ns = now;
 }
 
-static bool spin_name(const struct proto_str *s)
-{
-	static const char *const names[] = { "spin_lock", "spin_trylock", "spin_trylock_as" };
-	for (size_t i = 0; i < 3; i++)
-		if (s->len == strlen(names[i]) && !memcmp(s->s, names[i], s->len))
-			return true;
-	return false;
-}
-
 static void take_symbols(struct target *t, const struct kov_answer *a)
 {
 	for (size_t k = 0; k < a->count; k++) {
@@ -434,7 +440,7 @@ static void take_symbols(struct target *t, const struct kov_answer *a)
 				t->spin[t->n_spin - 1].hi = s.start;
 				open = false;
 			}
-			if (spin_name(&s.name) && t->n_spin < 128) {
+			if (kov_is_spin_wait(s.name.s, s.name.len) && t->n_spin < 128) {
 				t->spin[t->n_spin++] = (struct spin_range){ t->sym_space, s.start,
 									    s.start + (s.size ? s.size : 4096) };
 				open = !s.size;
@@ -447,27 +453,45 @@ static void take_symbols(struct target *t, const struct kov_answer *a)
 		t->spaces_known[t->n_spaces_known++] = t->sym_space;
 }
 
-void target_want_hot_spots(struct target *t, const struct obj_stat *o)
+const char *target_symbol(const struct target *t, uint32_t space, uint64_t pc)
 {
-	if (!t->c || t->hot_req || !o->n_pcs)
+	for (size_t k = 0; k < t->n_hot && t->hot_pid == space; k++)
+		if (t->hot_pcs[k] == pc)
+			return t->hot_names[k];
+	return NULL;
+}
+
+void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32_t gen)
+{
+	if (!t->c || t->hot_req)
 		return;
-	bool same = t->hot_pid == o->pid && t->hot_coid == o->coid;
-	size_t known = 0;
-	for (size_t i = 0; same && i < o->n_pcs; i++)
-		for (size_t k = 0; k < t->n_hot; k++)
-			known += t->hot_pcs[k] == o->pcs[i].pc;
-	if (same && known == o->n_pcs)
+	uint64_t want[HOT_NAMES];
+	size_t n = 0, known = 0;
+	const struct obj_stat *o = target_object(t, space, coid, gen);
+	for (size_t i = 0; o && i < o->n_pcs; i++)
+		want[n++] = o->pcs[i].pc;
+	const struct proto_lock *locks[8];
+	size_t n_locks = target_locks_of(t, false, space, coid, gen, locks, 8);
+	for (size_t i = 0; i < n_locks && i < 8; i++)
+		for (int k = 0; k < PROTO_LOCK_SITES && locks[i]->site[k].pc && n < HOT_NAMES; k++)
+			want[n++] = locks[i]->site[k].pc;
+	if (!n)
+		return;
+	bool same = t->hot_pid == space && t->hot_coid == coid;
+	for (size_t i = 0; same && i < n; i++)
+		known += target_symbol(t, space, want[i]) != NULL;
+	if (same && known == n)
 		return;
 	uint8_t buf[1024];
 	struct proto_builder b;
-	struct proto_symbol_query q = { o->pid };
+	struct proto_symbol_query q = { space };
 	proto_begin_symbol_lookup(&b, buf, sizeof buf, 0, 0, &q);
-	for (size_t i = 0; i < o->n_pcs; i++)
-		proto_add_address(&b, &o->pcs[i].pc);
-	int n = proto_finish(&b);
-	if (n > 0 && kov_client_send(t->c, buf, (size_t)n, &t->hot_req) == 0) {
-		t->hot_pid = o->pid;
-		t->hot_coid = o->coid;
+	for (size_t i = 0; i < n; i++)
+		proto_add_address(&b, &want[i]);
+	int len = proto_finish(&b);
+	if (len > 0 && kov_client_send(t->c, buf, (size_t)len, &t->hot_req) == 0) {
+		t->hot_pid = space;
+		t->hot_coid = coid;
 	}
 }
 
@@ -480,7 +504,7 @@ static void take_hot_spots(struct target *t, const struct kov_answer *a)
 		struct proto_symbol s;
 		if (proto_decode_symbols(&a->frames[k].f, &h, &it) < 0)
 			continue;
-		while (proto_next_symbol(&it, &s) && t->n_hot < OBJ_PCS) {
+		while (proto_next_symbol(&it, &s) && t->n_hot < HOT_NAMES) {
 			t->hot_pcs[t->n_hot] = s.addr;
 			if (s.name.len)
 				snprintf(t->hot_names[t->n_hot], sizeof t->hot_names[0], "%.*s+0x%llx",
@@ -580,8 +604,10 @@ void target_poll(struct target *t, uint64_t now)
 
 bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what)
 {
+	const char *what_name = what == PROTO_INSTR_INVOCATIONS ? "invocation counting" :
+				what == PROTO_INSTR_SLEEPLOCKS ? "sleep-lock figures" : "full lock counting";
 	if (t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER) {
-		snprintf(t->status, sizeof t->status, "invocation counting needs the controller role (--token)");
+		snprintf(t->status, sizeof t->status, "%s needs the controller role (--token)", what_name);
 		return false;
 	}
 	uint8_t buf[64];
@@ -589,7 +615,7 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
 	struct proto_instrument m = { pid, coid, what, on };
 	int n = proto_encode_instrument(buf, sizeof buf, 0, 0, &m);
 	if (n < 0 || kov_client_call(t->c, buf, (size_t)n, &a) < 0) {
-		snprintf(t->status, sizeof t->status, "invocation counting refused: %s", kov_client_error(t->c));
+		snprintf(t->status, sizeof t->status, "%s refused: %s", what_name, kov_client_error(t->c));
 		return false;
 	}
 	kov_answer_free(&a);
@@ -605,9 +631,8 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
 		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0)
 			kov_answer_free(&a);
 	}
-	snprintf(t->status, sizeof t->status, "%s %s for pid %u %s",
-		 what == PROTO_INSTR_INVOCATIONS ? "invocation counting" : "sleep-lock figures",
-		 on ? "on" : "off", pid, coid ? "(one object)" : "(all objects)");
+	snprintf(t->status, sizeof t->status, "%s %s for pid %u %s", what_name, on ? "on" : "off", pid,
+		 coid ? "(one object)" : "(all objects)");
 	return true;
 }
 
@@ -619,12 +644,12 @@ void target_free(struct target *t)
 		kov_scan_free(&t->scan);
 	for (int p = 0; p < PANES; p++) {
 		series_free(&t->pane[p].s);
+		series_free(&t->pane[p].s2);
 		if (t->pane[p].chart)
 			cairo_surface_destroy(t->pane[p].chart);
 	}
 	free(t->objs);
-	for (size_t i = 0; i < t->n_locks; i++)
-		series_free(&t->locks[i].waiters);
+	free(t->locks);
 	for (size_t i = 0; i < t->rp_n; i++)
 		free(t->rp_frames[i].bytes);
 	free(t->rp_frames);

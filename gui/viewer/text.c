@@ -7,12 +7,13 @@
 #include "viewer/viewer.h"
 
 #define CACHE 2048
+#define ELLIPSIZE 0x40000000              /* in a wrap width: one line, cut with "…" */
 
 struct entry {
 	PangoLayout *layout;
 	const char *font;                 /* the callers' font strings are constants */
 	char *text;
-	int wrap;                         /* wrap width in Pango units, -1 none */
+	int wrap;                         /* wrap width in Pango units (| ELLIPSIZE), -1 none */
 	uint64_t used;
 };
 
@@ -51,8 +52,11 @@ static PangoLayout *layout(cairo_t *cr, const char *font, const char *s, int wra
 	pango_font_description_free(d);
 	pango_layout_set_text(l, s, -1);
 	if (wrap >= 0) {
-		pango_layout_set_width(l, wrap);
-		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+		pango_layout_set_width(l, wrap & ~ELLIPSIZE);
+		if (wrap & ELLIPSIZE)
+			pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+		else
+			pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
 	}
 	*victim = (struct entry){ l, font, strdup(s), wrap, ++tick };
 	return l;
@@ -83,4 +87,16 @@ double text_wrap(cairo_t *cr, double x, double y, double width, const char *font
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, l);
 	return h;
+}
+
+double text_fit(cairo_t *cr, double x, double y, double width, const char *font, const char *s)
+{
+	if (width < 1)
+		return 0;
+	PangoLayout *l = layout(cr, font, s, (int)(width * PANGO_SCALE) | ELLIPSIZE);
+	int w, h;
+	pango_layout_get_pixel_size(l, &w, &h);
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, l);
+	return w;
 }

@@ -15,6 +15,8 @@
 #include "client/objname.h"
 #include "client/scan.h"
 #include "client/pmuconf.h"
+#include "client/metrics.h"
+#include "client/lockstat.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -37,13 +39,18 @@ bool series_at(const struct series *s, size_t i, uint64_t *t, double *v);
 /* ---- target.c -------------------------------------------------------------------------- */
 enum pane_kind { PANE_IPC, PANE_SPIN, PANE_MMU, PANE_BRANCH, PANE_LOCKACQ, PANES };
 
+/* A metric over time; what each shows and where it comes from: docs/metrics.md. */
 struct pane {
 	const char *title, *unit;
+	char subtitle[240];               /* what the figure is, beside the title */
+	char no_data[200];                /* what to do while it has no point yet */
 	bool available;                   /* the target can count what the pane shows */
 	char why[300];                    /* otherwise, why not (or what to configure) */
 	struct series s;
+	struct series s2;                 /* a second opinion drawn dashed (PANE_SPIN: instruction
+	                                     samples in the wait loop); unallocated elsewhere */
 	cairo_surface_t *chart;           /* the chart as last drawn (draw.c) */
-	uint64_t chart_key[5];            /* what it showed */
+	uint64_t chart_key[6];            /* what it showed */
 };
 
 #define OBJ_HIST 256                  /* report intervals of history per object */
@@ -65,12 +72,9 @@ struct obj_stat {                     /* samples per object since connected */
 
 enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
 
-#define MAX_LOCKS 32
-struct lock_view {                    /* LOCK_STATS of one lock, summed since connected */
-	struct proto_lock sum;
-	uint64_t reports;
-	struct series waiters;            /* average waiters seen per report interval */
-};
+#define HOT_NAMES 64                  /* symbolized PCs of the selected object: hot spots and
+                                         its locks' call sites */
+#define MAX_LOCK_ROWS 32              /* locks the lock view lists, the heaviest waits */
 
 struct spin_range { uint32_t space; uint64_t lo, hi; };
 
@@ -92,26 +96,35 @@ struct target {
 	struct spin_range spin[128];
 	size_t n_spin;
 	struct pane pane[PANES];
-	int ev_inst, ev_cyc, ev_hpt, ev_slb; /* catalogue indices, -1 when absent */
+	int ev_inst;                      /* PM_INST_CMPL's catalogue index, -1 when absent */
+	struct kov_metric_set metrics;    /* the derived metrics' events (client/metrics.h) */
+	bool cycles_emulated;             /* QEMU: IPC is instructions per virtual ns */
+	bool stcx_counted;                /* lock acquisition success from PM_STCX_PASS/FAIL */
+	struct kov_target desc;           /* the handshake's description (a replay's if recorded) */
+	bool have_desc;
 	/* samples of the current report interval */
 	uint64_t iv_inst, iv_spin, iv_all;
 	uint64_t iv_no;                   /* report intervals seen */
 	uint64_t iv_total[IV_HIST];       /* samples in each of the last intervals, by iv_no */
 	uint64_t iv_time[IV_HIST];        /* host time each ended */
-	/* hot spots of the selected object: one SYMBOL_LOOKUP at a time */
+	/* the selected object's hot spots and lock call sites: one SYMBOL_LOOKUP at a time */
 	uint32_t hot_req;
-	uint32_t hot_pid;
+	uint32_t hot_pid;                 /* the space they are in (0: kernel) */
 	uint64_t hot_coid;
-	uint64_t hot_pcs[OBJ_PCS];
-	char hot_names[OBJ_PCS][96];
+	uint64_t hot_pcs[HOT_NAMES];
+	char hot_names[HOT_NAMES][96];
 	size_t n_hot;
 	struct obj_stat *objs;
 	size_t n_objs, cap_objs;
 	uint64_t calls_total;             /* INVOCATIONS counted since connected */
 	struct { uint32_t pid; uint64_t coid; } counted[64];   /* what the viewer turned on */
 	size_t n_counted;
-	struct lock_view locks[MAX_LOCKS];
-	size_t n_locks;
+	/* lock statistics (target_locks.c) */
+	struct kov_lock_table *locks;     /* every lock's reports summed since connected */
+	struct kov_lock_meter lock_meter; /* the report interval being summed */
+	uint64_t lock_intervals;
+	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
+	size_t n_full;
 	uint64_t samples_total, frames, intervals;
 	struct proto_status st;
 	/* The event catalogue: the client's while connected, or the recording's. */
@@ -137,12 +150,18 @@ bool target_record(struct target *t, const char *file);
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
-/* Turns invocation counting (PROTO_INSTR_INVOCATIONS) or a process's sleep-lock figures
- * (PROTO_INSTR_SLEEPLOCKS) on or off for one object (coid) or a process (coid 0), and makes
- * sure their stream runs: false with the reason in t->status when the target refused. */
+/* Turns invocation counting (PROTO_INSTR_INVOCATIONS), a process's sleep-lock figures
+ * (PROTO_INSTR_SLEEPLOCKS) or full lock counting (PROTO_INSTR_LOCKS_FULL) on or off for one
+ * object (coid) or a process (coid 0), and makes sure their stream runs: false with the
+ * reason in t->status when the target refused. */
 bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what);
-/* Asks for the symbols of the hottest PCs of object (pid, coid) when they are not known yet. */
-void target_want_hot_spots(struct target *t, const struct obj_stat *o);
+/* Asks for the symbols of object (space, coid, gen)'s hottest PCs and its locks' call sites
+ * when they are not known yet. */
+void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32_t gen);
+/* A PC's symbol in space as the last lookup said ("name+0x1c"), or NULL. */
+const char *target_symbol(const struct target *t, uint32_t space, uint64_t pc);
+/* Where samples and lock records name an object: 0 (the kernel) for kernel COIDs. */
+uint32_t obj_space(uint32_t pid, uint64_t coid);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);
 const char *conn_name(enum conn_state s);
 /* From the catalogue: which panes this target can show (target.c). */
@@ -151,6 +170,24 @@ void judge_panes(struct target *t);
 void target_take_scan(struct target *t, struct kov_scan *s);
 /* One pushed frame into the model (live or replayed). */
 void target_take_frame(struct target *t, const struct proto_frame *f);
+
+/* ---- target_locks.c: lock statistics in the model ------------------------------------- */
+/* A LOCK_CONTENTION (or 1.1 LOCK_STATS) frame: summed per lock; each completed report
+ * interval adds the spin pane's measured wait and, without PM_STCX, the acquisition pane's
+ * software counts. */
+void target_take_locks(struct target *t, const struct proto_frame *f, uint64_t now);
+/* The locks of object (space, coid, gen), or every lock (coid 0 and match_all), heaviest
+ * wait first: at most max of them into out; returns how many there are in all. */
+size_t target_locks_of(const struct target *t, bool match_all, uint32_t space, uint64_t coid,
+		       uint32_t gen, const struct proto_lock **out, size_t max);
+/* Measured wait, in timebase ticks, on object (space, coid, gen)'s locks of a kind (0: all). */
+uint64_t target_lock_wait(const struct target *t, uint32_t space, uint64_t coid, uint32_t gen,
+			  uint16_t kind);
+/* F: full lock counting (every acquisition and hold) for a process (coid 0) or an object,
+ * on when the viewer has not turned it on, else off. */
+bool target_toggle_full_counting(struct target *t, uint32_t pid, uint64_t coid);
+/* Whether the viewer turned full counting on for (pid, coid). */
+bool target_full_counting(const struct target *t, uint32_t pid, uint64_t coid);
 
 /* ---- tree.c ---------------------------------------------------------------------------- */
 enum row_kind { ROW_MACHINE, ROW_PROCESS, ROW_OBJECT };
@@ -179,6 +216,8 @@ void tree_free(struct tree *tr);
 /* Draws text at (x, y) (top-left) with a font like "Sans 10"; returns its width. */
 double text_draw(cairo_t *cr, double x, double y, const char *font, const char *s);
 double text_width(cairo_t *cr, const char *font, const char *s);
+/* One line cut to width with "…" where it is longer; returns the width drawn. */
+double text_fit(cairo_t *cr, double x, double y, double width, const char *font, const char *s);
 /* Word-wrapped within width; returns the height used. */
 double text_wrap(cairo_t *cr, double x, double y, double width, const char *font, const char *s);
 
@@ -214,6 +253,8 @@ struct view {
 	double tab_x[MAX_TARGETS], tab_w[MAX_TARGETS];   /* where the bar drew each target */
 	bool typing_target;               /* the connect line (N) is open */
 	bool locks_paused;                /* K last turned sleep-lock figures off */
+	size_t drawn_locks, hidden_locks; /* lock view rows drawn, locks not shown */
+	char drawn_lock_top[600];         /* its first row: "0x... LockObj 0xd0000080 pid 2 wait=N" */
 	char new_target[300];
 	bool hover_shown;                 /* the last frame drew a hover value */
 	int width, height;                /* drawing size in pixels */

@@ -17,7 +17,7 @@ struct km_info {
 	uint16_t events;            /* entries in the event catalogue (SYS_KM_CATALOGUE) */
 	char profile[16];           /* "smp", "g5" */
 	char model[64];             /* device-tree model */
-	char pmu[32];               /* PMU backend: "ppc970" */
+	char pmu[32];               /* PMU backend in use: "ppc970", "isa207-arch", "none" */
 	char build_id[64];          /* kernel build id (git describe) */
 };
 

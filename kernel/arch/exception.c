@@ -63,8 +63,9 @@ static void storage_fault(struct trap_frame *tf, bool user)
 		tf->nip = resume;   /* an interrupt handler's copy: never fault pages in there */
 		return;
 	}
+	long rc = -KOV_EFAULT;
 	if (p && !refused && ea >= USER_BASE && ea < USER_END &&
-	    CO_CALL(struct process, p->self, fault, ea, write) == 0) {
+	    (rc = CO_CALL(struct process, p->self, fault, ea, write)) == 0) {
 		this_cpu()->hpt_misses++;   /* a user page fault resolved: a page-table miss too */
 		km_sw(SW_HPT_MISS, tf);
 		return;
@@ -76,7 +77,8 @@ static void storage_fault(struct trap_frame *tf, bool user)
 		}
 		panic_trap(tf, "unhandled storage fault");
 	}
-	kill_process(tf, refused ? "protection fault" : "bad address", ea, -11);
+	kill_process(tf, refused ? "protection fault" : rc == -KOV_ENOMEM ?
+		     "no memory or page-table slot for a page fault" : "bad address", ea, -11);
 }
 
 void exception_dispatch(struct trap_frame *tf)
@@ -113,6 +115,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "external interrupt on a platform that takes none");
 		translation_on();
 		platform->external_interrupt();
+		sched_preempt(tf);   /* a device or an IPI may have woken a thread to run now */
 		break;
 	case 0xc00:
 		translation_on();
@@ -120,6 +123,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "system call from the kernel");
 		km_sw(SW_SYSCALL, tf);
 		syscall_dispatch(tf);
+		sched_preempt(tf);   /* a thread this call woke may be due to run now */
 		break;
 	case 0x700:
 		if (!user)

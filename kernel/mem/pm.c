@@ -57,6 +57,11 @@ static const struct pm_ops pm_ops = { pm_alloc_frame, pm_free_frame, pm_frames_o
 const struct co_class pm_class = { "PM", &pm_ops, 4, 0 };
 
 /* ---- a rep per CPU ---------------------------------------------------------------------- */
+/* Frames come zeroed. The allocator's are; a frame that comes back to a cache is marked dirty
+ * (the low bit of its page-aligned address) and cleared only when handed out again, so each
+ * use of a frame is cleared once, at allocation as with one rep. */
+#define FRAME_DIRTY 1ull
+
 static void refill(struct pm *pm)
 {
 	while (pm->cached < PM_BATCH) {
@@ -81,6 +86,10 @@ static void steal_from(void *rep, unsigned cpu, void *arg)
 	if (victim->cached)
 		s->pa = victim->cache[--victim->cached];
 	spin_unlock(&victim->lock);
+	if (s->pa & FRAME_DIRTY) {
+		s->pa &= ~FRAME_DIRTY;
+		memset(kernel_ptr(s->pa), 0, PAGE_SIZE);
+	}
 }
 
 CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
@@ -90,6 +99,10 @@ CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
 		refill(pm);
 	uint64_t pa = pm->cached ? pm->cache[--pm->cached] : 0;
 	spin_unlock(&pm->lock);
+	if (pa & FRAME_DIRTY) {
+		pa &= ~FRAME_DIRTY;
+		memset(kernel_ptr(pa), 0, PAGE_SIZE);
+	}
 	if (!pa) {   /* the allocator is empty: frames cached on other CPUs are all that is left */
 		struct steal s = { pm, 0 };
 		co_for_each_rep(the_pm, steal_from, &s);
@@ -100,9 +113,6 @@ CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
 		pm->steals++;
 		spin_unlock(&pm->lock);
 	}
-	/* Frames come zeroed: a cached frame was freed dirty. (Fresh ones from refill are zero
-	 * already, but telling them apart costs more than clearing a page in cache.) */
-	memset(kernel_ptr(pa), 0, PAGE_SIZE);
 	spin_lock(&pm->lock);
 	pm->out++;
 	pm->allocations++;
@@ -122,11 +132,11 @@ CO_METHOD(void, pmc_free_frame, struct pm *pm, uint64_t pa)
 		pm->cached -= PM_BATCH;
 		pm->drains++;
 	}
-	pm->cache[pm->cached++] = pa;
+	pm->cache[pm->cached++] = pa | FRAME_DIRTY;
 	pm->out--;
 	spin_unlock(&pm->lock);
 	for (unsigned i = 0; i < n; i++)
-		page_free(kernel_ptr(back[i]), 1);
+		page_free(kernel_ptr(back[i] & ~FRAME_DIRTY), 1);
 }
 
 struct pm_sum { int64_t out; uint64_t cached; };

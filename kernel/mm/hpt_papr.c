@@ -29,7 +29,8 @@ static int64_t papr_insert(uint64_t vsid, uint64_t ea, uint64_t pa, uint64_t fla
 	uint64_t hash = hpt_hash(vsid, ea), mask = hpt_papr.groups - 1;
 	uint64_t v = hpte_v(vsid, ea) | PTE_V_VALID, r = pa | flags | PTE_R | PTE_C;
 	uint64_t out[3];
-	for (int tries = 0; tries < 3; tries++) {
+	/* Other CPUs may take the slot an eviction frees before this one does: try again. */
+	for (int tries = 0; tries < 16; tries++) {
 		if (hcall_out(out, H_ENTER, 0, (hash & mask) * 8, v, r) == H_SUCCESS)
 			return (int64_t)out[0];
 		if (hcall_out(out, H_ENTER, 0, (~hash & mask) * 8, v | PTE_V_SECONDARY, r) == H_SUCCESS)

@@ -10,8 +10,18 @@
 #define SLB_ESID_V (1ull << 27)
 #define SLB_VSID_SHIFT 12
 #define SLB_VSID_KP 0x400ull   /* problem-state key 1: user mode gets no access to PP=00 */
-#define VSID_MASK ((1ull << 36) - 1)
-#define VSID_MULTIPLIER 0x5DEECE66Dull  /* odd, so the scramble is a bijection on 36 bits */
+/* VSIDs are proto-VSIDs scrambled by a multiplier modulo 2^36 - 1, as Linux does, so that the
+ * high bits (a process's context) reach the low bits the page-table hash uses. With a modulus
+ * of 2^36 the low 24 bits did not depend on the context: the same page of every process hashed
+ * to the same group, which overflowed under pagestorm on 4 CPUs (children killed with "bad
+ * address"). The multiplier is prime and does not divide the modulus: a bijection. */
+#define VSID_MODULUS ((1ull << 36) - 1)
+#define VSID_MULTIPLIER 200730139ull
+
+static uint64_t vsid_scramble(uint64_t proto)
+{
+	return proto * VSID_MULTIPLIER % VSID_MODULUS;   /* proto < 2^36: no overflow */
+}
 
 #define DSISR_NOHPTE 0x40000000ull
 #define SRR1_ISI_NOHPTE 0x40000000ull
@@ -23,7 +33,7 @@ static uint64_t ltt_memory[MAX_CPUS];   /* physical base of each CPU's local tra
 
 uint64_t kernel_vsid(uint64_t ea)
 {
-	return ((ea >> SEGMENT_SHIFT) * VSID_MULTIPLIER) & VSID_MASK;
+	return vsid_scramble((ea >> SEGMENT_SHIFT) & VSID_MODULUS);
 }
 
 uint64_t hpt_hash(uint64_t vsid, uint64_t ea)
@@ -69,7 +79,7 @@ uint64_t user_vsid(uint64_t ctx, uint64_t ea)
 {
 	/* Proto-VSIDs below 0xC00000000: kernel segments all start there, so none collide. */
 	uint64_t proto = (ctx << 24) | ((ea >> SEGMENT_SHIFT) & 0xffffff);
-	return (proto * VSID_MULTIPLIER) & VSID_MASK;
+	return vsid_scramble(proto);
 }
 
 uint64_t ultt_vsid(uint64_t ctx, unsigned int cpu)

@@ -66,7 +66,9 @@ void netdev_deliver(struct netdev *d, const void *frame, size_t len)
  * driver has rx_ready and rx_irq) the receive interrupt stays masked while frames keep coming:
  * after a drain that found frames the thread waits for the idle loop (netdev_idle) or the next
  * tick instead of an interrupt, so a stream of ACKs costs no interrupts and no mask/unmask
- * calls. Only a drain that finds nothing unmasks it. Without mitigation, the driver's poll
+ * calls. Only a drain that finds nothing unmasks it, or one on a CPU with other threads to
+ * run: that CPU will not go idle soon, and a frame left for the tick would wait a whole tick
+ * (a DCI ping took 20 ms under CPU-bound load). Without mitigation, the driver's poll
  * re-arms the interrupt itself; without an interrupt, the thread polls every tick. */
 enum rx_mode { RX_IRQ, RX_POLLING };
 static volatile enum rx_mode rx_mode = RX_IRQ;
@@ -94,7 +96,7 @@ static void rx_thread(void *arg)
 			thread_block_until(&rx_pending, nothing_pending, clock_ns() + tick_ns);
 		} else if (!mitigate) {
 			thread_block_on(&rx_pending, nothing_pending);
-		} else if (total > 0) {
+		} else if (total > 0 && !sched_cpu_busy()) {
 			rx_mode = RX_POLLING;
 			thread_block_until(&rx_pending, nothing_pending, clock_ns() + tick_ns);
 		} else {

@@ -20,7 +20,22 @@ struct runqueue {
 	struct thread *dead;           /* exited thread to announce after the switch */
 	bool need_resched;
 	struct thread *timed;          /* blocked with a deadline (touched only by this CPU) */
+	uint64_t switched_at;          /* timebase when current was switched in */
+	unsigned jumps;                /* woken threads queued at the head since the last tick */
 };
+
+/* Woken threads go to the head of their run queue, ahead of the threads that used up their
+ * turn, so a chain of wake-ups (the NIC's interrupt, the network thread, the daemon) runs
+ * through at once instead of waiting a tick per CPU-bound thread; at most this many per tick
+ * and CPU, so threads that wake each other cannot starve the rest. */
+#define WAKE_JUMPS_PER_TICK 8
+
+/* A woken thread preempts the one running on its CPU at once (at the next interrupt return,
+ * system-call return or preemption point) if that one has had the CPU for this long: a
+ * thread woken by I/O does not wait for a CPU-bound thread's tick, while threads that hand a
+ * lock back and forth do not preempt each other on every wake-up. In timebase ticks (set from
+ * the timebase frequency at sched_init_cpu). */
+static uint64_t wake_preempt_ticks;
 
 static struct runqueue runqueues[MAX_CPUS];
 static struct { struct spinlock lock; struct thread *head; } btq[BTQ_BUCKETS];
@@ -49,6 +64,14 @@ static void enqueue(struct runqueue *q, struct thread *t)
 	q->tail = t;
 }
 
+static void enqueue_head(struct runqueue *q, struct thread *t)
+{
+	t->next = q->head;
+	q->head = t;
+	if (!q->tail)
+		q->tail = t;
+}
+
 static struct thread *dequeue(struct runqueue *q)
 {
 	struct thread *t = q->head;
@@ -75,6 +98,7 @@ static void switch_locked(struct runqueue *q)
 	next->state = THREAD_RUNNING;
 	next->switches++;
 	q->current = next;
+	q->switched_at = mftb();
 	struct percpu *cpu = this_cpu();
 	/* A switch is a quiescent point: threads hold no rep pointers across one (except reps of
 	 * objects they themselves keep alive). */
@@ -112,6 +136,7 @@ void sched_init_cpu(void)
 	idle->state = THREAD_RUNNING;
 	idle->tid = 0;
 	q->idle = q->current = idle;
+	wake_preempt_ticks = machine.tb_freq / 1000;   /* 1 ms */
 }
 
 void thread_start(struct thread *t);
@@ -320,7 +345,15 @@ static void make_runnable(struct thread *t)
 	spin_lock(&q->lock);
 	t->wait_key = 0;
 	t->state = THREAD_RUNNABLE;
-	enqueue(q, t);
+	if (q->jumps < WAKE_JUMPS_PER_TICK) {
+		q->jumps++;
+		enqueue_head(q, t);
+	} else {
+		enqueue(q, t);
+	}
+	bool preempt = q->current != q->idle && mftb() - q->switched_at >= wake_preempt_ticks;
+	if (preempt)
+		q->need_resched = true;
 	spin_unlock(&q->lock);
 	irq_restore(irq);
 	if (t->cpu != this_cpu()->index && platform->kick)
@@ -373,6 +406,7 @@ int thread_wake_all(const void *key)
 void sched_tick(void)
 {
 	struct runqueue *q = my_rq();
+	q->jumps = 0;   /* racy against wakers on other CPUs: a bound, not an exact count */
 	if (q->timed)
 		wake_expired(q);
 	/* A turn is one tick: switch whenever someone else is waiting. */
@@ -394,6 +428,11 @@ void sched_preempt(struct trap_frame *tf)
 	}
 	switch_locked(q);
 	finish_switch(q, 0);
+}
+
+bool sched_cpu_busy(void)
+{
+	return __atomic_load_n(&my_rq()->head, __ATOMIC_ACQUIRE) != 0;
 }
 
 bool sched_run_queued(void)

@@ -84,6 +84,8 @@ void sched_tick(void);
 void sched_preempt(struct trap_frame *tf);
 /* Runs queued threads from the idle loop; returns false if the queue was empty. */
 bool sched_run_queued(void);
+/* True when other threads wait to run on this CPU (it will not go idle soon). */
+bool sched_cpu_busy(void);
 
 void switch_context(struct context *from, struct context *to);
 

@@ -76,6 +76,7 @@ assert d["samples"] > 0 and d["samples"] >= d["metric_samples"], d
 python3 - "$MPORT" <<'PY' || fail "sample periods on /metrics"
 import re, sys, urllib.request
 text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+assert re.search(r'^kov_info\{.*pmu="isa207-arch".*\} 1$', text, re.M), "kov_info does not name the PMU in use"
 def get(name):
     m = re.search(r'^%s\{event="PM_INST_CMPL"\} (\d+)$' % name, text, re.M)
     assert m, "no %s in\n%s" % (name, text[:2000])

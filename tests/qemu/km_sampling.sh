@@ -1,7 +1,8 @@
 # The KM's sampling and counting through its system calls (kmcheck, deterministic under
 # --icount): the randomized periods of instruction-overflow samples stay within T +- T/8 and
-# add up to the counted instructions (less each CPU's unfinished period), and the samples land on spinbench's own object in at least 99% of its samples; IPC of a dependent add
-# chain; two groups at 50/50 scale to the single-group count within 2%; an overload whose
+# add up to the counted instructions (less each CPU's unfinished period), and the samples land on spinbench's own object in at least 99% of its samples; instructions and
+# cycles of one group paired over the same slices (1 under -icount, where QEMU's cycles are
+# virtual ns: this is not a check of any processor's IPC); two groups at 50/50 scale to the single-group count within 2%; an overload whose
 # lost count is exactly produced minus delivered, after which the ring grows; configurations
 # the KM refuses with their reasons; software events (system calls) counted and sampled; a
 # monitored mutex's lockstat figures (every acquisition, waiters seen = threads - 1).

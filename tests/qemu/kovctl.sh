@@ -59,6 +59,7 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	out_has "^profile +$profile\$"
 	out_has "^pvr +0x${pvr}[0-9a-f]{4} \\($processor\\)\$"
 	out_has '^role +observer \(client id [0-9]+\)'
+	out_has '^pmu +isa207-arch$'    # the backend that counts under QEMU, not the CPU's name
 	out_has '^events +[1-9][0-9]*$'
 	out_has '^EVENT +SOURCE +COUNTS +SAMPLES +WHY NOT$'
 	out_has '^PM_CYC +hw +(yes|no) +(yes|no)'

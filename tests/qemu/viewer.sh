@@ -4,7 +4,10 @@
 # where the target counts their events (configured and started by the viewer itself with the
 # controller token) and attributed samples, the selected object's samples and symbolized hot
 # spots; panes it cannot count say so instead of drawing zeros. A target that is not there: the viewer still draws, says so, and exits cleanly.
-# Usage errors exit 2.
+# Usage errors exit 2. Against lockbench on 4 CPUs (eight LockObj, one hot): the spin pane
+# plots the measured wait, the lock view's heaviest lock is the hot object's, F turns full
+# counting on and the acquisition pane gets software counts, the selected object shows its
+# lock with the call site symbolized.
 source "$(dirname "$0")/lib.bash"
 
 VIEWER=build/host/kov-viewer
@@ -66,8 +69,17 @@ png_ok 1280 800
 [ "$(field objects)" -ge 20 ] || fail "the tree lacks objects"
 [ "$(field tree_rows)" -ge 4 ] || fail "the tree drew too few rows"
 [ "$(field events)" -ge 40 ] || fail "no catalogue"
-[ "$(field available_panes)" = 3 ] || fail "QEMU counts IPC, spin-lock and MMU-miss data, nothing else"
-[ "$(field series)" = 3 ] || fail "the three countable panes must draw series"
+[ "$(field available_panes)" = 4 ] ||
+	fail "QEMU gives IPC, spin-lock wait, MMU misses and (software) lock acquisition counts, nothing else"
+# sleepbench's monitored mutex counts every acquisition: the acquisition pane has software counts.
+[ "$(field series)" = 4 ] || fail "IPC, spin-lock wait, MMU misses and lock acquisitions must draw series"
+# IPC says its cycles are QEMU's; the branch pane says why it has nothing.
+grep -q '^viewer: pane "Instructions per emulated cycle" available=1 .*virtual time at 1 GHz' "$OUT" ||
+	fail "the IPC pane does not say its cycles are emulated"
+grep -q '^viewer: pane "Branch mispredictions" available=0 .*not available on this target: PM_BR_MPRED_CR: ' "$OUT" ||
+	fail "the branch pane does not say why it has no data"
+grep -q '^viewer: pane "Lock acquisition success (software counts)" available=1 ' "$OUT" ||
+	fail "the lock acquisition pane is not the software counts under QEMU"
 [ "$(field samples)" -gt 100 ] || fail "too few samples arrived"
 [ "$(field contributors)" -ge 1 ] || fail "no object got samples"
 # Top contributors name class and process (with its pid while it lives).
@@ -79,7 +91,8 @@ grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start m
 live=$(field samples)
 # The exported data: a header and points of the three panes that count here.
 head -n1 "$REC.csv" | grep -q '^pane,seconds_ago,value$' || fail "CSV header"
-for pane in "Instructions per cycle" "Spin-lock contention" "MMU misses"; do
+for pane in "Instructions per emulated cycle" "Spin-lock wait" "MMU misses" \
+	"Lock acquisition success (software counts)"; do
 	[ "$(grep -c "^\"$pane\"," "$REC.csv")" -ge 10 ] || fail "CSV lacks points of $pane"
 done
 grep -q '^"Branch mispredictions"' "$REC.csv" && fail "CSV has data of a pane that cannot count"
@@ -136,10 +149,61 @@ cat "$OUT"
 png_ok 1280 800
 [ "$(field connected)" = 1 ] || fail "the replay is not shown as a target"
 [ "$(field objects)" -ge 20 ] || fail "the replay's tree lacks objects"
-[ "$(field available_panes)" = 3 ] && [ "$(field series)" = 3 ] || fail "the replay's panes"
+[ "$(field available_panes)" = 4 ] && [ "$(field series)" = 4 ] || fail "the replay's panes"
+grep -q '^viewer: pane "Spin-lock wait" available=1 points=[1-9].*over 1 CPU.s time' "$OUT" ||
+	fail "the replay's spin pane lacks the recorded description or its points"
 [ "$(field samples)" -ge "$live" ] || fail "the replay delivered $(field samples) of $live samples"
 [ "$(field selected_samples)" -gt 50 ] || fail "the replay's selected object has no samples"
 head -c 300 "$REC" >"$CONF"
 "$VIEWER" --replay "$CONF" >"$OUT" 2>&1; [ $? = 1 ] && grep -q 'damaged' "$OUT" ||
 	fail "a damaged recording must be refused: $(cat "$OUT")"
+
+# Measured contention: lockbench, 4 threads on 4 CPUs, eight LockObj, the hot one holding its
+# lock 10 times longer; the viewer configures, starts (with the lock stream) and, with F on
+# the first LockObj, counts every acquisition of its lock.
+PORT=$(free_port)
+boot_bg --cpus 4 --port "$PORT" --timeout 90 --append "dci.token=s3cret" --workload lockbench:long:4:8:14:1
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"* "$PNG" "$CONF" "$REC"' EXIT
+wait_for '^dcid: listening' 40
+wait_for '^lockbench: running' 30
+printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n' >"$CONF"
+shot 7 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --view locks --select LockObj --keys f ||
+	fail "lock view exited $?: $(cat "$OUT")"
+cat "$OUT"
+png_ok 1280 800
+cp "$OUT" "$OUT.locks"
+grep -a -q 'dcid: full lock counting on for pid [0-9]* (one object)' "$LOG" || fail "F: INSTRUMENT not sent"
+shot 4 --target 127.0.0.1:"$PORT" --token s3cret --select LockObj || fail "selected LockObj exited $?: $(cat "$OUT")"
+cat "$OUT"
+png_ok 1280 800
+wait_for '^lockbench: done' 30
+tr -d '\r' <"$LOG" >"$LOG.c" && mv "$LOG.c" "$LOG"
+python3 - "$LOG" "$OUT.locks" "$OUT" <<'PY' || fail "the viewer's lock figures disagree with lockbench"
+import re, sys
+log, locks, sel = (open(f, errors="replace").read() for f in sys.argv[1:4])
+hot = re.search(r"^lockbench: object \d+ lock=(0x[0-9a-f]+) rep=\S+ hot=1 ", log, re.M)
+assert hot, "lockbench printed no truth"
+hot = int(hot.group(1), 16)
+def pane(text, title):
+    m = re.search(r'^viewer: pane "%s" available=1 points=(\d+) last=(\S+) max=(\S+)' % re.escape(title), text, re.M)
+    assert m, f"no {title} pane in the report"
+    return int(m.group(1)), float(m.group(2)), float(m.group(3))
+# The spin pane: points of measured wait, some of them above zero (four threads contend).
+n, last, top = pane(locks, "Spin-lock wait")
+assert n >= 20 and top > 0, f"spin pane: {n} points, largest {top}"
+# The lock view: the hot object's lock first, as LockObj of lockbench, the eight listed.
+m = re.search(r"^viewer: locks: rows=(\d+) hidden=(\d+) top: (0x[0-9a-f]+) spin LockObj 0x[0-9a-f]+ lockbench \d+ wait=(\d+)", locks, re.M)
+assert m, "the lock view's report has no LockObj row first"
+assert int(m.group(1)) >= 8, f"the lock view lists {m.group(1)} locks, lockbench has 8"
+assert int(m.group(3), 16) == hot, f"the lock view's heaviest is {m.group(3)}, lockbench's hot lock {hot:#x}"
+assert int(m.group(4)) > 0
+# The acquisition pane: software counts of the fully counted lock, a first-try share.
+acq, last, _ = pane(locks, "Lock acquisition success (software counts)")
+assert acq >= 5 and 0 < last <= 100, f"acquisition pane: {acq} points, last {last}"
+# The selected LockObj: its lock, its call site symbolized.
+m = re.search(r"^viewer: selected: selected_locks=(\d+) lock_sites=(\d+) symbolized_sites=(\d+)", sel, re.M)
+assert m and int(m.group(1)) == 1 and int(m.group(3)) >= 1, f"selected object's locks: {m and m.group(0)}"
+print(f"viewer: hot lock {hot:#x} heaviest in the lock view; spin pane {n} points up to {top:.1f}%; "
+      f"first-try acquisitions {last:.2f}% of the fully counted lock")
+PY
 exit 0

@@ -153,7 +153,7 @@ static void test_silicon_groups(void **state)
 	uint32_t codes[5];
 	for (uint32_t e = 0; e < g->n; e++)
 		codes[e] = catalogue_desc(&silicon, g->ev[e].event)->code;
-	struct p970_config p;
+	struct pmu_assignment p;
 	assert_int_equal(p970_assign(codes, 5, &p, 0, 0), P970_OK);
 	assert_int_equal(g->mmcr0, p.mmcr0);
 	assert_int_equal(g->mmcr1, p.mmcr1);

@@ -91,6 +91,8 @@ static const char *escaped(const char *s, size_t n)
 	return mem;
 }
 
+#define R "\xef\xbf\xbd"
+
 static void test_json_escaping(void **state)
 {
 	(void)state;
@@ -98,14 +100,15 @@ static void test_json_escaping(void **state)
 		{ "plain", 5, "\"plain\"" },
 		{ "q\"b\\s/", 6, "\"q\\\"b\\\\s/\"" },
 		{ "\b\f\n\r\t", 5, "\"\\b\\f\\n\\r\\t\"" },
-		{ "\x01\x1f\x7f", 3, "\"\\u0001\\u001f\x7f\"" },
+		{ "\x01\x1f\x7f", 3, "\"\\u0001\\u001F\x7f\"" },
 		{ "nul\0x", 5, "\"nul\\u0000x\"" },
 		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
-		{ "bad\xff", 4, "\"bad\\ufffd\"" },
-		{ "cut\xe2\x82", 5, "\"cut\\ufffd\\ufffd\"" },         /* truncated sequence */
-		{ "over\xc0\xaf", 6, "\"over\\ufffd\\ufffd\"" },      /* overlong '/' */
-		{ "sur\xed\xa0\x80", 6, "\"sur\\ufffd\\ufffd\\ufffd\"" }, /* UTF-16 surrogate */
-		{ "big\xf4\x90\x80\x80", 7, "\"big\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* > U+10FFFF */
+		/* U+FFFD (EF BF BD) for every byte that does not start a valid sequence */
+		{ "bad\xff", 4, "\"bad" R "\"" },
+		{ "cut\xe2\x82", 5, "\"cut" R R "\"" },         /* truncated sequence */
+		{ "over\xc0\xaf", 6, "\"over" R R "\"" },      /* overlong '/' */
+		{ "sur\xed\xa0\x80", 6, "\"sur" R R R "\"" }, /* UTF-16 surrogate */
+		{ "big\xf4\x90\x80\x80", 7, "\"big" R R R R "\"" }, /* > U+10FFFF */
 		{ "", 0, "\"\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -122,8 +125,10 @@ static void test_json_non_finite(void **state)
 	json_double(j, 1.0 / 0.0);
 	json_double(j, 0.0 / 0.0);
 	json_double(j, 0.25);
+	json_double(j, 3.0);          /* a real stays a real */
+	json_double(j, 1.0 / 3.0);    /* 15 significant digits */
 	json_end_array(j);
-	assert_string_equal(close_json(j), "[null,null,0.25]");
+	assert_string_equal(close_json(j), "[null,null,0.25,3.0,0.333333333333333]");
 	free(mem);
 }
 

@@ -38,7 +38,7 @@ static uint32_t code(const char *name)
 static void expect(const uint32_t *codes, int n, uint64_t mmcr0, uint64_t mmcr1, uint64_t mmcra,
 	const int *pmc_of)
 {
-	struct p970_config c;
+	struct pmu_assignment c;
 	int rc = p970_assign(codes, n, &c, why, sizeof why);
 	if (rc)
 		print_error("refused: %s\n", why);
@@ -53,7 +53,7 @@ static void expect(const uint32_t *codes, int n, uint64_t mmcr0, uint64_t mmcr1,
 
 static void refuse(const uint32_t *codes, int n, int rc, const char *message)
 {
-	struct p970_config c;
+	struct pmu_assignment c;
 	assert_int_equal(p970_assign(codes, n, &c, why, sizeof why), rc);
 	assert_string_equal(why, message);
 }
@@ -153,7 +153,7 @@ static void test_half_overflow_refused(void **state)
 	/* Four of them fit: the lock events of KOV's contention view plus a TLB event. */
 	uint32_t h[] = { code("PM_LARX_LSU0"), code("PM_STCX_FAIL"), code("PM_STCX_PASS"),
 		code("PM_DTLB_MISS"), code("PM_CYC"), code("PM_INST_CMPL") };
-	struct p970_config c;
+	struct pmu_assignment c;
 	assert_int_equal(p970_assign(h, 6, &c, why, sizeof why), P970_OK);
 	int pmc[] = { 1, 2, 5, 6, 3, 4 };
 	for (int i = 0; i < 6; i++)
@@ -292,7 +292,7 @@ static void test_table_consistent(void **state)
 	assert_true(p970_event_count >= 30);
 	for (size_t i = 0; i < p970_event_count; i++) {
 		const struct event_desc *d = &p970_events[i];
-		struct p970_config c;
+		struct pmu_assignment c;
 		assert_int_equal(d->source, EVSRC_HW);
 		assert_int_equal(p970_code_pmcs(d->code), d->pmcs);
 		assert_int_equal(p970_code_marked(d->code), !!(d->flags & EV_MARKED));
@@ -305,69 +305,71 @@ static void test_table_consistent(void **state)
 	assert_null(p970_event_by_name("PM_NOTHING"));
 }
 
-static void test_overflow_helpers(void **state)
+/* Overflow programming through the backend table: preloads, the overflow bit, and the MMCR0
+ * values of program() and the interrupt control. */
+static void test_overflow_control(void **state)
 {
 	(void)state;
-	assert_int_equal(p970_overflow_preload(1000), 0x7FFFFC18);
-	assert_int_equal(p970_overflow_preload(1), 0x7FFFFFFF);
-	assert_int_equal(p970_overflow_preload(0x80000000u), 0);
-	assert_int_equal(p970_overflow_preload(0xFFFFFFFFu), 0);
-	assert_true(p970_pmc_overflowed(0x7FFFFC18u + 1000));
-	assert_false(p970_pmc_overflowed(0x7FFFFC18u + 999));
-	assert_int_equal(p970_mmcr0_overflow_bits(PMCS(1)), 0x04008000);     /* PMXE | PMC1CE */
-	assert_int_equal(p970_mmcr0_overflow_bits(PMCS(5)), 0x04004000);     /* PMXE | PMCjCE */
-	assert_int_equal(p970_mmcr0_overflow_bits(PMCS(1) | PMCS(8)), 0x0400C000);
-	assert_int_equal(p970_mmcr0_overflow_bits(0), 0);
-	assert_int_equal(p970_mmcr0_freeze(0x1F12), 0x80001F12);
-	assert_int_equal(p970_mmcr0_unfreeze(0x84009F12), 0x04009F12);
-	assert_int_equal(p970_mmcr0_rearm(0x80009F92), 0x84009F12);     /* PMAO off, PMXE on */
+	const struct pmu_backend *b = &ppc970_pmu;
+	assert_int_equal(b->preload(1000), 0x7FFFFC18);
+	assert_int_equal(b->preload(1), 0x7FFFFFFF);
+	assert_int_equal(b->preload(0x80000000u), 0);
+	assert_int_equal(b->preload(0xFFFFFFFFu), 0);
+	assert_true(pmu_overflowed(b, 0x7FFFFC18u + 1000));
+	assert_false(pmu_overflowed(b, 0x7FFFFC18u + 999));
+	const struct pmu_regs sel = { 0x80001F92, 0x42108420, 0x2000 };   /* FC, PMAO set */
+	const unsigned both = PMU_COUNT_KERNEL | PMU_COUNT_USER;
+	struct pmu_regs r = b->program(&sel, PMCS(1), both);
+	assert_int_equal(r.mmcr0, 0x04009F12);       /* FC, PMAO off; PMXE | PMC1CE */
+	assert_int_equal(r.mmcr1, sel.mmcr1);
+	assert_int_equal(r.mmcra, sel.mmcra);
+	assert_int_equal(b->program(&sel, PMCS(5), both).mmcr0, 0x04005F12);   /* PMXE | PMCjCE */
+	assert_int_equal(b->program(&sel, PMCS(1) | PMCS(8), both).mmcr0, 0x0400DF12);
+	assert_int_equal(b->program(&sel, 0, both).mmcr0, 0x1F12);
+	assert_int_equal(b->program(&sel, 0, PMU_COUNT_USER).mmcr0, 0x40001F12);     /* FCS */
+	assert_int_equal(b->program(&sel, 0, PMU_COUNT_KERNEL).mmcr0, 0x20001F12);   /* FCP */
+	assert_int_equal(pmu_freeze(b, 0x1F12), 0x80001F12);
+	assert_int_equal(pmu_freeze(b, 0), 0x80000000);
+	assert_int_equal(pmu_unfreeze(b, 0x84009F12), 0x04009F12);
+	assert_int_equal(pmu_rearm(b, 0x80009F92), 0x84009F12);     /* PMAO off, PMXE on */
+	assert_int_equal(pmu_disarm(b, 0x84009F92), 0x80009F12);    /* both off */
 }
 
-/* What QEMU counts: PMC5 instructions and PMC6 cycles need no select; further events go to
- * PMC1-4 with ISA 2.07 selects in MMCR1 bytes (PMC1 <<24 ... PMC4 <<0). */
-static void test_qemu_isa207(void **state)
+/* The probe's selects: instructions (9) or cycles (15) on one counter, 8 (off) elsewhere. */
+static void test_probe_selects(void **state)
 {
 	(void)state;
-	struct qemu_isa207_config c;
-	uint32_t a[] = { QEMU_ISA207_INSTRUCTIONS, QEMU_ISA207_CYCLES };
-	assert_int_equal(qemu_isa207_assign(a, 2, &c, why, sizeof why), P970_OK);
-	assert_int_equal(c.pmc_of[0], 5);
-	assert_int_equal(c.pmc_of[1], 6);
-	assert_int_equal(c.mmcr0, 0);
-	assert_int_equal(c.mmcr1, 0);
+	struct pmu_regs r;
+	ppc970_pmu.probe_select(1, PROBE_INSTRUCTIONS, &r);
+	assert_int_equal(r.mmcr0, 0x910);            /* 9 << 8 | 8 << 1 */
+	assert_int_equal(r.mmcr1, 0x42108420);
+	assert_int_equal(r.mmcra, 0);
+	ppc970_pmu.probe_select(2, PROBE_CYCLES, &r);
+	assert_int_equal(r.mmcr0, 0x81E);            /* 8 << 8 | 15 << 1 */
+	assert_int_equal(r.mmcr1, 0x42108420);
+	ppc970_pmu.probe_select(8, PROBE_CYCLES, &r);
+	assert_int_equal(r.mmcr0, 0x810);
+	assert_int_equal(r.mmcr1, 0x4210843C);       /* PMC8SEL (<<2) 15 */
+	ppc970_pmu.probe_select(3, PROBE_INSTRUCTIONS, &r);
+	assert_int_equal(r.mmcr1, 0x4A108420);       /* PMC3SEL (<<27) 9 */
+}
 
-	uint32_t b[] = { QEMU_ISA207_INSTRUCTIONS, QEMU_ISA207_INSTRUCTIONS, QEMU_ISA207_CYCLES,
-		QEMU_ISA207_CYCLES };
-	assert_int_equal(qemu_isa207_assign(b, 4, &c, why, sizeof why), P970_OK);
-	int pmc[] = { 5, 1, 6, 2 };
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(c.pmc_of[i], pmc[i]);
-	assert_int_equal(c.mmcr1, 0x021E0000);      /* 0x02<<24 | 0x1E<<16 */
-
-	/* PMC5/6 unused: FC56 (0x10) keeps them from counting and overflowing. */
-	uint32_t d[] = { P970_PIN(QEMU_ISA207_CYCLES, 3) };
-	assert_int_equal(qemu_isa207_assign(d, 1, &c, why, sizeof why), P970_OK);
-	assert_int_equal(c.pmc_of[0], 3);
-	assert_int_equal(c.mmcr0, 0x10);
-	assert_int_equal(c.mmcr1, 0x1E00);
-
-	uint32_t e[] = { P970_PIN(QEMU_ISA207_INSTRUCTIONS, 6) };
-	assert_int_equal(qemu_isa207_assign(e, 1, &c, why, sizeof why), P970_EPMC);
-	assert_string_equal(why,
-		"instructions (ISA 2.07) can only be counted on PMC1, 2, 3, 4 or 5 under QEMU");
-	uint32_t f[] = { P970_PIN(QEMU_ISA207_CYCLES, 7) };
-	assert_int_equal(qemu_isa207_assign(f, 1, &c, why, sizeof why), P970_EPMC);
-	uint32_t g[7] = { QEMU_ISA207_CYCLES };
-	assert_int_equal(qemu_isa207_assign(g, 7, &c, why, sizeof why), P970_ETOOMANY);
-	uint32_t h[] = { 0x7 };
-	assert_int_equal(qemu_isa207_assign(h, 1, &c, why, sizeof why), P970_EBADCODE);
-	/* Five cycles events: PMC6 and PMC1-4; a sixth has nowhere to go. */
-	uint32_t k[6] = { QEMU_ISA207_CYCLES, QEMU_ISA207_CYCLES, QEMU_ISA207_CYCLES,
-		QEMU_ISA207_CYCLES, QEMU_ISA207_CYCLES, QEMU_ISA207_CYCLES };
-	assert_int_equal(qemu_isa207_assign(k, 5, &c, why, sizeof why), P970_OK);
-	assert_int_equal(qemu_isa207_assign(k, 6, &c, why, sizeof why), P970_EPMC);
-	assert_string_equal(why,
-		"no free counter for cycles (ISA 2.07): QEMU counts cycles only on PMC1-4 and 6");
+/* The backend claims the 970 family's processor versions and no other. */
+static void test_matches(void **state)
+{
+	(void)state;
+	assert_true(ppc970_pmu.matches(0x00390202));      /* 970 */
+	assert_true(ppc970_pmu.matches(0x003C0300));      /* 970FX (QEMU's mac99 970fx) */
+	assert_true(ppc970_pmu.matches(0x00440101));      /* 970MP */
+	assert_true(ppc970_pmu.matches(0x00450201));      /* 970GX */
+	assert_false(ppc970_pmu.matches(0x003A0000));     /* POWER5 */
+	assert_false(ppc970_pmu.matches(0x004B0201));     /* POWER8 */
+	assert_false(ppc970_pmu.matches(0));
+	assert_string_equal(ppc970_pmu.name, "ppc970");
+	assert_ptr_equal(ppc970_pmu.events, p970_events);
+	assert_int_equal(ppc970_pmu.n_events, p970_event_count);
+	assert_int_equal(ppc970_pmu.counters, 8);
+	assert_false(ppc970_pmu.architected);
 }
 
 /* A short message buffer is cut, never overrun. */
@@ -375,7 +377,7 @@ static void test_message_truncated(void **state)
 {
 	(void)state;
 	char small[12];
-	struct p970_config c;
+	struct pmu_assignment c;
 	uint32_t g[] = { code("PM_LARX_LSU0"), code("PM_INST_DISP") };
 	memset(small, 'x', sizeof small);
 	assert_int_equal(p970_assign(g, 2, &c, small, sizeof small), P970_EBUS);
@@ -404,8 +406,9 @@ int main(void)
 		cmocka_unit_test(test_ibm_pm_basic),
 		cmocka_unit_test(test_ibm_pm_tlb),
 		cmocka_unit_test(test_table_consistent),
-		cmocka_unit_test(test_overflow_helpers),
-		cmocka_unit_test(test_qemu_isa207),
+		cmocka_unit_test(test_overflow_control),
+		cmocka_unit_test(test_probe_selects),
+		cmocka_unit_test(test_matches),
 		cmocka_unit_test(test_message_truncated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,12 +157,60 @@ static void test_json(void **state)
 	refused("{\n\"groups\": [ { \"name\": \"a\", \"share\": 100,\n\"events\": [ \"X\", \"X\" ] } ] }",
 		"line 3: X is twice in a group");
 	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100 } ] }", "needs a name, a share and events");
-	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] }", "expected ']'");
+	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] }",
+		"line 1, column 60: ']' expected near end of file");
 	refused("{ \"count\": [\"nobody\"] }", "neither kernel nor user");
 	refused("{ \"groups\": [ { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] } ] } extra",
 		"text after the configuration");
-	refused("{ \"slice\": { \"length\": 99999999999999999999999 } }", "too large");
-	refused("{ \"groups\": [ { \"name\": \"a\\q\" } ] }", "escapes");
+	refused("{ \"slice\": { \"length\": 99999999999999999999999 } }", "too big integer");
+	refused("{ \"groups\": [ { \"name\": \"a\\q\" } ] }", "invalid escape");
+}
+
+/* Malformed JSON: jansson's reason with the line and column; and the schema's mistakes on
+ * the line of the member or element at fault, however the text is laid out. */
+static void test_json_lines(void **state)
+{
+	(void)state;
+	refused("{\n  \"slice\": { \"length\": 100 }\n  \"count\": [\"user\"]\n}",
+		"line 3, column 9: '}' expected near '\"count\"'");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\",\n    \"share\": 100,, } ] }",
+		"line 4, column 18: string or '}' expected near ','");
+	refused("{\n  \"count\": [\"user\"],\n  \"count\": [\"kernel\"]\n}",
+		"line 3, column 9: duplicate object key near '\"count\"'");
+	refused("{ \"groups\": [ { \"name\": \"a\n\" } ] }", "line 1, column ");
+	refused("{", "line 1, column 1: string or '}' expected near end of file");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] },\n"
+		"  { \"name\": \"b\",\n    \"colour\": 3 } ] }", "line 5: unknown group field \"colour\"");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\",\n    \"share\":\n      \"most\",\n"
+		"    \"events\": [\"X\"] } ] }", "line 5: expected a whole number");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\", \"share\": 100,\n    \"events\": [\n"
+		"      \"X\",\n      { \"threshold\": 5 } ] } ] }", "line 6: an event without a name");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\", \"share\": 100,\n    \"events\": [\n"
+		"      \"X\",\n      { \"name\": \"Y\", \"threshold\": -5 } ] } ] }",
+		"line 6: expected a whole number");
+	refused("{ \"groups\": [ { \"name\": \"a\\u0001\", \"share\": 100, \"events\": [\"X\"] } ] }",
+		"line 1: a string with a control character");
+	refused("{\n\"groups\": [\n  { \"name\": \"a\", \"share\": 100, \"events\": [\"X\"] },\n"
+		"  { \"name\": \"a\", \"share\": 100, \"events\": [\"Y\"] } ] }",
+		"line 4: a second group named 'a'");
+	refused("{\n\"slice\": {\n\"unit\": \"us\",\n\"length\": 0 } }",
+		"line 4: the slice length must be above 0");
+	/* kov_pmuconf_parse reads a text that does not start with '{' as the text format. */
+	assert_int_equal(kov_pmuconf_parse_json("[ 1, 2 ]", 8, &conf, err, sizeof err), -1);
+	assert_string_equal(err, "line 1: expected an object");
+	refused("{ \"groups\": { \"name\": \"a\" } }", "line 1: expected an array");
+	refused("{ \"groups\": [ 3 ] }", "line 1: expected an object");
+	refused("{\n\"groups\": [ { \"name\": \"a\", \"share\": 100,\n\"events\": [ true ] } ] }",
+		"line 3: an event is a name or an object");
+	refused("{\n\n\"count\": [] , \"groups\": [ { \"name\": \"a\", \"share\": 100, "
+		"\"events\": [\"X\"] } ] }", "line 3: count: kernel, user or both");
+	char nul[] = "{\n\"groups\": [\0] }";
+	assert_int_equal(kov_pmuconf_parse(nul, sizeof nul - 1, &conf, err, sizeof err), -1);
+	assert_string_equal(err, "line 2: contains a NUL byte");
+	/* Keys and values spread over lines, strings holding braces and colons: still the right
+	 * line. */
+	refused("{\n\"groups\"\n:\n[\n{\n\"name\"\n:\n\"{a:}\"\n,\n\"share\"\n:\n100\n,\n"
+		"\"events\"\n:\n[\n\"X\"\n,\n\"X\"\n]\n}\n]\n}\n", "line 19: X is twice in a group");
 }
 
 int main(void)
@@ -172,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_mistakes),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

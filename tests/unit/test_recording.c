@@ -42,6 +42,50 @@ static void test_round_trip(void **state)
 	fclose(f);
 }
 
+/* The target's description travels as a SERVER_HELLO: a replay gets the CPUs, timebase, PMU
+ * and model the spin pane and the IPC label need. */
+static void test_target_description(void **state)
+{
+	(void)state;
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_true(kov_rec_begin(f));
+	struct kov_target t = { .major = 1, .minor = 2, .client_id = 7, .role = PROTO_ROLE_OBSERVER,
+				.timebase_hz = 512000000, .memory = 512ull << 20, .pvr = 0x00390202,
+				.cpus = 4, .events = 43 };
+	strcpy(t.profile, "smp");
+	strcpy(t.model, "IBM pSeries (emulated by qemu)");
+	strcpy(t.pmu, "isa207-arch");
+	strcpy(t.build_id, "abc");
+	strcpy(t.server, "kov-dcid 1.0");
+	assert_true(kov_rec_write_target(f, 5, &t));
+	rewind(f);
+	assert_true(kov_rec_open(f));
+	struct kov_frame fr;
+	uint64_t ns;
+	assert_int_equal(kov_rec_next(f, &fr, &ns), 1);
+	assert_int_equal(ns, 5);
+	struct kov_target back;
+	memset(&back, 0xff, sizeof back);
+	assert_true(kov_rec_read_target(&fr.f, &back));
+	assert_int_equal(back.cpus, 4);
+	assert_int_equal(back.minor, 2);
+	assert_int_equal(back.timebase_hz, 512000000);
+	assert_int_equal(back.pvr, 0x00390202);
+	assert_string_equal(back.model, "IBM pSeries (emulated by qemu)");
+	assert_string_equal(back.pmu, "isa207-arch");
+	assert_string_equal(back.server, "kov-dcid 1.0");
+	kov_frame_free(&fr);
+	/* Any other frame is not a description. */
+	uint8_t buf[64];
+	struct proto_ping ping = { 1 };
+	int n = proto_encode_ping(buf, sizeof buf, 1, 0, &ping);
+	struct proto_frame other;
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &other), n);
+	assert_false(kov_rec_read_target(&other, &back));
+	fclose(f);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -84,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_target_description),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

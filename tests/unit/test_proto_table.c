@@ -1,0 +1,162 @@
+/* The codec's table (dci/proto_wire.h): every message type the protocol names has exactly one
+ * entry of the right shape, every layout describes its structure (fields inside it, in wire
+ * order, strings with sane limits, scratch space big enough), and the smallest record each
+ * list declares is what an all-zero record really encodes to. The messages' behaviour is
+ * pinned by test_proto.c; this pins the table it runs on. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include "dci/proto_wire.h"
+
+static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_CATALOGUE_GET,
+	PROTO_CONFIG_GET, PROTO_STOP };
+
+static bool is_empty_type(uint16_t t)
+{
+	for (size_t i = 0; i < sizeof empty_types / sizeof empty_types[0]; i++)
+		if (empty_types[i] == t)
+			return true;
+	return false;
+}
+
+static size_t field_size(uint8_t kind)
+{
+	switch (kind) {
+	case PF_U8: return 1;
+	case PF_U16: return 2;
+	case PF_U32: return 4;
+	case PF_U64: return 8;
+	default: return sizeof(struct proto_str);
+	}
+}
+
+static void check_layout(const struct proto_layout *l, size_t scratch)
+{
+	assert_non_null(l);
+	assert_true(l->size > 0 && l->size <= scratch);
+	if (!l->n_fields)
+		assert_true(l->put_more && l->get_more);    /* all code, then */
+	assert_true(!l->put_more == !l->get_more);
+	for (uint8_t i = 0; i < l->n_fields; i++) {
+		const struct proto_field *f = &l->fields[i];
+		assert_true(f->kind <= PF_STR);
+		assert_true(f->offset + field_size(f->kind) <= l->size);
+		assert_true(f->offset % field_size(f->kind) == 0 || f->kind == PF_STR);
+		if (f->kind == PF_STR)
+			assert_true(f->min <= f->max && f->max <= PROTO_TEXT_MAX);
+		else
+			assert_true(f->min == 0 && f->max == 0);
+	}
+}
+
+/* Types 0x0000-0x03FF cover every range the protocol uses. */
+static void test_every_type_has_one_entry(void **state)
+{
+	(void)state;
+	int known = 0;
+	for (uint32_t t = 0; t < 0x400; t++) {
+		const struct proto_type_info *info = proto_type_info((uint16_t)t);
+		const struct proto_message *m = proto_message((uint16_t)t);
+		assert_true(!info == !m);
+		if (!m)
+			continue;
+		known++;
+		assert_int_equal(m->type, t);
+		if (is_empty_type((uint16_t)t)) {
+			assert_null(m->body);
+			assert_null(m->rec);
+			continue;
+		}
+		if (m->rec) {
+			check_layout(m->body, sizeof(union proto_any_head));
+			check_layout(m->rec, sizeof(union proto_any_record));
+			assert_true(m->rec_min > 0);
+		} else {
+			check_layout(m->body, t == PROTO_PMU_CONFIG ? sizeof(struct proto_pmu_config) :
+				sizeof(union proto_any_fixed));
+			assert_int_equal(m->rec_min, 0);
+			assert_null(m->list_check);
+		}
+	}
+	size_t entries = proto_session_message_count + proto_scan_message_count +
+		proto_pmu_message_count + proto_data_message_count;
+	assert_int_equal(known, (int)entries);
+}
+
+/* The smallest record a list declares: a record of zero numbers and empty strings and lists,
+ * made valid where its rules need it, encodes to exactly that many bytes. */
+static void test_record_minimum(void **state)
+{
+	(void)state;
+	static uint8_t buf[PROTO_MAX_FRAME];
+	for (uint32_t t = 0; t < 0x400; t++) {
+		const struct proto_message *m = proto_message((uint16_t)t);
+		if (!m || !m->rec)
+			continue;
+		union proto_any_head head;
+		union proto_any_record rec;
+		struct proto_builder b;
+		memset(&head, 0, sizeof head);
+		memset(&rec, 0, sizeof rec);
+		/* The few rules a zero record breaks. */
+		if (t == PROTO_EVENT_CATALOGUE)
+			head.catalogue.total = 1;
+		if (t == PROTO_SCAN_PROCESSES)
+			rec.process.name = PROTO_STR("p");
+		if (t == PROTO_SCAN_OBJECTS)
+			rec.object.class_name = PROTO_STR("C");
+		if (t == PROTO_EVENT_CATALOGUE) {
+			rec.event.name = PROTO_STR("E");
+			rec.event.why_not = PROTO_STR("w");
+		}
+		if (t == PROTO_SAMPLES)
+			rec.sample.flags = PROTO_SMP_KERNEL;
+		assert_int_equal(proto_list_begin(&b, buf, sizeof buf, (uint16_t)t, 1, 0, &head), 0);
+		size_t before = b.len;
+		int rc = proto_list_add(&b, (uint16_t)t, &rec);
+		if (rc)
+			fail_msg("type 0x%04x: a minimal record is refused (%d)", (unsigned)t, rc);
+		size_t strings = t == PROTO_SCAN_PROCESSES || t == PROTO_SCAN_OBJECTS ? 1 :
+			t == PROTO_EVENT_CATALOGUE ? 2 : 0;
+		assert_int_equal(b.len - before - strings, m->rec_min);
+	}
+}
+
+/* Fixed messages refuse list calls and lists refuse fixed calls: no shape is taken for the
+ * other. */
+static void test_shapes_not_mixed(void **state)
+{
+	(void)state;
+	uint8_t buf[256];
+	struct proto_builder b;
+	struct proto_ping ping = { 7 };
+	assert_int_equal(proto_list_begin(&b, buf, sizeof buf, PROTO_PING, 1, 0, &ping),
+		-PROTO_E_INVALID);
+	assert_int_equal(proto_finish(&b), -PROTO_E_INVALID);
+	struct proto_samples_head h = { 1 };
+	assert_int_equal(proto_encode_fixed(buf, sizeof buf, PROTO_SAMPLES, 1, 0, &h),
+		-PROTO_E_INVALID);
+	assert_int_equal(proto_encode_fixed(buf, sizeof buf, 0x0999, 1, 0, &h), -PROTO_E_INVALID);
+	assert_int_equal(proto_encode_empty(buf, sizeof buf, PROTO_PING, 1, 0), -PROTO_E_INVALID);
+	int n = proto_encode_ping(buf, sizeof buf, 1, 0, &ping);
+	assert_true(n > 0);
+	struct proto_frame f;
+	assert_int_equal(proto_frame_parse(buf, (size_t)n, &f), n);
+	struct proto_iter it;
+	assert_int_equal(proto_list_decode(&f, PROTO_PING, &h, &it), -PROTO_E_INVALID);
+	assert_int_equal(proto_iter_left(&it), 0);
+	assert_int_equal(proto_decode_empty(&f), -PROTO_E_INVALID);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_type_has_one_entry),
+		cmocka_unit_test(test_record_minimum),
+		cmocka_unit_test(test_shapes_not_mixed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
