@@ -44,7 +44,7 @@ KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)
 
 # Monitor code that touches the hardware or kernel internals: target only.
 KOV_TARGET_ONLY := kov/km_info.c kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c kov/km_locks.c \
-                   kov/km_sampler.c kov/km_program.c
+                   kov/km_sampler.c kov/km_program.c kov/km_proc.c
 # Portable code: compiled into the target and into the host unit tests.
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)

@@ -4,15 +4,6 @@
 #include "km_internal.h"
 #include "km_catalogue.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/mm/kmem.h"
-#include "../kernel/drivers/console.h"
-#include "../kernel/arch/platform.h"
-#include "../kernel/proc/sleeplock.h"
-#include "../kernel/proc/thread.h"
-#include "../kernel/arch/timer.h"
-#include "../kernel/mm/uaccess.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/co/cobj.h"
 #include "../kernel/abi/scan.h"
 #include "../kernel/abi/syscall_nr.h"
 #include "../kernel/lib/string.h"
@@ -54,6 +45,7 @@ static bool ring_setup(struct km_cpu *c)
 void km_init(void)
 {
 	km_program_init();
+	km.tb_per_us = svc_timebase_hz() / 1000000;
 	for (unsigned i = 0; i < MAX_CPUS; i++) {
 		if (!percpu_area[i].online)
 			continue;
@@ -88,7 +80,7 @@ static void publish(void)
 				all = false;
 		if (all)
 			return;
-		thread_block_until(&km, always, clock_ns() + 1000000);
+		svc_block_until(&km, always, clock_ns() + 1000000);
 	}
 	kprintf("kov: a CPU did not take up the monitor's change within 100 ms\n");
 }
@@ -112,7 +104,7 @@ static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 	struct km_config applied;
 	rc = km_plan_build(&km_catalogue, &cfg_in, &plan_in, &applied, why, sizeof why);
 	/* Time samples come from the tick: no more than one per tick. */
-	uint64_t tick_us = this_cpu()->dec_period * 1000000 / machine.tb_freq;
+	uint64_t tick_us = this_cpu()->dec_period * 1000000 / svc_timebase_hz();
 	for (uint32_t g = 0; rc == 0 && g < plan_in.n_groups; g++) {
 		int i = plan_in.group[g].ev_of_sw[SW_CPU_CLOCK];
 		uint64_t thr = i >= 0 ? plan_in.group[g].ev[i].threshold : 0;
@@ -137,8 +129,7 @@ static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 	applied.id = applied.n_groups ? next_config_id++ : 0;
 	km.applied = applied;
 	km.plan = plan_in;
-	km.slice = applied.unit == KM_UNIT_MICROSECONDS ?
-		applied.slice * (machine.tb_freq / 1000000) : applied.slice;
+	km.slice = applied.unit == KM_UNIT_MICROSECONDS ? applied.slice * km.tb_per_us : applied.slice;
 	km.sample_modes = (applied.flags & KM_CFG_KERNEL ? KM_SMP_KERNEL : 0) |
 			  (applied.flags & KM_CFG_USER ? KM_SMP_USER : 0);
 	if (was_running && applied.n_groups) {
@@ -339,21 +330,19 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 		}
 		return found ? 0 : -KOV_ENOENT;
 	}
-	coid_t pc = pid <= 0xFFFFFFFFull ? CO_CALL(struct annex, process_annex, find, (uint32_t)pid) : 0;
-	struct process *p = pc ? co_rep(pc) : 0;
-	if (!p || p->exiting)
+	struct process *p = pid <= 0xFFFFFFFFull ? svc_process_get((uint32_t)pid) : 0;
+	if (!p)
 		return -KOV_ESRCH;
-	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
-		return -KOV_ENODEV;   /* no clustered-object runtime in that process */
 	uint64_t locks = what == 2 ? 1ull << 61 : what == 3 ? 1ull << 60 : 0;
-	__atomic_store_n(&p->count_cmd, 1ull << 62 | locks | on << 32 | index,
-			 __ATOMIC_RELEASE);
-	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
-	thread_wake_all((const void *)&p->scan_requested);
+	long seq = svc_scan_request(p, 1ull << 62 | locks | on << 32 | index);
 	uint64_t deadline = clock_ns() + SCAN_USER_TIMEOUT_US * 1000ull;
-	while (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq && clock_ns() < deadline)
-		thread_block_until(&km, always, clock_ns() + 1000000);
-	return p->scan_done == seq ? 0 : -KOV_ETIMEDOUT;
+	uint32_t count;
+	bool answered = false;
+	while (seq >= 0 && !(answered = svc_scan_answered(p, (uint32_t)seq, &count)) &&
+	       clock_ns() < deadline)
+		svc_block_until(&km, always, clock_ns() + 1000000);
+	svc_process_put(p);
+	return seq < 0 ? seq : answered ? 0 : -KOV_ETIMEDOUT;
 }
 
 long km_syscall(uint64_t nr, const uint64_t *a)

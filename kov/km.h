@@ -9,7 +9,7 @@
 #include "pmu_event.h"
 #include "../kernel/arch/trap.h"
 
-struct process;
+struct km_proc;
 
 /* After the boot probe, the catalogue and the secondary CPUs: rings for every CPU. */
 void km_init(void);
@@ -30,9 +30,15 @@ static inline void km_sw(enum sw_event e, const struct trap_frame *tf)
 		km_sw_event(e, tf);
 }
 
+/* A process is being made: the monitor's state for it (kov/km_internal.h), which the process
+ * keeps in its `km` pointer; 0 when there is no memory (the process is not made). */
+struct km_proc *km_process_new(void);
+/* The process is being freed (0 is ignored). */
+void km_process_free(struct km_proc *k);
+
 /* Per program: symbols and method map for attributing user samples; built when a process
  * loads its program (thread context), cached by program name. */
-void km_program_attach(struct process *p, const char *file, const uint8_t *image, uint64_t size);
+void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image, uint64_t size);
 
 /* Lock statistics: the kernel table's record of a kernel lock (made at its first contention
  * and attributed to the object whose method was waiting; 0 when the table is full). */

@@ -3,15 +3,8 @@
  * files of the initial RAM disk (kernel/abi/km_abi.h). */
 #include "../kernel/abi/km_abi.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/arch/platform.h"
-#include "../kernel/arch/percpu.h"
-#include "../kernel/mm/uaccess.h"
-#include "../kernel/mm/kmem.h"
-#include "../kernel/arch/timer.h"
+#include "../kernel/kov_services.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/symbols.h"
-#include "../kernel/net/net.h"
 #include "../kernel/lib/string.h"
 #include "km_catalogue.h"
 
@@ -31,15 +24,10 @@ static long km_info(uint64_t uout)
 {
 	struct km_info i;
 	memset(&i, 0, sizeof i);
-	i.timebase_hz = machine.tb_freq;
+	svc_machine_describe(&i);
 	i.timebase_now = mftb();
-	i.memory = machine.mem_total;
 	i.uptime_ns = clock_ns();
-	i.pvr = machine.pvr;
-	i.cpus = (uint16_t)cpus_online;
 	i.events = (uint16_t)catalogue_count(&km_catalogue);
-	copy_str(i.profile, sizeof i.profile, machine.profile);
-	copy_str(i.model, sizeof i.model, machine.model);
 	copy_str(i.pmu, sizeof i.pmu, km_pmu_name());
 	copy_str(i.build_id, sizeof i.build_id, kov_build_id);
 	return copy_to_user(uout, &i, sizeof i);
@@ -81,7 +69,7 @@ static long km_processes(uint64_t ubuf, uint64_t max)
 	struct km_process *buf = kmalloc((max ? max : 1) * sizeof *buf);
 	if (!buf)
 		return -KOV_ENOMEM;
-	uint32_t n = process_list(buf, (uint32_t)max);
+	uint32_t n = svc_process_list(buf, (uint32_t)max);
 	long rc = copy_to_user(ubuf, buf, (n < max ? n : max) * sizeof *buf);
 	kfree(buf);
 	return rc ? rc : (long)n;
@@ -90,7 +78,7 @@ static long km_processes(uint64_t ubuf, uint64_t max)
 static long km_ksyms(uint64_t ubuf, uint64_t cap)
 {
 	size_t size;
-	const void *t = symbol_table(&size);
+	const void *t = svc_kernel_symbols(&size);
 	if (!t)
 		return -KOV_ENOENT;
 	if (cap >= size) {
@@ -104,9 +92,8 @@ static long km_ksyms(uint64_t ubuf, uint64_t cap)
 static long net_info_out(uint64_t uout)
 {
 	struct km_netinfo i;
-	if (!net_info(&i))
+	if (!svc_net_info(&i))
 		return -KOV_ENODEV;
-	i.sockets_open = net_sockets_open();
 	return copy_to_user(uout, &i, sizeof i);
 }
 
@@ -114,7 +101,7 @@ long km_info_syscall(uint64_t nr, const uint64_t *a)
 {
 	if (nr == SYS_NETINFO)
 		return net_info_out(a[0]);
-	if (!current_process()->privileged)
+	if (!svc_current_privileged())
 		return -KOV_EPERM;
 	switch (nr) {
 	case SYS_KM_INFO: return km_info(a[0]);

@@ -11,7 +11,7 @@
 #include "sample_ring.h"
 #include "sample_period.h"
 #include "attrib.h"
-#include "../kernel/arch/percpu.h"
+#include "../kernel/kov_services.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
 #define KM_SW_RING 8
@@ -25,6 +25,7 @@ struct km_global {
 	struct km_plan plan;
 	struct km_config applied;
 	uint64_t slice;              /* in the slice unit; timebase ticks for microseconds */
+	uint64_t tb_per_us;          /* timebase ticks per microsecond */
 	volatile uint32_t epoch;
 	volatile bool running;
 	uint32_t sample_modes;       /* KM_SMP_KERNEL / KM_SMP_USER: whose samples are kept */
@@ -92,5 +93,12 @@ struct km_program {
 };
 extern struct km_program km_kernel_program;
 void km_program_init(void);
+
+/* The monitor's state for one process (kov/km.h: km_process_new), reached through the
+ * process's one `km` pointer (svc_process_km, svc_running). */
+struct km_proc {
+	const struct km_program *prog;   /* its program, for attributing its samples; 0 before exec */
+	uint64_t lock_area;              /* its struct km_lock_area (SYS_KM_LOCK_AREA), 0 for none */
+};
 
 #endif

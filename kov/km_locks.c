@@ -4,14 +4,7 @@
  * library; and reading them all for the daemon. */
 #include "km_internal.h"
 #include "../kernel/lib/lockstat.h"
-#include "../kernel/mm/kmem.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/proc/thread.h"
-#include "../kernel/mm/uaccess.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../kernel/proc/spinlock.h"
-#include "../kernel/proc/sleeplock.h"
-#include "../kernel/co/cobj.h"
 
 #define KERNEL_LOCK_RECORDS 512
 static union {
@@ -109,7 +102,10 @@ static long lock_area(uint64_t area)
 	if (head.magic != KM_LOCK_AREA_MAGIC || !cap || cap > 4096 || (cap & (cap - 1)) ||
 	    !user_range_ok(area, sizeof head + cap * sizeof(struct km_lock_stats)))
 		return -KOV_EINVAL;
-	current_process()->lock_area = area;
+	struct km_proc *k = svc_running().km;
+	if (!k)
+		return -KOV_EINVAL;   /* a kernel thread has no lock table to register */
+	k->lock_area = area;
 	return 0;
 }
 
@@ -138,16 +134,18 @@ static void read_locks_of(struct process *p, void *arg)
 {
 	struct lock_read *r = arg;
 	struct km_lock_area head;
-	if (!p->lock_area || p->exiting || process_peek(p, p->lock_area, &head, sizeof head) ||
+	const struct km_proc *k = svc_process_km(p);
+	if (!k || !k->lock_area || svc_process_exiting(p) ||
+	    svc_process_peek(p, k->lock_area, &head, sizeof head) ||
 	    head.magic != KM_LOCK_AREA_MAGIC || !head.used)
 		return;
-	uint64_t at = p->lock_area + sizeof head;
+	uint64_t at = k->lock_area + sizeof head;
 	for (uint32_t i = 0; i < head.capacity && i < 4096 && r->n < r->max; i += CHUNK) {
 		uint32_t n = head.capacity - i < CHUNK ? head.capacity - i : CHUNK;
-		if (process_peek(p, at + (uint64_t)i * sizeof r->chunk[0], r->chunk, n * sizeof r->chunk[0]))
+		if (svc_process_peek(p, at + (uint64_t)i * sizeof r->chunk[0], r->chunk, n * sizeof r->chunk[0]))
 			return;
 		for (uint32_t k = 0; k < n; k++)
-			keep(r, p->pid, &r->chunk[k]);
+			keep(r, svc_process_pid(p), &r->chunk[k]);
 	}
 }
 
@@ -167,7 +165,7 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 	r->n = 0;
 	for (uint32_t i = 0; i < kernel_table.area.capacity; i++)
 		keep(r, 0, &kernel_table.area.locks[i]);
-	process_for_each(read_locks_of, r);
+	svc_process_for_each(read_locks_of, r);
 	long n = (long)r->n, rc = copy_to_user(ubuf, out, r->n * sizeof *out);
 	kfree(out);
 	kfree(r);

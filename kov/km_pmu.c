@@ -5,7 +5,6 @@
 #include "pmu_access.h"
 #include "pmu_backend.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/arch/platform.h"
 
 struct km_global km;
 struct km_cpu km_cpus[MAX_CPUS];
@@ -148,7 +147,7 @@ static void cpu_clock(struct km_cpu *c, uint64_t dt, const struct trap_frame *tf
 	int i = g->ev_of_sw[SW_CPU_CLOCK];
 	if (i < 0)
 		return;
-	uint64_t per_us = machine.tb_freq / 1000000;
+	uint64_t per_us = km.tb_per_us;
 	c->clock_rem += dt;
 	uint64_t us = c->clock_rem / per_us;
 	c->clock_rem %= per_us;

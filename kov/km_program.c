@@ -5,11 +5,6 @@
  * change. */
 #include "km_internal.h"
 #include "../dci/elf_syms.h"
-#include "../kernel/mm/kmem.h"
-#include "../kernel/drivers/console.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/co/cobj.h"
-#include "../kernel/proc/sleeplock.h"
 #include "../kernel/lib/ksyms.h"
 #include "../kernel/lib/string.h"
 
@@ -159,7 +154,7 @@ fail:
 	return 0;
 }
 
-void km_program_attach(struct process *p, const char *file, const uint8_t *image, uint64_t size)
+void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image, uint64_t size)
 {
 	struct km_program *found = 0;
 	sleep_lock(&programs_lock);
@@ -173,5 +168,5 @@ void km_program_attach(struct process *p, const char *file, const uint8_t *image
 	if (!found && free_slot >= 0 && (found = build_program(file, image, size)) != 0)
 		programs[free_slot] = found;
 	sleep_unlock(&programs_lock);
-	p->km_prog = found;
+	k->prog = found;
 }

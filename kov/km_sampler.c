@@ -6,10 +6,6 @@
 #include "pmu_probe.h"
 #include "pmu_backend.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/proc/thread.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/proc/stack.h"
-#include "../kernel/mm/uaccess.h"
 #include "../kernel/lib/ksyms.h"
 #include "../kernel/lib/string.h"
 
@@ -63,7 +59,9 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
-struct attrib_result km_attribute(const struct trap_frame *tf)
+/* The attribution for a sample: k is the running process's state (0 in a kernel thread).
+ * Never inlined: with tf 0 the walk starts from this function's own frame. */
+__attribute__((noinline)) static struct attrib_result attribute(const struct trap_frame *tf, const struct km_proc *k)
 {
 	__label__ here;
 	uint64_t pc, sp, lr;
@@ -80,9 +78,7 @@ here:
 		lr = 0;
 		user = false;
 	}
-	struct thread *t = current_thread();
-	struct process *p = t ? t->proc : 0;
-	struct walk_ctx w = { { 0, 0 }, user ? (p ? p->km_prog : 0) : &km_kernel_program };
+	struct walk_ctx w = { { 0, 0 }, user ? (k ? k->prog : 0) : &km_kernel_program };
 	if (!w.prog)
 		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0 };
 	struct attrib_env env = {
@@ -102,18 +98,22 @@ here:
 	return r;
 }
 
+struct attrib_result km_attribute(const struct trap_frame *tf)
+{
+	return attribute(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0);
+}
+
 void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	const struct trap_frame *tf)
 {
 	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
 		return;
-	struct thread *t = current_thread();
-	struct process *p = t ? t->proc : 0;
-	struct attrib_result r = km_attribute(tf);
+	struct svc_running run = svc_running();
+	struct attrib_result r = attribute(tf, run.km);
 	struct sample s = {
 		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
-		.config_id = km.applied.id, .pid = p ? p->pid : 0, .tid = t ? t->tid : 0,
+		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
 		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
 		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,

@@ -1,7 +1,6 @@
 #include "pmu_probe.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/arch/percpu.h"
-#include "../kernel/drivers/console.h"
+#include "../kernel/kov_services.h"
 #include "pmu_access.h"
 
 #define LOOP_ITERATIONS 10000

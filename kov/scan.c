@@ -1,11 +1,12 @@
+/* The scan: every live object of the kernel (from the clustered-object table), each named by
+ * the process that owns it, and the objects of every process whose runtime has a scanner
+ * (asked through the kernel's scan requests, kernel/kov_services.h). */
 #include "../kernel/abi/scan.h"
-#include "../kernel/co/cobj.h"
-#include "../kernel/proc/process.h"
-#include "../kernel/mm/kmem.h"
+#include "../kernel/kov_services.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/lib/string.h"
-#include "../kernel/arch/timer.h"
-#include "../kernel/proc/thread.h"
+
+#define SCAN_ASKED 64   /* processes asked at once */
 
 static void copy_name(char *dst, size_t n, const char *src)
 {
@@ -52,17 +53,18 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 	uint32_t limit = co_index_limit();
 	uint32_t *owner = kmalloc(limit * sizeof *owner);
 	const char **owner_name = kmalloc(limit * sizeof *owner_name);
-	if (!owner || !owner_name) {
+	struct process **procs = kmalloc(SVC_MAX_PROCESSES * sizeof *procs);
+	if (!owner || !owner_name || !procs) {
 		kfree(owner);
 		kfree(owner_name);
+		kfree(procs);
 		return t;
 	}
 	/* Processes first, so their objects are attributed to them. */
-	struct annex *a = co_rep(process_annex);
-	for (uint32_t i = 0; i < a->n; i++) {
-		struct process *p = co_rep(a->procs[i]);
-		claim(co_index(a->procs[i]), limit, p->pid, p->name, owner, owner_name, 0);
-	}
+	uint32_t np = svc_processes_get(procs, SVC_MAX_PROCESSES);
+	for (uint32_t i = 0; i < np; i++)
+		claim(svc_process_index(procs[i]), limit, svc_process_pid(procs[i]),
+		      svc_process_name(procs[i]), owner, owner_name, 0);
 	for (uint32_t index = 1; index < limit; index++) {
 		const struct gtt_entry *g = co_gtt(index);
 		if (!live(g))
@@ -97,6 +99,9 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 			r->invocations = co_count(co_from_index(index));
 		}
 	}
+	for (uint32_t i = 0; i < np; i++)
+		svc_process_put(procs[i]);
+	kfree(procs);
 	kfree(owner);
 	kfree(owner_name);
 	t.tb_ticks = mftb() - start;
@@ -106,48 +111,51 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 {
 	uint64_t start = mftb();
-	struct annex *a = co_rep(process_annex);
-	struct process *asked[64];
-	uint32_t seq[64], n = 0;
+	struct process **procs = kmalloc(SVC_MAX_PROCESSES * sizeof *procs), *asked[SCAN_ASKED];
+	uint32_t seq[SCAN_ASKED], n = 0;
+	uint32_t np = procs ? svc_processes_get(procs, SVC_MAX_PROCESSES) : 0;
 	/* Post every request first, so the runtimes scan in parallel. */
-	spin_lock(&a->lock);
-	for (uint32_t i = 0; i < a->n && n < 64; i++) {
-		struct process *p = co_rep(a->procs[i]);
-		if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE) || p->exiting ||
-		    p == current_process())
+	for (uint32_t i = 0; i < np && n < SCAN_ASKED; i++) {
+		struct process *p = procs[i];
+		if (!svc_scan_area(p) || svc_process_exiting(p) || p == svc_current_process())
 			continue;
-		seq[n] = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
+		long s = svc_scan_request(p, 0);
+		if (s < 0)
+			continue;
+		seq[n] = (uint32_t)s;
 		asked[n++] = p;
 	}
-	spin_unlock(&a->lock);
-	for (uint32_t i = 0; i < n; i++)
-		thread_wake_all((const void *)&asked[i]->scan_requested);
 	t->processes_asked = n;
 	uint64_t deadline = mftb() + tb_from_us(SCAN_USER_TIMEOUT_US);
 	for (uint32_t i = 0; i < n; i++) {
 		struct process *p = asked[i];
-		while (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq[i] &&
+		uint32_t count;
+		bool answered;
+		while (!(answered = svc_scan_answered(p, seq[i], &count)) &&
 		       (int64_t)(deadline - mftb()) > 0)
-			thread_yield();
-		if (p->scan_done != seq[i]) {
+			svc_yield();
+		if (!answered) {
 			if (!t->processes_silent++)
-				t->silent_pid = p->pid;
+				t->silent_pid = svc_process_pid(p);
 			continue;
 		}
-		uint32_t count = p->scan_count;
+		uint64_t area = svc_scan_area(p);
 		for (uint32_t k = 0; k < count; k++) {
 			t->objects++;
 			t->user_objects++;
 			if (t->written == max)
 				continue;
 			struct scan_record *r = &out[t->written];
-			if (process_read(p, p->scan_area + k * sizeof *r, r, sizeof *r))
+			if (svc_process_read(p, area + k * sizeof *r, r, sizeof *r))
 				break;
-			r->pid = p->pid;
+			r->pid = svc_process_pid(p);
 			r->flags = SCAN_USER | (r->flags & SCAN_COUNTED);
-			copy_name(r->process_name, sizeof r->process_name, p->name);
+			copy_name(r->process_name, sizeof r->process_name, svc_process_name(p));
 			t->written++;
 		}
 	}
+	for (uint32_t i = 0; i < np; i++)
+		svc_process_put(procs[i]);
+	kfree(procs);
 	t->tb_ticks += mftb() - start;
 }

@@ -202,7 +202,7 @@ int cmd_replay(struct kovctl *k)
 	}
 	fclose(f);
 
-	struct kovctl_names names;
+	struct kovctl_names names = { 0 };   /* first_ok too: kovctl_names_free reads it */
 	char err[200];
 	names.ok = rp.scan_frames.count && kov_scan_build(&rp.scan_frames, &names.scan, err, sizeof err) == 0;
 	for (size_t i = 1; i < rp.n_objs; i++)   /* by samples, descending */

@@ -4,6 +4,7 @@
 #include "../abi/km_abi.h"
 #include "../mm/kmem.h"
 #include "../lib/string.h"
+#include "../kov_services.h"
 
 coid_t process_annex;
 
@@ -82,6 +83,46 @@ void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
 	for (uint32_t i = 0; i < a->n; i++)
 		fn(co_rep(a->procs[i]), arg);
 	spin_unlock(&a->lock);
+}
+
+_Static_assert(SVC_MAX_PROCESSES == MAX_PROCESSES, "kernel/kov_services.h promises the limit");
+
+/* References (kernel/kov_services.h) are taken under the annex's lock: once process_wait
+ * has removed a process from the annex no new one can be, and it waits for the old ones. */
+struct process *svc_process_get(uint32_t pid)
+{
+	struct annex *a = co_rep(process_annex);
+	struct process *found = 0;
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n && !found; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		if (p->pid == pid && !p->exiting) {
+			__atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
+			found = p;
+		}
+	}
+	spin_unlock(&a->lock);
+	return found;
+}
+
+uint32_t svc_processes_get(struct process **out, uint32_t max)
+{
+	struct annex *a = co_rep(process_annex);
+	uint32_t n = 0;
+	spin_lock(&a->lock);
+	for (uint32_t i = 0; i < a->n && n < max; i++) {
+		struct process *p = co_rep(a->procs[i]);
+		__atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL);
+		out[n++] = p;
+	}
+	spin_unlock(&a->lock);
+	return n;
+}
+
+void svc_process_put(struct process *p)
+{
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		thread_wake_all((const void *)&p->refs);
 }
 
 void annex_init(void)

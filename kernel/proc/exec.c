@@ -99,7 +99,7 @@ static long load_elf(struct process *p)
 	}
 	if (!entry_found)
 		return -KOV_ENOEXEC;
-	km_program_attach(p, fr->name, fr->data, fr->bytes);
+	km_program_attach(p->km, fr->name, fr->data, fr->bytes);
 	p->heap_start = p->brk = top + PAGE_SIZE;
 	p->heap_end = p->heap_start + HEAP_BYTES;
 	if (!add_region(p, p->heap_start, p->heap_end, PROT_READ | PROT_WRITE, 0, 0, 0) ||

@@ -12,6 +12,7 @@
 #include "../mm/uaccess.h"
 #include "../abi/scan.h"
 #include "../../kov/km.h"
+#include "../kov_services.h"
 #include <stddef.h>
 #include "../lib/string.h"
 
@@ -90,6 +91,31 @@ long process_co_scan_done(uint64_t count)
 	p->scan_count = count > p->scan_cap ? p->scan_cap : (uint32_t)count;
 	__atomic_store_n(&p->scan_done, p->scan_requested, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* The monitor's side of the hand-off (kernel/kov_services.h). */
+long svc_scan_request(struct process *p, uint64_t cmd)
+{
+	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
+		return -KOV_ENODEV;
+	if (cmd)
+		__atomic_store_n(&p->count_cmd, cmd, __ATOMIC_RELEASE);
+	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
+	thread_wake_all((const void *)&p->scan_requested);
+	return seq;
+}
+
+bool svc_scan_answered(const struct process *p, uint32_t seq, uint32_t *count)
+{
+	if (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq)
+		return false;
+	*count = p->scan_count;
+	return true;
+}
+
+uint64_t svc_scan_area(const struct process *p)
+{
+	return __atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE);
 }
 
 /* Index of the region containing ea, or -1. */
@@ -263,12 +289,39 @@ static void destroy_address_space(struct process *p)
 		free_context(p->ctx);
 }
 
+/* Everything a process holds besides its own memory (freed when its object is reclaimed). */
+static void release_process(struct process *p)
+{
+	destroy_address_space(p);
+	km_process_free(p->km);
+	p->km = 0;
+}
+
+static bool has_refs(const void *key)
+{
+	return __atomic_load_n((const volatile uint32_t *)key, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Takes p out of the annex: no new reference (svc_process_get) can be taken then, and the
+ * monitor lets go of the old ones within its scan timeout. */
+static void leave_annex(struct process *p)
+{
+	CO_CALL(struct annex, process_annex, remove, p->self);
+	while (__atomic_load_n(&p->refs, __ATOMIC_ACQUIRE))
+		thread_block_until((const void *)&p->refs, has_refs, clock_ns() + 1000000);
+}
+
 long process_spawn(const char *program, const char *args, uint32_t ppid)
 {
 	struct process *p = kmalloc(sizeof *p);
 	if (!p)
 		return -KOV_ENOMEM;
 	p->ops = &process_ops;
+	p->km = km_process_new();
+	if (!p->km) {
+		kfree(p);
+		return -KOV_ENOMEM;
+	}
 	size_t n = strlen(program);
 	memcpy(p->name, program, n < sizeof p->name - 1 ? n : sizeof p->name - 1);
 	p->ppid = ppid;
@@ -293,20 +346,20 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 	p->privileged = ppid == 0 || (parent && strcmp(parent->name, "init") == 0 && parent->ppid == 0);
 	if (!CO_CALL(struct annex, process_annex, add, p->self)) {
 		co_destroy(p->self);   /* frees p when reclaimed */
-		destroy_address_space(p);
+		release_process(p);
 		return -KOV_ENOMEM;
 	}
 	p->live_threads = 1;
 	p->thread = thread_create_user(p->name, exec_user_start, p, -1, p, p->ctx);
 	if (!p->thread) {
-		CO_CALL(struct annex, process_annex, remove, p->self);
+		leave_annex(p);
 		co_destroy(p->self);
-		destroy_address_space(p);
+		release_process(p);
 		return -KOV_ENOMEM;
 	}
 	return p->pid;
 fail:
-	destroy_address_space(p);
+	release_process(p);
 	kfree(p);
 	return rc;
 }
@@ -455,8 +508,8 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
 			thread_join(p->threads[i]);
 	*status = p->status;
-	CO_CALL(struct annex, process_annex, remove, c);
-	destroy_address_space(p);
+	leave_annex(p);
+	release_process(p);
 	co_destroy(c);
 	co_reclaim();   /* whatever earlier exits left behind and every CPU has let go of */
 	return (long)pid;

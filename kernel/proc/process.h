@@ -17,6 +17,7 @@
 enum process_state { PROC_RUNNING, PROC_ZOMBIE };
 
 struct process;
+struct km_proc;
 struct process_ops {
 	/* Resolves a page fault at ea: 0, or -errno if no region allows the access. */
 	long (*fault)(struct process *p, uint64_t ea, bool write);
@@ -49,13 +50,12 @@ struct process {
 	volatile uint32_t scan_requested, scan_done, scan_count;
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
-	const struct km_program *km_prog;      /* the monitor's view of its program (kov/km.h) */
-	uint64_t lock_area;                    /* its struct km_lock_area, 0 for none */
 	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
+	struct km_proc *km;                    /* the monitor's state for it (kov/km.h hooks) */
+	volatile uint32_t refs;                /* svc_process_get references: not freed before 0 */
 };
 
 struct annex;
-struct km_program;
 struct annex_ops {
 	bool (*add)(struct annex *a, coid_t process);
 	void (*remove)(struct annex *a, coid_t process);

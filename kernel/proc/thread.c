@@ -10,6 +10,8 @@
 #include "../co/cobj.h"
 #include "../lib/string.h"
 #include "../arch/timer.h"
+#include "../kov_services.h"
+#include "process.h"
 
 #define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */
 
@@ -52,6 +54,15 @@ static struct runqueue *my_rq(void)
 struct thread *current_thread(void)
 {
 	return my_rq()->current;
+}
+
+/* Here rather than in kernel/kov_services.c: the sampler calls it for every sample, and here
+ * the run queue is read in place (kernel/kov_services.h). */
+struct svc_running svc_running(void)
+{
+	struct thread *t = my_rq()->current;
+	struct process *p = t ? t->proc : 0;
+	return (struct svc_running){ p ? p->pid : 0, t ? t->tid : 0, p ? p->km : 0 };
 }
 
 static void enqueue(struct runqueue *q, struct thread *t)

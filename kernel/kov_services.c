@@ -1,0 +1,118 @@
+/* The kernel's services to the monitor (kernel/kov_services.h): thin wrappers over the process,
+ * thread, platform and file interfaces, so the monitor never sees their structures. The scan
+ * hand-off and process references live with the processes (kernel/proc/process.c). */
+#include "kov_services.h"
+#include "proc/process.h"
+#include "proc/thread.h"
+#include "arch/platform.h"
+#include "arch/cpu.h"
+#include "net/net.h"
+#include "symbols.h"
+#include "abi/km_abi.h"
+#include "lib/string.h"
+
+void svc_process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	process_for_each(fn, arg);
+}
+
+uint32_t svc_process_list(struct km_process *out, uint32_t max)
+{
+	return process_list(out, max);
+}
+
+uint32_t svc_process_pid(const struct process *p)
+{
+	return p->pid;
+}
+
+const char *svc_process_name(const struct process *p)
+{
+	return p->name;
+}
+
+bool svc_process_exiting(const struct process *p)
+{
+	return p->exiting;
+}
+
+uint32_t svc_process_index(const struct process *p)
+{
+	return co_index(p->self);
+}
+
+struct km_proc *svc_process_km(const struct process *p)
+{
+	return p->km;
+}
+
+long svc_process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return process_read(p, uaddr, dst, len);
+}
+
+long svc_process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len)
+{
+	return process_peek(p, uaddr, dst, len);
+}
+
+struct process *svc_current_process(void)
+{
+	return current_process();
+}
+
+bool svc_current_privileged(void)
+{
+	struct process *p = current_process();
+	return p && p->privileged;
+}
+
+bool svc_block_until(const void *key, bool (*still_blocked)(const void *key), uint64_t deadline_ns)
+{
+	return thread_block_until(key, still_blocked, deadline_ns);
+}
+
+int svc_wake_all(const void *key)
+{
+	return thread_wake_all(key);
+}
+
+void svc_yield(void)
+{
+	thread_yield();
+}
+
+uint64_t svc_timebase_hz(void)
+{
+	return machine.tb_freq;
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t len = src ? strnlen(src, n - 1) : 0;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
+void svc_machine_describe(struct km_info *out)
+{
+	out->timebase_hz = machine.tb_freq;
+	out->memory = machine.mem_total;
+	out->pvr = machine.pvr;
+	out->cpus = (uint16_t)cpus_online;
+	copy_str(out->profile, sizeof out->profile, machine.profile);
+	copy_str(out->model, sizeof out->model, machine.model);
+}
+
+const void *svc_kernel_symbols(size_t *size)
+{
+	return symbol_table(size);
+}
+
+bool svc_net_info(struct km_netinfo *out)
+{
+	if (!net_info(out))
+		return false;
+	out->sockets_open = net_sockets_open();
+	return true;
+}
