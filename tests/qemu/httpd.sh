@@ -50,7 +50,9 @@ d = json.load(open(sys.argv[1]))
 rows = [r for r in d["objects"] if r.get("process") == "httpd"]
 classes = {r["class"] for r in rows}
 print("httpd classes sampled:", sorted(classes), "of", len(d["objects"]), "rows")
-assert {"HttpConn", "HttpWorker"} <= classes, classes
+# HttpConn's serve does most of the work; the poller, the queue and the file cache follow, and
+# which of the lighter ones reach the top 20 varies from run to run.
+assert "HttpConn" in classes and len(classes) >= 3, classes
 PY
 wait "$AB"
 pid=$(grep -a 'workload httpd started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
