@@ -65,10 +65,10 @@ w = doc.append
 h = R["host"]
 w("# KOV on real workloads: the evaluation of the thesis's chapter 4, redone\n")
 w("This document is written by `make eval` (`sim/eval/run`, then `sim/eval/report.py`) from one run: "
-  "%s, build `%s`, %d rounds per monitoring state%s, on a host with %d cores (load average %.1f when it "
+  "%s, build `%s`, %d rounds per monitoring state for jbb and %s for httpd%s, on a host with %d cores (load average %.1f when it "
   "started: the machine is shared), %s. The run took %.1f minutes. Every number below comes from that run's "
   "`build/eval/results.json`; the thesis's figures are beside ours where it has them.\n"
-  % (R["started"], R["build"], R["rounds"], " (EVAL_QUICK: short runs, not for conclusions)" if R["quick"] else "",
+  % (R["started"], R["build"], R["rounds"], R.get("httpd_overhead", {}).get("rounds", "-"), " (EVAL_QUICK: short runs, not for conclusions)" if R["quick"] else "",
      h["cpus"], h["load"], h["qemu"], R.get("minutes", 0)))
 
 w("## What the machine is, and what it cannot tell\n")
