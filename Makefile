@@ -5,6 +5,7 @@
 #   make bench  set-up, build, benchmarks
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 #   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300), then sysfuzz (10^6 calls)
+#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 20 minutes)
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -49,7 +50,7 @@ KOV_TARGET_ONLY := kov/km_info.c kov/pmu_probe.c kov/scan.c kov/km_catalogue.c k
 PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
               $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
-HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl
+HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl $(B)/host/liblisten-backlog.so
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
@@ -71,7 +72,7 @@ HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 # the planner and the PMU backends it programs through, whichever files they are in.
 KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c))
 
-.PHONY: all kernel host unit-tests test run bench case-study setup clean help
+.PHONY: all kernel host unit-tests test run bench case-study eval setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin
@@ -164,8 +165,24 @@ $(B)/user/bin/dcid: $(DCID_OBJS) $(B)/user/libc.a $(B)/user/obj/libc-instr/crt0.
 	@$(TCC) $(UFLAGS) -static -Wl,-T,libc-instr/user.lds -Wl,--build-id=none -Wl,-z,noexecstack \
 		-Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -o $@ $(B)/user/obj/libc-instr/crt0.S.o $(DCID_OBJS) $(B)/user/libc.a -lgcc
 
-$(B)/initrd.bin: $(PROGRAMS) $(B)/host/mkinitrd
-	@$(B)/host/mkinitrd -o $@ $(PROGRAMS)
+# Workloads of several files: the C files of sim/workloads/NAME/ make the program NAME.
+MULTI_PROGRAMS := $(sort $(patsubst sim/workloads/%/,%,$(dir $(wildcard sim/workloads/*/*.c))))
+PROGRAMS += $(addprefix $(B)/user/bin/,$(MULTI_PROGRAMS))
+define multi_file_program
+$(B)/user/bin/$(1): $(patsubst %,$(B)/user/obj/%.o,$(wildcard sim/workloads/$(1)/*.c)) $(B)/user/libc.a $(B)/user/obj/libc-instr/crt0.S.o libc-instr/user.lds
+	@mkdir -p $$(dir $$@)
+	@echo "  LD  $$@"
+	@$(TCC) $(UFLAGS) -static -Wl,-T,libc-instr/user.lds -Wl,--build-id=none -Wl,-z,noexecstack \
+		-Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -o $$@ $(B)/user/obj/libc-instr/crt0.S.o $$(filter %.c.o,$$^) $(B)/user/libc.a -lgcc
+endef
+$(foreach p,$(MULTI_PROGRAMS),$(eval $(call multi_file_program,$(p))))
+# httpd's request parser is also unit-tested on the host (the test includes it).
+$(B)/host/tests/test_http_parse: sim/workloads/httpd/http_parse.c sim/workloads/httpd/http_parse.h
+# httpd's static files, stored in the RAM disk as www/NAME.
+WWW_FILES := $(wildcard sim/workloads/httpd/www/*)
+
+$(B)/initrd.bin: $(PROGRAMS) $(WWW_FILES) $(B)/host/mkinitrd
+	@$(B)/host/mkinitrd -o $@ $(PROGRAMS) $(foreach f,$(WWW_FILES),www/$(notdir $(f))=$(f))
 
 $(B)/initrd.o: $(B)/initrd.bin
 	@printf '\t.section .initrd, "a"\n\t.balign 8\n\t.incbin "%s"\n' $< | \
@@ -176,6 +193,12 @@ $(B)/host/mksyms: tools/mksyms.c tools/mksyms_lib.c tools/mksyms_lib.h
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -o $@ tools/mksyms.c tools/mksyms_lib.c
+
+# Preloaded into QEMU by sim/run when it forwards ports (tools/listen_backlog.c says why).
+$(B)/host/liblisten-backlog.so: tools/listen_backlog.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) -std=c11 -O2 $(WARN) -shared -fPIC -o $@ $< -ldl
 
 $(B)/host/mkinitrd: tools/mkinitrd.c
 	@mkdir -p $(dir $@)
@@ -191,6 +214,12 @@ $(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread $(HOST_CLIENT_LIBS)
+
+# The evaluation's charts (sim/eval): Cairo, which the viewer needs too.
+$(B)/host/kov-plot: tools/plot.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC $@"
+	@$(HOSTCC) $(HFLAGS) $$(pkg-config --cflags cairo) -o $@ $< $$(pkg-config --libs cairo) -lm
 
 # The viewer's build rules live with it.
 -include gui/viewer/viewer.mk
@@ -224,6 +253,11 @@ bench: setup
 case-study: setup
 	@$(MAKE) --no-print-directory all
 	@sim/case-study
+
+# docs/evaluation.md and its figures (docs/eval/), again, from a run of sim/eval/run.
+eval: setup
+	@$(MAKE) --no-print-directory all $(B)/host/kov-plot
+	@sim/eval/run
 
 clean:
 	rm -rf $(B)

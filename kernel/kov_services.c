@@ -4,7 +4,6 @@
 #include "kov_services.h"
 #include "proc/process.h"
 #include "proc/thread.h"
-#include "proc/initrd.h"
 #include "arch/platform.h"
 #include "arch/cpu.h"
 #include "net/net.h"
@@ -108,11 +107,6 @@ void svc_machine_describe(struct km_info *out)
 const void *svc_kernel_symbols(size_t *size)
 {
 	return symbol_table(size);
-}
-
-const uint8_t *svc_program_file(const char *name, uint32_t *size)
-{
-	return initrd_find(name, size);
 }
 
 bool svc_net_info(struct km_netinfo *out)

@@ -97,8 +97,6 @@ uint64_t svc_timebase_hz(void);
 void svc_machine_describe(struct km_info *out);
 /* The kernel's embedded symbol table (kernel/lib/ksyms.h layout) and its size; 0 if missing. */
 const void *svc_kernel_symbols(size_t *size);
-/* A program file of the initial RAM disk and its size; 0 if there is none of that name. */
-const uint8_t *svc_program_file(const char *name, uint32_t *size);
 /* The network's state and open sockets; false without a NIC. */
 bool svc_net_info(struct km_netinfo *out);
 

@@ -91,23 +91,6 @@ static long km_ksyms(uint64_t ubuf, uint64_t cap)
 	return (long)size;
 }
 
-static long file_read(uint64_t uname, uint64_t offset, uint64_t ubuf, uint64_t len)
-{
-	char name[48];
-	long rc = string_from_user(name, uname, sizeof name);
-	if (rc < 0)
-		return rc;
-	uint32_t size;
-	const uint8_t *f = svc_program_file(name, &size);
-	if (!f)
-		return -KOV_ENOENT;
-	if (offset >= size)
-		return 0;
-	uint64_t n = size - offset < len ? size - offset : len;
-	rc = copy_to_user(ubuf, f + offset, n);
-	return rc ? rc : (long)n;
-}
-
 static long net_info_out(uint64_t uout)
 {
 	struct km_netinfo i;
@@ -126,7 +109,6 @@ long km_info_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_INFO: return km_info(a[0]);
 	case SYS_KM_CATALOGUE: return km_catalogue_out(a[0], a[1]);
 	case SYS_KM_KSYMS: return km_ksyms(a[0], a[1]);
-	case SYS_FILE_READ: return file_read(a[0], a[1], a[2], a[3]);
 	case SYS_KM_PROCESSES: return km_processes(a[0], a[1]);
 	default: return -KOV_ENOSYS;
 	}

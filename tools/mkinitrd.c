@@ -1,5 +1,7 @@
-/* mkinitrd: packs user programs into KOV's initial RAM disk (format in kernel/proc/initrd.h).
- *   mkinitrd -o OUT FILE...     each FILE is stored under its base name */
+/* mkinitrd: packs user programs and files into KOV's initial RAM disk (format in
+ * kernel/proc/initrd.h).
+ *   mkinitrd -o OUT FILE...     each FILE is stored under its base name, or under NAME when
+ *                               given as NAME=PATH (httpd's pages: www/index.html=...) */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,10 +35,21 @@ int main(int argc, char **argv)
 	memcpy(buf, "KOVINITR", 8);
 	put32(buf + 8, (uint32_t)n);
 	for (int i = 0; i < n; i++) {
-		const char *path = argv[3 + i], *base = strrchr(path, '/');
-		base = base ? base + 1 : path;
-		if (strlen(base) >= NAME)
-			return fail("name too long", base);
+		const char *path = argv[3 + i], *eq = strchr(path, '='), *base;
+		size_t base_len;
+		if (eq) {
+			base = path, base_len = (size_t)(eq - path), path = eq + 1;
+		} else {
+			base = strrchr(path, '/');
+			base = base ? base + 1 : path;
+			base_len = strlen(base);
+		}
+		if (base_len == 0 || base_len >= NAME)
+			return fail(base_len ? "name too long" : "empty name", argv[3 + i]);
+		for (int j = 0; j < i; j++)
+			if (strlen((char *)buf + HEADER + (size_t)j * ENTRY) == base_len &&
+			    !memcmp(buf + HEADER + (size_t)j * ENTRY, base, base_len))
+				return fail("two files with one name", argv[3 + i]);
 		FILE *f = fopen(path, "rb");
 		if (!f)
 			return fail(strerror(errno), path);
@@ -56,7 +69,7 @@ int main(int argc, char **argv)
 		fclose(f);
 		uint8_t *e = buf + HEADER + (size_t)i * ENTRY;
 		memset(e, 0, ENTRY);
-		memcpy(e, base, strlen(base));
+		memcpy(e, base, base_len);
 		put32(e + NAME, (uint32_t)off);
 		put32(e + NAME + 4, (uint32_t)size);
 		len = off + (size_t)size;

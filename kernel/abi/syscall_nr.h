@@ -32,8 +32,8 @@
 #define SYS_KM_CATALOGUE  22  /* (struct km_event_info *buf, max) -> events in the catalogue */
 #define SYS_KM_KSYMS      23  /* (buf, cap) -> size of the kernel symbol table (kernel/lib/
                                * ksyms.h layout); copied only when cap >= size */
-#define SYS_FILE_READ     24  /* (program name, offset, buf, len) -> bytes read from the
-                               * initial RAM disk file (0 at its end) */
+#define SYS_FILE_READ     24  /* (file name, offset, buf, len) -> bytes read from the
+                               * initial RAM disk file (0 at its end); any process */
 #define SYS_KM_PROCESSES  25  /* (struct km_process *buf, max) -> live processes */
 #define SYS_SOCKET        26  /* (domain, type, protocol) -> fd; sockets are fds >= 3 */
 #define SYS_BIND          27  /* (fd, const struct sockaddr_in *, len) */

@@ -217,9 +217,9 @@ void panic_trap(const struct trap_frame *tf, const char *why)
 		(unsigned long)tf->dar, (unsigned long)tf->dsisr);
 	kprintf("  ctr  %016lx  xer %016lx  cr %08lx\n", (unsigned long)tf->ctr,
 		(unsigned long)tf->xer, (unsigned long)tf->cr);
-	kprintf("  dec  %08lx  ticks %lu  next tick in %ld timebase ticks\n",
+	kprintf("  dec  %08lx  ticks %lu  next tick in %ld timebase ticks  stuck neighbours restarted %lu\n",
 		(unsigned long)(mfspr(SPRN_DEC) & 0xffffffff), (unsigned long)cpu->ticks,
-		(long)(cpu->next_tick_tb - mftb()));
+		(long)(cpu->next_tick_tb - mftb()), (unsigned long)cpu->unhalts);
 	for (int i = 0; i < 32; i += 4)
 		kprintf("  r%-2d %016lx r%-2d %016lx r%-2d %016lx r%-2d %016lx\n",
 			i, (unsigned long)tf->gpr[i], i + 1, (unsigned long)tf->gpr[i + 1],

@@ -15,7 +15,8 @@
 #define H_IPI            0x6C
 #define H_XIRR           0x74
 #define H_CEDE           0xE0
-#define H_PROD           0xE4
+#define H_CONFER         0xE4
+#define H_PROD           0xE8   /* PAPR: 0xE4 is H_CONFER (it was used here by mistake) */
 #define H_GET_TERM_CHAR  0x54
 #define H_PUT_TERM_CHAR  0x58
 #define H_PUT_TCE        0x20

@@ -32,6 +32,9 @@ struct percpu {
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */
 	uint64_t ticks_rearmed;    /* decrementer interrupts found lost and re-armed (timer.c) */
+	uint64_t watch_seen;       /* the watched neighbour's ticks when they last moved (timer.c) */
+	uint64_t watch_since;      /* this CPU's ticks then */
+	uint64_t unhalts;          /* neighbours this CPU found stuck and restarted */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -38,6 +38,9 @@ struct platform {
 	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
 	/* Wakes CPU hw_id if it is waiting in idle (0: the CPU notices at its next tick). */
 	void (*kick)(uint32_t hw_id);
+	/* Restarts CPU hw_id if the machine left it halted with interrupts off (timer.c's
+	 * watchdog; 0 where that cannot happen). Harmless to a CPU that runs. */
+	void (*unhalt)(uint32_t hw_id);
 	/* Prepares this CPU to take external interrupts and IPIs (0 if none). */
 	void (*interrupts_init_cpu)(void);
 	/* Handles an external interrupt (vector 0x500); 0 if the platform takes none. */

@@ -72,6 +72,12 @@ static void pseries_kick(uint32_t hw_id)
 		hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
 }
 
+/* H_PROD clears QEMU's halted state of the CPU (kernel/arch/timer.c says why that matters). */
+static void pseries_unhalt(uint32_t hw_id)
+{
+	hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
+}
+
 static void pseries_external_interrupt(void)
 {
 	for (;;) {
@@ -116,6 +122,7 @@ const struct platform platform_pseries = {
 	.start_cpu = pseries_start_cpu,
 	.idle = pseries_idle,
 	.kick = pseries_kick,
+	.unhalt = pseries_unhalt,
 	.interrupts_init_cpu = pseries_interrupts_init_cpu,
 	.external_interrupt = pseries_external_interrupt,
 	.irq_route = pseries_irq_route,

@@ -51,6 +51,38 @@ void timer_start_cpu(void)
 	program_next(cpu);
 }
 
+/* QEMU 10 (TCG, pseries) can leave a CPU halted for good: H_CEDE marks it halted, then, in
+ * the same pass of QEMU's CPU loop, an external interrupt is delivered to it (MSR[EE] goes
+ * off) without the halted state being cleared, and a halted CPU with EE off never has work
+ * again. Seen under httpd's network load on CPU 0: it sat at 0x500 with its decrementer long
+ * due, and lwIP's threads there with it. So each CPU watches the next online CPU's ticks and,
+ * when they have not moved for WATCH_TICKS of its own, restarts it (H_PROD clears QEMU's
+ * halted state; a CPU that merely runs with interrupts off only sees its next cede return at
+ * once). One CPU alone has nobody to watch it. */
+#define WATCH_TICKS 5
+
+static void watch_neighbour(struct percpu *cpu)
+{
+	if (!platform->unhalt || cpus_online < 2)
+		return;
+	struct percpu *o = 0;
+	for (unsigned i = 1; i < MAX_CPUS && !o; i++) {
+		struct percpu *p = &percpu_area[(cpu->index + i) % MAX_CPUS];
+		if (p->online)
+			o = p;
+	}
+	if (!o || o == cpu)
+		return;
+	if (o->ticks != cpu->watch_seen) {
+		cpu->watch_seen = o->ticks;
+		cpu->watch_since = cpu->ticks;
+	} else if (cpu->ticks - cpu->watch_since >= WATCH_TICKS) {
+		platform->unhalt(o->hw_id);
+		cpu->unhalts++;
+		cpu->watch_since = cpu->ticks;
+	}
+}
+
 void timer_interrupt(struct trap_frame *tf)
 {
 	(void)tf;
@@ -58,6 +90,7 @@ void timer_interrupt(struct trap_frame *tf)
 	cpu->ticks++;
 	cpu->next_tick_tb += cpu->dec_period;
 	program_next(cpu);
+	watch_neighbour(cpu);
 	sched_tick();
 }
 

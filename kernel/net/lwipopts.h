@@ -43,6 +43,9 @@
 #define LWIP_NETIF_STATUS_CALLBACK 1
 #define LWIP_NETIF_LINK_CALLBACK 1
 #define LWIP_NETIF_HOSTNAME 1
+/* 127.0.0.1 and the own address loop back: a program can wake its own poll() with a datagram
+ * (httpd's poller does). */
+#define LWIP_NETIF_LOOPBACK 1
 #define LWIP_STATS 0
 #define LWIP_CHECKSUM_ON_COPY 1
 #define LWIP_CHKSUM kov_inet_chksum        /* kernel/net/chksum.c: a word at a time */
@@ -54,8 +57,11 @@ unsigned short kov_inet_chksum(const void *data, int len);
 #define MEM_ALIGNMENT 8
 #define MEM_SIZE (4 * 1024 * 1024)
 #define MEMP_NUM_PBUF 256
-#define MEMP_NUM_NETCONN 64
-#define MEMP_NUM_TCP_PCB 64
+/* Enough for a server holding ApacheBench's 64 concurrent connections (PROC_MAX_SOCKETS per
+ * process) next to the DCI daemon's, and closed connections waiting in TIME_WAIT (lwIP reuses
+ * the oldest of those when the pool runs out). */
+#define MEMP_NUM_NETCONN 192
+#define MEMP_NUM_TCP_PCB 192
 #define MEMP_NUM_TCP_PCB_LISTEN 8
 #define MEMP_NUM_UDP_PCB 8
 #define MEMP_NUM_NETBUF 32
@@ -91,7 +97,7 @@ unsigned short kov_inet_chksum(const void *data, int len);
 #define DEFAULT_THREAD_STACKSIZE 16384
 #define DEFAULT_TCP_RECVMBOX_SIZE 256
 #define DEFAULT_UDP_RECVMBOX_SIZE 32
-#define DEFAULT_ACCEPTMBOX_SIZE 16
+#define DEFAULT_ACCEPTMBOX_SIZE 128       /* a burst of connections waits, not reset */
 
 /* Debian's lwIP has sockets.c take sockaddr lengths from the port; ours carry sin_len. */
 #define IP4ADDR_SOCKADDR_SET_LEN(sin) ((sin)->sin_len = (u8_t)sizeof(struct sockaddr_in))

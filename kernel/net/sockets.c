@@ -16,7 +16,8 @@
 #include "../proc/thread.h"
 
 #define IO_CHUNK (64 * 1024)          /* bounce buffer per send/recv call */
-#define POLL_MAX 64
+#define POLL_MAX 160                  /* a server polls all its sockets (PROC_MAX_SOCKETS) */
+#define POLL_ON_STACK 16
 #define POLL_SLICE_MS 100             /* poll() re-checks for process exit this often */
 
 static uint32_t sockets_open;
@@ -238,16 +239,13 @@ void net_process_exit(struct process *p)
 			close_slot(p, i);
 }
 
-static long sys_poll(uint64_t ufds, uint64_t n, uint64_t timeout)
+/* poll() over n descriptors, with fds (in user_fd's order) and user_fd the caller's buffers. */
+static long poll_fds(struct process *p, struct pollfd *fds, int *user_fd, uint64_t ufds, uint64_t n,
+		     uint64_t timeout)
 {
-	struct process *p = current_process();
-	if (n > POLL_MAX)
-		return -KOV_EINVAL;
-	struct pollfd fds[POLL_MAX];
 	long rc = copy_from_user(fds, ufds, n * sizeof fds[0]);
 	if (rc)
 		return rc;
-	int user_fd[POLL_MAX];
 	long ready = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		user_fd[i] = fds[i].fd;
@@ -281,6 +279,24 @@ static long sys_poll(uint64_t ufds, uint64_t n, uint64_t timeout)
 	}
 	rc = copy_to_user(ufds, fds, n * sizeof fds[0]);
 	return rc ? rc : ready;
+}
+
+static long sys_poll(uint64_t ufds, uint64_t n, uint64_t timeout)
+{
+	if (n > POLL_MAX)
+		return -KOV_EINVAL;
+	/* A few descriptors on the (16 KiB) kernel stack; a server's hundred from the heap. */
+	if (n <= POLL_ON_STACK) {
+		struct pollfd fds[POLL_ON_STACK];
+		int user_fd[POLL_ON_STACK];
+		return poll_fds(current_process(), fds, user_fd, ufds, n, timeout);
+	}
+	struct pollfd *fds = kmalloc(n * (sizeof *fds + sizeof(int)));
+	if (!fds)
+		return -KOV_ENOMEM;
+	long rc = poll_fds(current_process(), fds, (int *)(fds + n), ufds, n, timeout);
+	kfree(fds);
+	return rc;
 }
 
 static long sys_setsockopt(uint64_t fd, uint64_t level, uint64_t name, uint64_t uval,

@@ -12,7 +12,7 @@
 #define MAX_REGIONS 8
 #define MAX_PROCESSES 1024
 #define MAX_THREADS 64
-#define PROC_MAX_SOCKETS 32            /* user fds 3.. (kernel/net/sockets.c) */
+#define PROC_MAX_SOCKETS 160           /* user fds 3.. (kernel/net/sockets.c) */
 
 enum process_state { PROC_RUNNING, PROC_ZOMBIE };
 

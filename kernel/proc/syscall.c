@@ -19,6 +19,7 @@
 #include "../mm/page_alloc.h"
 #include "../drivers/netdev.h"
 #include "../net/net.h"
+#include "initrd.h"
 
 #define WRITE_MAX (64 * 1024)
 #define WRITE_LINE_MAX 512       /* longer lines reach the console in pieces */
@@ -53,6 +54,25 @@ static long sys_write(uint64_t fd, uint64_t buf, uint64_t len)
 		have -= cut;
 	}
 	return (long)len;
+}
+
+/* Any process may read the initial RAM disk's files: they are the programs it could run and
+ * the files served to clients (httpd), nothing private. */
+static long sys_file_read(uint64_t uname, uint64_t offset, uint64_t ubuf, uint64_t len)
+{
+	char name[48];
+	long rc = string_from_user(name, uname, sizeof name);
+	if (rc < 0)
+		return rc;
+	uint32_t size;
+	const uint8_t *f = initrd_find(name, &size);
+	if (!f)
+		return -KOV_ENOENT;
+	if (offset >= size)
+		return 0;
+	uint64_t n = size - offset < len ? size - offset : len;
+	rc = copy_to_user(ubuf, f + offset, n);
+	return rc ? rc : (long)n;
 }
 
 static long sys_spawn(uint64_t uprogram, uint64_t uargs)
@@ -217,6 +237,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_SCAN:
 		rc = sys_km_scan(a[0], a[1], a[2]);
 		break;
+	case SYS_FILE_READ:
+		rc = sys_file_read(a[0], a[1], a[2], a[3]);
+		break;
 	case SYS_CO_INIT:
 		rc = process_co_init(a[0]);
 		break;
@@ -238,7 +261,6 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_KM_INFO:
 	case SYS_KM_CATALOGUE:
 	case SYS_KM_KSYMS:
-	case SYS_FILE_READ:
 	case SYS_KM_PROCESSES:
 	case SYS_NETINFO:
 		rc = km_info_syscall(tf->gpr[0], a);

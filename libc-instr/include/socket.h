@@ -78,7 +78,8 @@ int km_info(struct km_info *out);
 long km_catalogue(struct km_event_info *buf, unsigned int max);
 long km_ksyms(void *buf, size_t cap);
 long km_processes(struct km_process *buf, unsigned int max);
-/* Reads a program file of the initial RAM disk (e.g. for its symbol table). */
+/* Reads a file of the initial RAM disk (a program, e.g. for its symbol table, or one of the
+ * files under www/ that httpd serves); any process may. -KOV_ENOENT if there is none. */
 long file_read(const char *name, uint64_t offset, void *buf, size_t len);
 
 #endif

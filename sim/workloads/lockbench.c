@@ -108,33 +108,6 @@ static void worker(void *arg)
 	}
 }
 
-static int by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The median ticks of an uncontended acquisition and its timebase reads. */
-static uint64_t measure_uncontended(void)
-{
-	static uint64_t d[501];
-	struct spinlock l = SPINLOCK_INIT;
-	for (int i = 0; i < 501; i++) {
-		uint64_t t0 = tb();
-		spin_lock(&l);
-		d[i] = tb() - t0;
-		spin_unlock(&l);
-	}
-	/* a tiny insertion sort: no qsort in this C library */
-	for (int i = 1; i < 501; i++)
-		for (int j = i; j > 0 && by_value(&d[j - 1], &d[j]) > 0; j--) {
-			uint64_t t = d[j];
-			d[j] = d[j - 1];
-			d[j - 1] = t;
-		}
-	return d[250];
-}
-
 /* Tenths of nanoseconds (instructions under -icount) per iteration of `body`, less an empty
  * loop's (integers: the C library has no floating point). */
 #define PER_PAIR(n, body) ({                                                     \
@@ -213,12 +186,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	uncontended = measure_uncontended();
+	uncontended = wl_uncontended_ticks();
 	/* The timebase's rate, against the kernel's clock (the workers only read the timebase). */
-	uint64_t n0 = clock_ns(), t0 = tb();
-	while (clock_ns() - n0 < 20000000)
-		;
-	uint64_t hz = (tb() - t0) * 1000000000ull / (clock_ns() - n0);
+	uint64_t hz = wl_tb_hz();
 	printf("lockbench: pid %d pattern %s threads %ld objects %ld hot %ld seed %lu uncontended %lu "
 	       "ticks; starting in %ld s\n", getpid(), p, threads, n_objects, hot, (unsigned long)seed,
 	       (unsigned long)uncontended, delay);

@@ -42,4 +42,43 @@ static inline coid_t wl_static_object(const struct co_class *cls, void *rep)
 	return co_create(root);
 }
 
+/* The timebase register. */
+static inline uint64_t wl_tb(void)
+{
+	uint64_t t;
+	__asm__ volatile("mftb %0" : "=r"(t));
+	return t;
+}
+
+/* Timebase ticks per second, against the kernel's clock over 20 ms. */
+static inline uint64_t wl_tb_hz(void)
+{
+	uint64_t n0 = clock_ns(), t0 = wl_tb();
+	while (clock_ns() - n0 < 20000000)
+		;
+	return (wl_tb() - t0) * 1000000000ull / (clock_ns() - n0);
+}
+
+/* The median timebase ticks of a spin-lock acquisition that does not wait (with its two
+ * timebase reads): what a ground-truth measurement subtracts from every acquisition, so that
+ * one that did not wait adds nothing. */
+static inline uint64_t wl_uncontended_ticks(void)
+{
+	static uint64_t d[501];
+	struct spinlock l = SPINLOCK_INIT;
+	for (int i = 0; i < 501; i++) {
+		uint64_t t0 = wl_tb();
+		spin_lock(&l);
+		d[i] = wl_tb() - t0;
+		spin_unlock(&l);
+	}
+	for (int i = 1; i < 501; i++)   /* insertion sort: the C library has no qsort */
+		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
+			uint64_t t = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	return d[250];
+}
+
 #endif

@@ -13,7 +13,11 @@ check "--cpus must be 1-8 for smp" --cpus 9
 check "--cpus must be 1 for g5" --profile g5 --cpus 2
 check "--mem must be 128-4096" --mem lots
 check "--port must be 1-65535" --port 70000
+check "--forward takes HOST:GUEST" --forward 8080
+check "--forward takes HOST:GUEST" --forward 8080:0
+check "--forward takes HOST:GUEST" --forward 80:80 --forward x:1
 check "unknown option '--frobnicate'" --frobnicate
 check "option --profile needs a value" --profile
 sim/run --help | grep -q -- '--profile smp' || { echo "FAIL: --help"; exit 1; }
+sim/run --help | grep -q -- '--forward HOST:GUEST' || { echo "FAIL: --help lacks --forward"; exit 1; }
 echo "all bad options refused"
