@@ -83,6 +83,8 @@
 #define MEMINFO_PROCESSES   3   /* live processes (ProcessAnnex) */
 #define MEMINFO_CPUS        4   /* CPUs online, numbered 0 .. n - 1 */
 #define MEMINFO_SOCKETS     5   /* sockets open, all processes together */
+#define MEMINFO_HEAP_MARK   6   /* privileged: remember each kernel allocation site's live blocks */
+#define MEMINFO_HEAP_REPORT 7   /* privileged: print the sites that differ from the mark; how many */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

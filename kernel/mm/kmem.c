@@ -11,6 +11,7 @@
 #include "mmu.h"
 #include "../arch/cpu.h"
 #include "../lib/string.h"
+#include "../symbols.h"
 
 #define HEADER 16                 /* keeps payloads 16-byte aligned; holds the block's tag */
 #define MIN_SHIFT 5               /* 32-byte blocks (16 of header + 16 of payload) */
@@ -19,7 +20,7 @@
 #define TAG_MAGIC 0x4b4d0000u     /* "KM" */
 #define TAG_LARGE 0x8000u
 
-struct header { uint32_t tag; uint32_t pages; uint64_t pad; };
+struct header { uint32_t tag; uint32_t pages; uint64_t site; };   /* site: kmalloc's caller */
 struct free_block { struct free_block *next; };
 
 struct slab {
@@ -36,6 +37,51 @@ static struct slab *slabs;       /* one per physical page */
 static struct spinlock setup_lock;
 static volatile uint64_t live;
 static volatile uint64_t empty_slabs;   /* pages kept with every block free */
+
+/* Live blocks per allocation site (kmalloc's caller), for finding leaks: a table open-addressed
+ * by the caller's address, whose slots are claimed once and never given back. Sites past the
+ * table's size share the last slot's count under address 0. */
+#define SITES 256
+static struct { volatile uint64_t pc; volatile int64_t live, mark; } sites[SITES];
+
+static unsigned site_slot(uint64_t pc)
+{
+	unsigned h = (unsigned)((pc >> 2) * 2654435761u) % (SITES - 1);
+	for (unsigned i = 0; i < SITES - 1; i++, h = (h + 1) % (SITES - 1)) {
+		uint64_t was = __atomic_load_n(&sites[h].pc, __ATOMIC_ACQUIRE);
+		if (was == pc)
+			return h;
+		uint64_t none = 0;
+		if (!was && __atomic_compare_exchange_n(&sites[h].pc, &none, pc, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return h;
+		if (none == pc)
+			return h;
+	}
+	return SITES - 1;
+}
+
+void kmem_sites_mark(void)
+{
+	for (unsigned i = 0; i < SITES; i++)
+		sites[i].mark = __atomic_load_n(&sites[i].live, __ATOMIC_RELAXED);
+}
+
+unsigned kmem_sites_report(void)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < SITES; i++) {
+		int64_t now = __atomic_load_n(&sites[i].live, __ATOMIC_RELAXED);
+		if (now == sites[i].mark)
+			continue;
+		char name[64];
+		kprintf("kmem: %ld live blocks from %s (0x%lx), %ld at the mark\n", (long)now,
+			sites[i].pc ? symbolize(sites[i].pc, name, sizeof name) : "other sites",
+			(unsigned long)sites[i].pc, (long)sites[i].mark);
+		n++;
+	}
+	return n;
+}
 
 static unsigned class_of(size_t total)
 {
@@ -153,6 +199,9 @@ void *kmalloc(size_t size)
 		h->tag = TAG_MAGIC | c;
 	}
 	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+	uint64_t pc = (uint64_t)__builtin_return_address(0);
+	h->site = site_slot(pc);
+	__atomic_fetch_add(&sites[h->site].live, 1, __ATOMIC_RELAXED);
 	return (uint8_t *)h + HEADER;
 }
 
@@ -166,6 +215,7 @@ void kfree(void *p)
 		machine_halt();
 	}
 	__atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&sites[h->site % SITES].live, 1, __ATOMIC_RELAXED);
 	if (h->tag & TAG_LARGE) {
 		uint32_t pages = h->pages;
 		h->tag = 0;

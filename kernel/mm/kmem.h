@@ -12,6 +12,10 @@ void kfree(void *p);
 
 /* Blocks currently handed out (for leak checks in tests). */
 uint64_t kmem_live_blocks(void);
+/* Leak hunting: remembers each allocation site's live blocks now; then prints every site whose
+ * count differs from the mark (its symbol, now and then) and returns how many do. */
+void kmem_sites_mark(void);
+unsigned kmem_sites_report(void);
 /* Pages the heap keeps although every block on them is free (reusable memory). */
 uint64_t kmem_empty_pages(void);
 

@@ -115,6 +115,14 @@ static long meminfo(uint64_t what)
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
 	case MEMINFO_CPUS: return (long)cpus_online;
 	case MEMINFO_SOCKETS: return (long)net_sockets_open();
+	case MEMINFO_HEAP_MARK:
+	case MEMINFO_HEAP_REPORT:
+		if (!current_process()->privileged)
+			return -KOV_EPERM;
+		if (what == MEMINFO_HEAP_REPORT)
+			return (long)kmem_sites_report();
+		kmem_sites_mark();
+		return 0;
 	default: return -KOV_EINVAL;
 	}
 }
