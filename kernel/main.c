@@ -16,9 +16,7 @@
 #include "arch/cpu.h"
 #include "lib/bootargs.h"
 #include "arch/ofstage.h"
-#include "../kov/pmu_probe.h"
 #include "../kov/km.h"
-#include "../kov/km_catalogue.h"
 #include "net/net.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -237,8 +235,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		platform->interrupts_init_cpu();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
-	pmu_probe();
-	km_catalogue_init();
+	km_probe();
 	irq_enable();
 
 	unsigned int cpus = smp_start();

@@ -3,6 +3,7 @@
  * and loss figures. One caller at a time (km_lock); the CPUs pick changes up at their ticks. */
 #include "km_internal.h"
 #include "km_catalogue.h"
+#include "pmu_probe.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/abi/scan.h"
 #include "../kernel/abi/syscall_nr.h"
@@ -40,6 +41,12 @@ static bool ring_setup(struct km_cpu *c)
 			return false;
 	}
 	return true;
+}
+
+void km_probe(void)
+{
+	pmu_probe();
+	km_catalogue_init();
 }
 
 void km_init(void)
@@ -368,12 +375,9 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	if (!ready)
 		return -KOV_ENODEV;
 	/* Buffers no process can own are refused before anything is consumed for them. */
-	if ((nr == SYS_KM_SAMPLES && a[1] && (a[1] > USER_END / sizeof(struct km_sample) ||
-					      !user_range_ok(a[0], a[1] * sizeof(struct km_sample)))) ||
-	    (nr == SYS_KM_COUNTS && a[2] && (a[2] > USER_END / sizeof(struct km_count) ||
-					     !user_range_ok(a[1], a[2] * sizeof(struct km_count)))) ||
-	    (nr == SYS_KM_LOST && a[1] && (a[1] > USER_END / sizeof(struct km_lost) ||
-					   !user_range_ok(a[0], a[1] * sizeof(struct km_lost)))))
+	if ((nr == SYS_KM_SAMPLES && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_sample))) ||
+	    (nr == SYS_KM_COUNTS && a[2] && !user_array_ok(a[1], a[2], sizeof(struct km_count))) ||
+	    (nr == SYS_KM_LOST && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_lost))))
 		return -KOV_EFAULT;
 	sleep_lock(&km_lock);
 	long rc;

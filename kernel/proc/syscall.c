@@ -253,7 +253,7 @@ void syscall_dispatch(struct trap_frame *tf)
 		rc = process_co_scan_wait();
 		break;
 	case SYS_CO_COUNT_CMD:
-		rc = (long)__atomic_exchange_n(&current_process()->count_cmd, 0, __ATOMIC_ACQ_REL);
+		rc = process_co_count_cmd();
 		break;
 	case SYS_CO_SCAN_DONE:
 		rc = process_co_scan_done(a[0]);
