@@ -22,6 +22,11 @@ static uint64_t interval_start;
 static uint64_t lost_reported[MAX_CPUS][KM_RINGS][CATALOGUE_MAX];
 static uint64_t delivered;
 
+/* The process whose calls last configured or started monitoring. When it ends (the daemon
+ * crashed or was killed) nobody drains the rings or undoes what it turned on, so the monitor
+ * stops and the kernel's instrumentation goes off; the next daemon starts from a clean state. */
+static struct km_proc *controller;
+
 /* Scratch for copies to and from user space (one caller at a time). */
 static struct km_config cfg_in;
 static struct km_plan plan_in;
@@ -392,6 +397,25 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2], a[3] ? a[3] : 1); break;
 	default: rc = -KOV_ENOSYS;
 	}
+	if (rc == 0 && (nr == SYS_KM_CONFIGURE || nr == SYS_KM_CONTROL || nr == SYS_KM_INSTRUMENT))
+		controller = svc_running().km;
 	sleep_unlock(&km_lock);
 	return rc;
+}
+
+void km_controller_gone(struct km_proc *k)
+{
+	if (!ready || !k || k != __atomic_load_n(&controller, __ATOMIC_ACQUIRE))
+		return;
+	sleep_lock(&km_lock);
+	if (controller == k) {
+		controller = 0;
+		bool was_running = km.running;
+		control(KM_CTL_STOP);
+		instrument(0, 0xFFFFFFFFull, 0, 1);   /* the kernel's invocation counting */
+		instrument(0, 0xFFFFFFFFull, 0, 3);   /* and its full lock counting */
+		kprintf("kov: the process that controlled monitoring ended: monitoring %s, kernel "
+			"instrumentation off\n", was_running ? "stopped" : "was not running");
+	}
+	sleep_unlock(&km_lock);
 }

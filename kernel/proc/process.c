@@ -346,6 +346,23 @@ void process_exit(long status)
 	thread_leaves(p, status);
 }
 
+long process_kill(uint32_t pid)
+{
+	struct process *self = current_process();
+	coid_t c = pid ? CO_CALL(struct annex, process_annex, find, pid) : 0;
+	if (!c)
+		return -KOV_ESRCH;
+	struct process *p = co_rep(c);
+	if (!self || (!self->privileged && p->ppid != self->pid))
+		return -KOV_EPERM;
+	if (!__atomic_exchange_n(&p->exiting, true, __ATOMIC_ACQ_REL)) {
+		p->status = KILLED_STATUS;
+		kprintf("kov: pid %u (%s) killed by pid %u (%s)\n", p->pid, p->name, self->pid, self->name);
+		wake_sleepers(p);   /* its running threads leave at their next kernel entry */
+	}
+	return 0;
+}
+
 void process_check_exit(void)
 {
 	struct process *p = current_process();

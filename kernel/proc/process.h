@@ -87,6 +87,9 @@ uint32_t process_list(struct km_process *out, uint32_t max);
 long process_spawn(const char *program, const char *args, uint32_t ppid);
 /* Waits for child pid of parent ppid to exit; frees it; returns its status via *status. */
 long process_wait(uint32_t pid, uint32_t ppid, long *status);
+/* SYS_KILL: ends process pid (its threads leave at their next kernel entry or wake-up) with
+ * KILLED_STATUS. Privileged callers may kill any process, others only their children. */
+long process_kill(uint32_t pid);
 /* Ends the calling thread's process (its other threads end at their next kernel entry). */
 void process_exit(long status) __attribute__((noreturn));
 /* Starts another thread in the calling process at the user function descriptor `entry` with

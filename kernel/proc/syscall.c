@@ -240,6 +240,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_FILE_READ:
 		rc = sys_file_read(a[0], a[1], a[2], a[3]);
 		break;
+	case SYS_KILL:
+		rc = a[0] > UINT32_MAX ? -KOV_ESRCH : process_kill((uint32_t)a[0]);
+		break;
 	case SYS_CO_INIT:
 		rc = process_co_init(a[0]);
 		break;
