@@ -71,7 +71,7 @@ struct svc_running {
 };
 struct svc_running svc_running(void);
 
-/* ---- Scan and instrument requests to a process's runtime (kernel/proc/process.c) ------------
+/* ---- Scan and instrument requests to a process's runtime (kernel/proc/co_scanner.c) --------
  * The runtime's scanner thread waits in SYS_CO_SCAN_WAIT; a request wakes it, it answers with
  * SYS_CO_SCAN_DONE (its records at svc_scan_area) after fetching the pending command, if any,
  * with SYS_CO_COUNT_CMD. */

@@ -11,14 +11,13 @@
 #include "co/cobj_test.h"
 #include "proc/thread.h"
 #include "proc/process.h"
+#include "proc/service.h"
 #include "proc/thread_test.h"
 #include "symbols.h"
 #include "arch/cpu.h"
 #include "lib/bootargs.h"
 #include "arch/ofstage.h"
-#include "../kov/pmu_probe.h"
 #include "../kov/km.h"
-#include "../kov/km_catalogue.h"
 #include "net/net.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -114,8 +113,9 @@ static void run_program(char *spec)
 	machine_halt();
 }
 
-/* The DCI daemon, started by the kernel (so privileged) when there is a network; `dci=off`
- * keeps it off, `dci.token=T` sets its controller token. */
+/* The DCI daemon, started by the kernel (so privileged) when there is a network and kept
+ * running (kernel/proc/service.h: restarted when it ends); `dci=off` keeps it off,
+ * `dci.token=T` sets its controller token. */
 static void start_dci(void)
 {
 	char arg[DCI_TOKEN_MAX];
@@ -124,7 +124,7 @@ static void start_dci(void)
 	char args[DCI_TOKEN_MAX + 8] = "";
 	if (bootarg_str(machine.bootargs, "dci.token", arg, sizeof arg) && arg[0])
 		format_buf(args, sizeof args, "token=%s", arg);
-	long pid = process_spawn("dcid", args, 0);
+	long pid = service_keep("dcid", args);
 	if (pid < 0)
 		kprintf("kov: cannot start the DCI daemon: error %ld\n", -pid);
 }
@@ -237,8 +237,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		platform->interrupts_init_cpu();
 	timer_set_hz(boot_hz());
 	timer_start_cpu();
-	pmu_probe();
-	km_catalogue_init();
+	km_probe();
 	irq_enable();
 
 	unsigned int cpus = smp_start();

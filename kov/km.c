@@ -3,6 +3,7 @@
  * and loss figures. One caller at a time (km_lock); the CPUs pick changes up at their ticks. */
 #include "km_internal.h"
 #include "km_catalogue.h"
+#include "pmu_probe.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/abi/scan.h"
 #include "../kernel/abi/syscall_nr.h"
@@ -20,6 +21,11 @@ static uint32_t reported_gen[MAX_CPUS];
 static uint64_t interval_start;
 static uint64_t lost_reported[MAX_CPUS][KM_RINGS][CATALOGUE_MAX];
 static uint64_t delivered;
+
+/* The process whose calls last configured or started monitoring. When it ends (the daemon
+ * crashed or was killed) nobody drains the rings or undoes what it turned on, so the monitor
+ * stops and the kernel's instrumentation goes off; the next daemon starts from a clean state. */
+static struct km_proc *controller;
 
 /* Scratch for copies to and from user space (one caller at a time). */
 static struct km_config cfg_in;
@@ -40,6 +46,12 @@ static bool ring_setup(struct km_cpu *c)
 			return false;
 	}
 	return true;
+}
+
+void km_probe(void)
+{
+	pmu_probe();
+	km_catalogue_init();
 }
 
 void km_init(void)
@@ -368,12 +380,9 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	if (!ready)
 		return -KOV_ENODEV;
 	/* Buffers no process can own are refused before anything is consumed for them. */
-	if ((nr == SYS_KM_SAMPLES && a[1] && (a[1] > USER_END / sizeof(struct km_sample) ||
-					      !user_range_ok(a[0], a[1] * sizeof(struct km_sample)))) ||
-	    (nr == SYS_KM_COUNTS && a[2] && (a[2] > USER_END / sizeof(struct km_count) ||
-					     !user_range_ok(a[1], a[2] * sizeof(struct km_count)))) ||
-	    (nr == SYS_KM_LOST && a[1] && (a[1] > USER_END / sizeof(struct km_lost) ||
-					   !user_range_ok(a[0], a[1] * sizeof(struct km_lost)))))
+	if ((nr == SYS_KM_SAMPLES && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_sample))) ||
+	    (nr == SYS_KM_COUNTS && a[2] && !user_array_ok(a[1], a[2], sizeof(struct km_count))) ||
+	    (nr == SYS_KM_LOST && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_lost))))
 		return -KOV_EFAULT;
 	sleep_lock(&km_lock);
 	long rc;
@@ -388,6 +397,25 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2], a[3] ? a[3] : 1); break;
 	default: rc = -KOV_ENOSYS;
 	}
+	if (rc == 0 && (nr == SYS_KM_CONFIGURE || nr == SYS_KM_CONTROL || nr == SYS_KM_INSTRUMENT))
+		controller = svc_running().km;
 	sleep_unlock(&km_lock);
 	return rc;
+}
+
+void km_controller_gone(struct km_proc *k)
+{
+	if (!ready || !k || k != __atomic_load_n(&controller, __ATOMIC_ACQUIRE))
+		return;
+	sleep_lock(&km_lock);
+	if (controller == k) {
+		controller = 0;
+		bool was_running = km.running;
+		control(KM_CTL_STOP);
+		instrument(0, 0xFFFFFFFFull, 0, 1);   /* the kernel's invocation counting */
+		instrument(0, 0xFFFFFFFFull, 0, 3);   /* and its full lock counting */
+		kprintf("kov: the process that controlled monitoring ended: monitoring %s, kernel "
+			"instrumentation off\n", was_running ? "stopped" : "was not running");
+	}
+	sleep_unlock(&km_lock);
 }

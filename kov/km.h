@@ -11,7 +11,10 @@
 
 struct km_proc;
 
-/* After the boot probe, the catalogue and the secondary CPUs: rings for every CPU. */
+/* On the boot CPU, interrupts ready, before the other CPUs start: chooses the PMU backend,
+ * probes which events count here and builds the event catalogue from the results. */
+void km_probe(void);
+/* After km_probe and the secondary CPUs: rings for every CPU. */
 void km_init(void);
 
 /* The 0xF00 handler, with translation on. */

@@ -83,6 +83,8 @@ struct attrib_result km_attribute(const struct trap_frame *tf);
  * live kernel object at gtt index (0xFFFFFFFF: by any live object) on or off; -KOV_ENOENT
  * when there is no such object. */
 long km_locks_full(uint64_t index, bool on);
+/* A process is being freed: if it controlled monitoring, monitoring stops (kov/km.c). */
+void km_controller_gone(struct km_proc *k);
 
 /* kov/km_program.c: what attribution needs of a program (the kernel's or a process's). */
 struct km_program {

@@ -9,5 +9,6 @@ struct km_proc *km_process_new(void)
 
 void km_process_free(struct km_proc *k)
 {
+	km_controller_gone(k);
 	kfree(k);
 }

@@ -43,7 +43,7 @@ static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 		r->root = (uint64_t)root;
 		copy_str(r->class_name, sizeof r->class_name, root->cls->name);
 		void *any = 0;
-		for (unsigned c = 0; c < SCAN_MAX_CPUS && c < MAX_CPUS; c++) {
+		for (unsigned c = 0; c < SCAN_MAX_CPUS && c < CO_MAX_CPUS; c++) {
 			r->reps[c] = (uint64_t)root->reps[c];
 			if (!any)
 				any = root->reps[c];
@@ -68,7 +68,7 @@ static bool live_rep(uint64_t rep)
 {
 	for (uint32_t i = 1; i < co_index_limit(); i++)
 		if (co_gtt(i)->state == CO_LIVE)
-			for (unsigned c = 0; c < MAX_CPUS; c++)
+			for (unsigned c = 0; c < CO_MAX_CPUS; c++)
 				if ((uint64_t)co_gtt(i)->root->reps[c] == rep)
 					return true;
 	return false;
@@ -86,7 +86,7 @@ static void count_command(void)
 	if (cmd & (3l << 60)) {   /* locks: those owned by the object(s) */
 		const void *owner = 0;
 		if (index != 0xFFFFFFFFu && index < co_index_limit() && co_gtt(index)->state == CO_LIVE)
-			for (unsigned c = 0; c < MAX_CPUS && !owner; c++)
+			for (unsigned c = 0; c < CO_MAX_CPUS && !owner; c++)
 				owner = co_gtt(index)->root->reps[c];
 		if (index != 0xFFFFFFFFu && !owner)
 			return;
@@ -180,7 +180,7 @@ unsigned int co_rep_count(coid_t coid)
 {
 	struct co_root *root = co_gtt(co_index(coid))->root;
 	unsigned n = 0;
-	for (unsigned i = 0; root && i < MAX_CPUS; i++)
+	for (unsigned i = 0; root && i < CO_MAX_CPUS; i++)
 		n += root->reps[i] != 0;
 	return n;
 }

@@ -9,6 +9,10 @@
 #include <stdint.h>
 
 #define CO_MAX_METHODS 32
+/* Both runtimes keep one rep slot per CPU the kernel can run (the kernel's MAX_CPUS is this),
+ * and each Local Translation Table, the kernel's and a process's, is this big. */
+#define CO_MAX_CPUS 8
+#define CO_LTT_BYTES (256ull * 1024)
 
 struct ltt_entry {
 	void *rep;              /* this CPU's rep, or &miss_ops when none is installed */

@@ -67,7 +67,11 @@
 #define SYS_KM_LOCK_OWNER 50  /* (lock) -> rep of the object whose method called (the innermost
                                  CO_METHOD frame on the caller's stack) if the lock lies in
                                  that rep, 0 for none */
-#define SYS_COUNT     51
+#define SYS_KILL          51  /* (pid) -> 0: ends the process as a fatal fault would (status
+                                 KILLED_STATUS); privileged callers, or the process's parent */
+#define SYS_COUNT     52
+
+#define KILLED_STATUS 137             /* the exit status of a killed process (128 + 9) */
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mm/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-#define MAX_CPUS 8
+#define MAX_CPUS 8                 /* the clustered-object ABI's CO_MAX_CPUS too */
 #define CPU_STACK_SIZE (32 * 1024)
 #define BOOT_STACK_SIZE (32 * 1024)   /* boot/head.S */
 

@@ -1,4 +1,7 @@
 #include "cobj.h"
+#include "../arch/percpu.h"
+#include "../mm/mmu.h"
+#include "../proc/spinlock.h"
 #include "co_count.h"
 #include "../mm/kmem.h"
 #include "../drivers/console.h"
@@ -8,6 +11,10 @@
 #include "../lib/ksyms.h"
 #include "../lib/string.h"
 #include "../../kov/km.h"
+
+/* The shared core sizes its arrays by the ABI's constants; the kernel's must be the same. */
+_Static_assert(MAX_CPUS == CO_MAX_CPUS, "one rep slot per CPU");
+_Static_assert(LTT_BYTES == CO_LTT_BYTES, "the LTT the ABI describes");
 
 
 extern const void *const co_default_ops[];

@@ -28,12 +28,10 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../arch/percpu.h"
-#include "../proc/spinlock.h"
-#include "../mm/mmu.h"
+#include "../lib/spinword.h"
 #include "../abi/co_abi.h"
 
-#define CO_MAX_OBJECTS (LTT_BYTES / sizeof(struct ltt_entry))
+#define CO_MAX_OBJECTS (CO_LTT_BYTES / sizeof(struct ltt_entry))
 
 struct co_root;
 
@@ -55,7 +53,7 @@ struct co_root {
 	void *(*make_rep)(struct co_root *root, unsigned int cpu);
 	/* Frees one rep, then the root itself when rep is 0 (both called at reclamation). */
 	void (*free)(struct co_root *root, void *rep);
-	void *reps[MAX_CPUS];
+	void *reps[CO_MAX_CPUS];
 	struct spinlock lock;
 	coid_t coid;
 	uint32_t generation;

@@ -136,7 +136,7 @@ unsigned co_for_each_rep(coid_t coid, void (*fn)(void *rep, unsigned int cpu, vo
 		return 0;
 	unsigned n = 0;
 	int state = co_runtime_lock(&root->lock);
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
+	for (unsigned cpu = 0; cpu < CO_MAX_CPUS; cpu++)
 		if (root->reps[cpu]) {
 			fn(root->reps[cpu], cpu, arg);
 			n++;
@@ -158,7 +158,7 @@ void co_mark_dying(coid_t coid)
 void co_release(uint32_t index)
 {
 	struct co_root *root = gtt[index].root;
-	for (unsigned i = 0; i < MAX_CPUS; i++)
+	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
 		if (root->reps[i]) {
 			if (root->counting)
 				co_count_disable_rep(root->reps[i]);

@@ -7,31 +7,31 @@ bool co_count_enable(coid_t coid)
 {
 	struct co_root *root = co_gtt(co_index(coid))->root;
 	bool ok = true;
-	spin_lock(&root->lock);
+	int state = co_runtime_lock(&root->lock);
 	root->counting = true;
-	for (unsigned i = 0; i < MAX_CPUS; i++)
+	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
 		if (root->reps[i])
 			ok &= co_count_enable_rep(root->reps[i], root->cls->nmethods);
-	spin_unlock(&root->lock);
+	co_runtime_unlock(&root->lock, state);
 	return ok;
 }
 
 void co_count_disable(coid_t coid)
 {
 	struct co_root *root = co_gtt(co_index(coid))->root;
-	spin_lock(&root->lock);
+	int state = co_runtime_lock(&root->lock);
 	root->counting = false;
-	for (unsigned i = 0; i < MAX_CPUS; i++)
+	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
 		if (root->reps[i])
 			co_count_disable_rep(root->reps[i]);
-	spin_unlock(&root->lock);
+	co_runtime_unlock(&root->lock, state);
 }
 
 uint64_t co_count(coid_t coid)
 {
 	struct co_root *root = co_gtt(co_index(coid))->root;
 	uint64_t n = 0;
-	for (unsigned i = 0; i < MAX_CPUS; i++)
+	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
 		if (root->reps[i])
 			n += co_count_of_rep(root->reps[i]);
 	return n;

@@ -3,6 +3,7 @@
  * through nested methods, children, and deferred destruction with generations. */
 #include "cobj_test.h"
 #include "cobj.h"
+#include "../arch/percpu.h"
 #include "../mm/kmem.h"
 #include "../arch/smp.h"
 #include "../proc/stack.h"

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include "../co/cobj.h"
 #include "../proc/spinlock.h"
+#include "../arch/percpu.h"
+#include "../mm/mmu.h"
 
 #define PROT_READ  1u
 #define PROT_WRITE 2u

@@ -53,7 +53,7 @@ void mmu_switch_user(uint64_t ctx);
 /* The local translation table (clustered objects): one segment at the same address on every
  * CPU, mapped through a per-CPU VSID onto that CPU's own memory. */
 #define LTT_BASE 0xD000000000000000ull
-#define LTT_BYTES (256ull * 1024)
+#define LTT_BYTES (256ull * 1024)   /* the clustered-object ABI's CO_LTT_BYTES too */
 
 /* Physical address of CPU `cpu`'s local translation table (reachable through the linear map,
  * which is how one CPU edits another's table). */

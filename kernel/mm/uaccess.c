@@ -12,6 +12,11 @@ bool user_range_ok(uint64_t addr, uint64_t len)
 	return addr >= USER_BASE && addr <= USER_END && len <= USER_END - addr;
 }
 
+bool user_array_ok(uint64_t addr, uint64_t count, uint64_t size)
+{
+	return size && count <= USER_END / size && user_range_ok(addr, count * size);
+}
+
 long copy_from_user(void *dst, uint64_t src, uint64_t len)
 {
 	return user_range_ok(src, len) ? uaccess_copy(dst, (const void *)src, len) : -KOV_EFAULT;

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 
 bool user_range_ok(uint64_t addr, uint64_t len);
+/* An array of count elements of size bytes, checked without the product overflowing. */
+bool user_array_ok(uint64_t addr, uint64_t count, uint64_t size);
 long copy_from_user(void *dst, uint64_t src, uint64_t len);
 long copy_to_user(uint64_t dst, const void *src, uint64_t len);
 /* Copies a NUL-terminated string of at most max-1 bytes; returns its length, -KOV_EFAULT, or

@@ -10,7 +10,6 @@
 #include "../abi/syscall_nr.h"
 #include "../arch/cpu.h"
 #include "../mm/uaccess.h"
-#include "../abi/scan.h"
 #include "../../kov/km.h"
 #include "../kov_services.h"
 #include <stddef.h>
@@ -20,8 +19,6 @@ _Static_assert(THREAD_CPU_MAX == MAX_CPUS, "user programs name CPUs 0 .. MAX_CPU
 
 #define MAX_CONTEXTS 0xBFF
 
-#define container_of_scan(key) \
-	((const struct process *)((const char *)(key) - offsetof(struct process, scan_requested)))
 #define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created or joined */
 static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
@@ -55,67 +52,6 @@ long process_co_init(uint64_t default_ops)
 	uint64_t expected = 0;
 	return __atomic_compare_exchange_n(&p->co_default_ops, &expected, default_ops, false,
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 0 : -KOV_EINVAL;
-}
-
-long process_co_scanner(uint64_t area, uint64_t cap)
-{
-	struct process *p = current_process();
-	if (cap == 0 || cap > 4096 || !user_range_ok(area, cap * sizeof(struct scan_record)))
-		return -KOV_EINVAL;
-	p->scan_cap = (uint32_t)cap;
-	__atomic_store_n(&p->scan_area, area, __ATOMIC_RELEASE);
-	return 0;
-}
-
-static bool no_scan_requested(const struct process *p)
-{
-	return p->scan_requested == p->scan_done && !p->exiting;
-}
-
-static bool no_scan_requested_key(const void *key)
-{
-	return no_scan_requested(container_of_scan(key));
-}
-
-long process_co_scan_wait(void)
-{
-	struct process *p = current_process();
-	while (no_scan_requested(p))
-		thread_block_on((const void *)&p->scan_requested, no_scan_requested_key);
-	return p->exiting ? -KOV_ESRCH : (long)p->scan_requested;
-}
-
-long process_co_scan_done(uint64_t count)
-{
-	struct process *p = current_process();
-	p->scan_count = count > p->scan_cap ? p->scan_cap : (uint32_t)count;
-	__atomic_store_n(&p->scan_done, p->scan_requested, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* The monitor's side of the hand-off (kernel/kov_services.h). */
-long svc_scan_request(struct process *p, uint64_t cmd)
-{
-	if (!__atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE))
-		return -KOV_ENODEV;
-	if (cmd)
-		__atomic_store_n(&p->count_cmd, cmd, __ATOMIC_RELEASE);
-	uint32_t seq = __atomic_add_fetch(&p->scan_requested, 1, __ATOMIC_ACQ_REL);
-	thread_wake_all((const void *)&p->scan_requested);
-	return seq;
-}
-
-bool svc_scan_answered(const struct process *p, uint32_t seq, uint32_t *count)
-{
-	if (__atomic_load_n(&p->scan_done, __ATOMIC_ACQUIRE) != seq)
-		return false;
-	*count = p->scan_count;
-	return true;
-}
-
-uint64_t svc_scan_area(const struct process *p)
-{
-	return __atomic_load_n(&p->scan_area, __ATOMIC_ACQUIRE);
 }
 
 /* Index of the region containing ea, or -1. */
@@ -408,6 +344,23 @@ void process_exit(long status)
 		wake_sleepers(p);
 	}
 	thread_leaves(p, status);
+}
+
+long process_kill(uint32_t pid)
+{
+	struct process *self = current_process();
+	coid_t c = pid ? CO_CALL(struct annex, process_annex, find, pid) : 0;
+	if (!c)
+		return -KOV_ESRCH;
+	struct process *p = co_rep(c);
+	if (!self || (!self->privileged && p->ppid != self->pid))
+		return -KOV_EPERM;
+	if (!__atomic_exchange_n(&p->exiting, true, __ATOMIC_ACQ_REL)) {
+		p->status = KILLED_STATUS;
+		kprintf("kov: pid %u (%s) killed by pid %u (%s)\n", p->pid, p->name, self->pid, self->name);
+		wake_sleepers(p);   /* its running threads leave at their next kernel entry */
+	}
+	return 0;
 }
 
 void process_check_exit(void)

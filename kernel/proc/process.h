@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "../co/cobj.h"
+#include "../arch/percpu.h"
 #include "thread.h"
 
 #define MAX_REGIONS 8
@@ -23,6 +24,14 @@ struct process_ops {
 	long (*fault)(struct process *p, uint64_t ea, bool write);
 	/* Moves the break by incr bytes; returns the old break or -errno. */
 	long (*sbrk)(struct process *p, long incr);
+};
+
+/* A process runtime's scanner thread (co_scanner.c). */
+struct co_scanner {
+	uint64_t area;                     /* where the runtime writes its records (0: no scanner) */
+	uint32_t cap;                      /* records that fit there */
+	volatile uint32_t requested, done, count;   /* request and answer sequence, records written */
+	volatile uint64_t cmd;             /* pending SYS_CO_COUNT_CMD answer, 0 for none */
 };
 
 struct process {
@@ -45,12 +54,9 @@ struct process {
 	volatile bool exiting;
 	uint64_t co_default_ops;           /* user runtime's default method table, 0 before co_init */
 	coid_t ultt[MAX_CPUS];             /* FCM of each CPU's user LTT, made on first touch */
-	uint64_t scan_area;                /* where the runtime writes its scan (0: no scanner) */
-	uint32_t scan_cap;
-	volatile uint32_t scan_requested, scan_done, scan_count;
+	struct co_scanner scanner;         /* the monitor's requests to its runtime (co_scanner.c) */
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
-	volatile uint64_t count_cmd;           /* pending SYS_CO_COUNT_CMD answer, 0 for none */
 	struct km_proc *km;                    /* the monitor's state for it (kov/km.h hooks) */
 	volatile uint32_t refs;                /* svc_process_get references: not freed before 0 */
 };
@@ -81,6 +87,9 @@ uint32_t process_list(struct km_process *out, uint32_t max);
 long process_spawn(const char *program, const char *args, uint32_t ppid);
 /* Waits for child pid of parent ppid to exit; frees it; returns its status via *status. */
 long process_wait(uint32_t pid, uint32_t ppid, long *status);
+/* SYS_KILL: ends process pid (its threads leave at their next kernel entry or wake-up) with
+ * KILLED_STATUS. Privileged callers may kill any process, others only their children. */
+long process_kill(uint32_t pid);
 /* Ends the calling thread's process (its other threads end at their next kernel entry). */
 void process_exit(long status) __attribute__((noreturn));
 /* Starts another thread in the calling process at the user function descriptor `entry` with
@@ -92,9 +101,11 @@ long process_thread_join(uint32_t tid);
  * empties the LTT entry at entry_va on every CPU (after the runtime destroyed the object). */
 long process_co_init(uint64_t default_ops);
 long process_co_reset(uint64_t entry_va);
-/* The runtime's scanner: registration, waiting for a request, answering. */
+/* The runtime's scanner (co_scanner.c): registration, waiting for a request, fetching its
+ * command, answering. */
 long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
+long process_co_count_cmd(void);
 long process_co_scan_done(uint64_t count);
 /* Reading another process's memory (the monitor, through kernel/kov_services.h). Neither
  * allocates anything in p, and neither may be called with the process table locked (the copy

@@ -248,6 +248,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_FILE_READ:
 		rc = sys_file_read(a[0], a[1], a[2], a[3]);
 		break;
+	case SYS_KILL:
+		rc = a[0] > UINT32_MAX ? -KOV_ESRCH : process_kill((uint32_t)a[0]);
+		break;
 	case SYS_CO_INIT:
 		rc = process_co_init(a[0]);
 		break;
@@ -261,7 +264,7 @@ void syscall_dispatch(struct trap_frame *tf)
 		rc = process_co_scan_wait();
 		break;
 	case SYS_CO_COUNT_CMD:
-		rc = (long)__atomic_exchange_n(&current_process()->count_cmd, 0, __ATOMIC_ACQ_REL);
+		rc = process_co_count_cmd();
 		break;
 	case SYS_CO_SCAN_DONE:
 		rc = process_co_scan_done(a[0]);

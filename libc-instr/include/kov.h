@@ -19,6 +19,9 @@ void stdout_flush(void);
 int getpid(void);
 int spawn(const char *program, const char *args);
 int wait_pid(int pid, int *status);
+/* Ends process pid (status KILLED_STATUS): privileged programs any process, others their
+ * children; 0 or a negative KOV_E* error. */
+int kill(int pid);
 void yield(void);
 void *sbrk(long increment);
 uint64_t clock_ns(void);

@@ -35,7 +35,7 @@ CO_METHOD(long, counter_add, struct counter *c, long n)
 CO_METHOD(long, counter_value, struct counter *c)
 {
 	long sum = 0;
-	for (int i = 0; i < MAX_CPUS; i++) {
+	for (int i = 0; i < CO_MAX_CPUS; i++) {
 		struct counter *r = c->root->reps[i];
 		if (r)
 			sum += r->local;
