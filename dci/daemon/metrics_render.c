@@ -3,6 +3,7 @@
  * family names; expo.c gives each format its sample names. */
 #include "dcid.h"
 #include "expo.h"
+#include <km.h>
 
 /* One series per event sampled since the daemon started. The samples' periods are drawn
  * around the threshold; sampled_events / samples is their mean. */
@@ -42,6 +43,24 @@ static void per_direction(struct expo *t, const char *name, const char *help, ui
 	expo_sample(t);
 	expo_label(t, "direction", "tx");
 	expo_value(t, tx);
+}
+
+/* The kernel's own figures, against which the daemon's can be checked (the soak test): what
+ * the monitor took and handed out since boot, and the kernel's memory, where a leak shows as
+ * drift. */
+static void kernel_counters(struct expo *t)
+{
+	struct km_state s;
+	if (km_state(&s) == 0) {
+		counter(t, "kov_monitor_samples_taken", "Samples the monitor's rings accepted since "
+			"boot (the kernel's count).", s.samples_taken);
+		counter(t, "kov_monitor_samples_delivered", "Samples the monitor handed to the daemon "
+			"since boot (the kernel's count).", s.samples_delivered);
+	}
+	expo_family(t, "kov_free_pages", EXPO_GAUGE, 0, "Physical pages free (the kernel's count).");
+	expo_simple(t, (uint64_t)meminfo(MEMINFO_FREE_PAGES));
+	expo_family(t, "kov_heap_blocks", EXPO_GAUGE, 0, "Kernel heap blocks in use.");
+	expo_simple(t, (uint64_t)meminfo(MEMINFO_HEAP_BLOCKS));
 }
 
 static void daemon_counters(struct expo *t)
@@ -130,6 +149,7 @@ bool metrics_render(struct expo *t)
 	expo_sample(t);
 	expo_value_fixed(t, i->uptime_ns / 1000000000, i->uptime_ns / 1000000 % 1000, 3);
 	daemon_counters(t);
+	kernel_counters(t);
 
 	struct km_netinfo ni;
 	if (netinfo(&ni) == 0) {

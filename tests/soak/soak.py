@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""Soak: monitoring at a high sample rate for a long time while the target works, clients come
+and go and Prometheus-style scrapes run; then every sample is accounted for from the target's
+own counters and the kernel's memory is checked for drift.
+
+    soak.py DCI_PORT METRICS_PORT HTTP_PORT SECONDS TOKEN
+
+The controller (this script) configures PM_INST_CMPL sampling and takes the samples stream the
+whole time. Every 2 s an observer connects, pings, reads the status and leaves; every 5 s the
+metrics endpoint is scraped and parsed with prometheus_client's parser; every 1 s httpd answers
+its page-view counter (/counter). At the end the controller stops monitoring and checks:
+  - the kernel: samples its rings accepted == samples it handed to the daemon;
+  - the daemon: samples it drained == what the kernel handed out;
+  - the controller: samples received == drained - discarded, with no frame dropped for it;
+  - memory: after a warm-up (the first 40%), free pages and heap blocks in the second half do
+    not drift below / above what the first half saw (beyond a small slack for the workloads'
+    own churn).
+Prints a summary line per check and exits 1 on the first failure."""
+import socket
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, "tests/qemu")
+import kovproto as k  # noqa: E402
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+
+dci_port, metrics_port, http_port, seconds = (int(a) for a in sys.argv[1:5])
+token = sys.argv[5].encode()
+
+
+def scrape():
+    """{name: value} of the unlabelled samples, and the sum of kov_samples_total."""
+    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % metrics_port, timeout=10) as r:
+        text = r.read().decode()
+    flat, drained = {}, 0
+    for fam in text_string_to_metric_families(text):
+        for s in fam.samples:
+            if s.name == "kov_samples_total":
+                drained += int(s.value)
+            elif not s.labels:
+                flat[s.name] = s.value
+    return flat, drained
+
+
+def http_touch():
+    try:
+        with socket.create_connection(("127.0.0.1", http_port), timeout=5) as c:
+            c.sendall(b"GET /counter HTTP/1.1\r\nHost: kov\r\nConnection: close\r\n\r\n")
+            answer = c.recv(4096)
+            return answer.startswith(b"HTTP/1.1 ")
+    except OSError:
+        return False
+
+
+def observer(n):
+    c = k.Conn(dci_port)
+    st, role, reason = c.handshake(minor=3)
+    assert st == 0 and role == 1, (st, role, reason)
+    c.ping(100 + n, n)
+    c.status(200 + n)
+    c.close()
+
+
+ctl = k.Conn(dci_port)
+st, role, reason = ctl.handshake(token, minor=3)
+assert st == 0 and role == 2, reason
+tally = k.Tally()
+fr = k.call(ctl, k.pmu_config(2, [(b"PM_INST_CMPL", 200003)]), 2)
+assert fr[0] == k.PMU_CONFIG, k.error_of(fr)
+assert k.call(ctl, k.start(3, streams=3, interval_us=200000), 3)[0] == k.OK
+ctl.sock.settimeout(0.2)
+
+start = time.time()
+memory = []          # (elapsed s, free pages, heap blocks)
+observers = scrapes = pages_ok = pages = 0
+next_obs = next_scrape = next_http = start
+while time.time() - start < seconds:
+    try:
+        fr = ctl.recv_frame()
+        assert fr is not None, "the daemon closed the controller's connection"
+        tally.add(fr)
+    except socket.timeout:
+        pass
+    now = time.time()
+    if now >= next_obs:
+        observer(observers)
+        observers += 1
+        next_obs = now + 2
+    if now >= next_scrape:
+        flat, _ = scrape()
+        memory.append((now - start, flat["kov_free_pages"], flat["kov_heap_blocks"]))
+        scrapes += 1
+        next_scrape = now + 5
+    if http_port and now >= next_http:
+        pages += 1
+        pages_ok += http_touch()
+        next_http = now + 1
+
+# Stop, let the daemon drain what is left, and take the last figures.
+ctl.sock.settimeout(10)
+assert k.call(ctl, k.frame(k.STOP, 9, b""), 9, tally)[0] == k.OK
+time.sleep(1.5)
+status = ctl.status(10)
+end = time.time() + 3
+while time.time() < end:          # samples pushed after STOP's answer
+    ctl.sock.settimeout(max(0.05, end - time.time()))
+    try:
+        fr = ctl.recv_frame()
+        if fr is None:
+            break
+        tally.add(fr)
+    except socket.timeout:
+        break
+flat, drained = scrape()
+taken = int(flat["kov_monitor_samples_taken_total"])
+delivered = int(flat["kov_monitor_samples_delivered_total"])
+lost = int(flat["kov_samples_lost_total"])
+discarded = int(flat["kov_samples_discarded_total"])
+dropped = int(flat["kov_dci_frames_dropped_total"])
+
+print("soak: %d s, %d observers, %d scrapes, httpd %d/%d pages" %
+      (seconds, observers, scrapes, pages_ok, pages))
+print("soak: kernel took %d samples, handed out %d; daemon drained %d (%d discarded while no "
+      "client took them), rings refused %d; controller received %d, frames dropped %d" %
+      (taken, delivered, drained, discarded, lost, tally.samples, dropped))
+# The first 40% is warm-up: programs grow to their working size (the daemon's per-client queues
+# and scan tables, the workloads' heaps) once. After it, the two halves must agree.
+settled = [m for m in memory if m[0] >= 0.4 * seconds] or memory
+half = max(1, len(settled) // 2)
+first, last = settled[:half], settled[-half:]
+pages_first, pages_last = min(m[1] for m in first), min(m[1] for m in last)
+blocks_first, blocks_last = max(m[2] for m in first), max(m[2] for m in last)
+print("soak: after warm-up, free pages (lowest) %d in the first half, %d in the second; heap "
+      "blocks (highest) %d, %d" % (pages_first, pages_last, blocks_first, blocks_last))
+
+assert taken == delivered, "the kernel's rings hold or lost %d samples after the stop" % (taken - delivered)
+assert drained == delivered, "the daemon drained %d, the kernel handed out %d" % (drained, delivered)
+assert dropped == 0 and tally.dropped_frames == 0, "frames were dropped for the controller"
+assert tally.samples == drained - discarded, \
+    "the controller received %d, the daemon sent %d" % (tally.samples, drained - discarded)
+assert tally.samples > 0
+assert status["samples_lost"] == lost
+# The workloads' own churn (pagestorm's processes, httpd's connections) moves both figures; a
+# leak moves them one way for the whole run.
+assert pages_last >= pages_first - 256, "free pages drifted down: %d -> %d" % (pages_first, pages_last)
+assert blocks_last <= blocks_first + 64, "heap blocks drifted up: %d -> %d" % (blocks_first, blocks_last)
+assert not http_port or pages_ok == pages, "httpd answered %d of %d" % (pages_ok, pages)
+print("soak: passed")
