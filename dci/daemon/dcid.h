@@ -140,6 +140,7 @@ struct monitor_state {
 	uint32_t config_id;
 	uint32_t streams;                 /* PROTO_STREAM_* running, 0 when stopped */
 	uint32_t interval_us;
+	bool backlog;                     /* the last turn left samples in the rings */
 	uint64_t interval_tb;             /* start of the current report interval */
 	uint64_t next_interval_ns;
 	uint64_t samples_lost;            /* reported by the KM since the daemon started */

@@ -7,6 +7,9 @@
 #include "dci/inv_delta.h"
 
 #define SAMPLE_BATCH 2048
+/* Batches drained per turn of the daemon's loop: samples arriving as fast as they are drained
+ * must not keep the loop from its sockets (clients' requests, STOP among them). */
+#define BATCHES_PER_TURN 4
 #define COUNT_MAX 4096
 #define LOST_MAX 512
 #define RESCAN_NS 1000000000ull       /* unknown reps trigger a rescan at most this often */
@@ -455,8 +458,10 @@ void monitor_poll(uint64_t now)
 {
 	if (!monitor.streams)
 		return;
-	long n;
-	while ((n = km_samples(samples, SAMPLE_BATCH)) > 0) {
+	long n = 0;
+	monitor.backlog = false;
+	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples(samples, SAMPLE_BATCH)) > 0; b++) {
+		monitor.backlog = n == SAMPLE_BATCH && b == BATCHES_PER_TURN - 1;
 		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
 			push_samples(n);
@@ -478,7 +483,9 @@ void monitor_poll(uint64_t now)
 
 int monitor_wait_ms(void)
 {
-	return monitor.streams ? 20 : -1;
+	if (!monitor.streams)
+		return -1;
+	return monitor.backlog ? 0 : 20;   /* more samples waiting: come straight back */
 }
 
 /* ---- requests -------------------------------------------------------------------------- */
