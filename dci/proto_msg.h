@@ -287,6 +287,12 @@ struct proto_samples_head {          /* SAMPLES */
 #define PROTO_SMP_TRUNCATED 0x0004u      /* the call chain was cut at its depth limit */
 #define PROTO_SMP_UNCERTAIN 0x0008u      /* the context-object walk was ambiguous */
 #define PROTO_SMP_NO_OBJECT 0x0010u      /* no context object: coid and gen are 0 */
+/* Which rep of a per-CPU object the method ran on: that rep's CPU + 1; 0 for a single-rep
+ * object's one rep, or when no object is known. The same field in a lock's flags names the rep
+ * that owns the lock. */
+#define PROTO_REP_SHIFT 8
+#define PROTO_REP_MASK 0x0F00u
+#define PROTO_REP_OF(flags) ((int)(((flags) & PROTO_REP_MASK) >> PROTO_REP_SHIFT) - 1)
 struct proto_sample {
 	uint64_t timebase;
 	uint64_t pc;

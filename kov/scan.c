@@ -98,6 +98,8 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 			r->flags |= SCAN_COUNTED;
 			r->invocations = co_count(co_from_index(index));
 		}
+		if (root->kind == CO_PER_CPU_REPS)
+			r->flags |= SCAN_PER_CPU;
 	}
 	for (uint32_t i = 0; i < np; i++)
 		svc_process_put(procs[i]);
@@ -151,7 +153,7 @@ void km_scan_user(struct scan_record *out, uint32_t max, struct scan_totals *t)
 			if (svc_process_read(p, area + k * sizeof *r, r, sizeof *r))
 				break;
 			r->pid = svc_process_pid(p);
-			r->flags = SCAN_USER | (r->flags & SCAN_COUNTED);
+			r->flags = SCAN_USER | (r->flags & (SCAN_COUNTED | SCAN_PER_CPU));
 			copy_name(r->process_name, sizeof r->process_name, svc_process_name(p));
 			t->written++;
 		}

@@ -59,6 +59,8 @@ static uint32_t scan_self(struct scan_record *out, uint32_t cap)
 			r->flags |= SCAN_COUNTED;
 			r->invocations = co_count(co_from_index(i));
 		}
+		if (root->kind == CO_PER_CPU_REPS)
+			r->flags |= SCAN_PER_CPU;
 	}
 	return n;
 }

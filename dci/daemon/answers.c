@@ -226,7 +226,8 @@ static void answer_scan(struct client *c, const struct proto_frame *f)
 								      generation_of(&s, r->pid, user, r->children[k]) };
 				struct proto_object o = {
 					r->pid, r->generation, coid_of(space, r->index), r->root,
-					(uint16_t)((distinct > 1 ? PROTO_OBJ_PER_CPU : PROTO_OBJ_SINGLE_REP) |
+					(uint16_t)((distinct > 1 || (r->flags & SCAN_PER_CPU) ?
+						    PROTO_OBJ_PER_CPU : PROTO_OBJ_SINGLE_REP) |
 						   (r->nchildren > nk ? PROTO_OBJ_CHILDREN_CUT : 0)),
 					proto_cstr(r->class_name), { reps, 0, ncpu }, { kids, 0, nk } };
 				if (!o.class_name.len)

@@ -25,7 +25,8 @@ static struct km_lock_record locks_now[LOCKS_MAX], locks_then[LOCKS_MAX];
 static long n_then;
 
 /* rep -> object, from the last scan: sorted by (pid, rep). Kernel reps are under pid 0. */
-struct rep_entry { uint32_t pid, gen; uint64_t rep, coid; };
+/* slot: the rep's CPU + 1 for a per-CPU object's rep, 0 for a single-rep object's (PROTO_REP_*). */
+struct rep_entry { uint32_t pid, gen; uint64_t rep, coid; uint16_t slot; };
 static struct rep_entry *reps;
 static uint32_t n_reps;
 static uint64_t last_scan_ns;
@@ -74,7 +75,8 @@ static void rescan(void)
 				uint32_t space = o->flags & SCAN_USER ? o->pid : 0;
 				if (o->reps[cpu] && !dup && pass == 1)
 					r[n] = (struct rep_entry){ space, o->generation, o->reps[cpu],
-								   coid_of(space, o->index) };
+								   coid_of(space, o->index),
+								   (uint16_t)(o->flags & SCAN_PER_CPU ? cpu + 1 : 0) };
 				n += o->reps[cpu] && !dup;
 			}
 		}
@@ -157,6 +159,7 @@ static void push_samples(long n)
 			if (e) {
 				p.coid = e->coid;
 				p.gen = e->gen;
+				p.flags |= (uint16_t)(e->slot << PROTO_REP_SHIFT);
 			} else {
 				/* The object is gone (or not scanned yet): say so, never guess. */
 				p.flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;

@@ -40,10 +40,19 @@ static bool process_wanted(const struct kovctl *k, const struct kov_scan_process
 static void print_object(const struct kov_scan_object *o, int depth)
 {
 	char coid[KOV_COID_CHARS];
-	printf("%*s%s  %s  gen %u  reps %u  children %u%s%s\n", 2 + 2 * depth, "",
+	printf("%*s%s  %s  gen %u  reps %u%s  children %u%s%s\n", 2 + 2 * depth, "",
 	       o->class_name, kov_coid_str(o->coid, coid), (unsigned)o->gen, live_reps(o),
+	       o->flags & PROTO_OBJ_PER_CPU ? " (per CPU)" : "",
 	       (unsigned)o->n_children, o->flags & PROTO_OBJ_DYING ? "  dying" : "",
 	       o->flags & PROTO_OBJ_CHILDREN_CUT ? "  (children cut)" : "");
+	if (!(o->flags & PROTO_OBJ_PER_CPU))
+		return;
+	/* Each CPU's rep, the rows kovctl top --by rep ranks. */
+	printf("%*sreps:", 4 + 2 * depth, "");
+	for (unsigned i = 0; i < o->n_reps; i++)
+		if (o->reps[i])
+			printf("  cpu%u 0x%llx", i, (unsigned long long)o->reps[i]);
+	printf("\n");
 }
 
 /* Where child c of o is, when it is not printed under o here. */

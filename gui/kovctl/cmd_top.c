@@ -21,6 +21,7 @@
 struct obj_row {
 	uint32_t pid, gen;
 	uint64_t coid;
+	int rep;                /* --by rep: the CPU whose rep ran (-1: the single rep, or all) */
 	uint64_t samples;       /* of the metric's events */
 	uint64_t hits;          /* of them, what the metric counts (spin-lock PCs) */
 	uint64_t unclassified;  /* of them, samples whose PC could not be classified */
@@ -33,6 +34,7 @@ struct top {
 	int events[3];          /* catalogue indices whose samples count, -1 unused */
 	bool by_pc;             /* metric counts samples in spin-lock acquisition code */
 	bool by_calls;          /* metric is the INVOCATIONS counts, not samples */
+	bool by_rep;            /* a row per rep (samples say which rep of a per-CPU object ran) */
 	uint16_t lock_kind;     /* metric is measured lock wait of this PROTO_LOCK_* kind */
 	struct obj_row rows[MAX_OBJECTS];
 	size_t n_rows;
@@ -50,17 +52,19 @@ struct top {
 	uint64_t named_ns;      /* when */
 };
 
-static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32_t gen, size_t *idx)
+static struct obj_row *row_of(struct top *t, uint32_t pid, uint64_t coid, uint32_t gen, int rep,
+			      size_t *idx)
 {
 	for (size_t i = 0; i < t->n_rows; i++)
-		if (t->rows[i].pid == pid && t->rows[i].coid == coid && t->rows[i].gen == gen) {
+		if (t->rows[i].pid == pid && t->rows[i].coid == coid && t->rows[i].gen == gen &&
+		    t->rows[i].rep == rep) {
 			*idx = i;
 			return &t->rows[i];
 		}
 	if (t->n_rows == MAX_OBJECTS)
 		return NULL;
 	*idx = t->n_rows;
-	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, 0, 0, 0, { "", "", 0, false, false } };
+	t->rows[t->n_rows] = (struct obj_row){ pid, gen, coid, rep, 0, 0, 0, { "", "", 0, false, false } };
 	return &t->rows[t->n_rows++];
 }
 
@@ -73,7 +77,7 @@ static void on_invocations(struct top *t, const struct proto_frame *f)
 		return;
 	while (proto_next_invocation(&it, &v)) {
 		size_t idx;
-		struct obj_row *r = row_of(t, v.pid, v.coid, v.gen, &idx);
+		struct obj_row *r = row_of(t, v.pid, v.coid, v.gen, -1, &idx);
 		t->total += v.count;
 		if (r)
 			r->samples += v.count;
@@ -109,7 +113,7 @@ static void on_samples(void *arg, const struct proto_frame *f)
 		/* Kernel objects belong to the kernel whatever thread ran them. */
 		uint32_t pid = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
 		size_t idx;
-		struct obj_row *r = row_of(t, pid, s.coid, s.gen, &idx);
+		struct obj_row *r = row_of(t, pid, s.coid, s.gen, t->by_rep ? PROTO_REP_OF(s.flags) : -1, &idx);
 		if (!r) {
 			t->not_ranked++;
 			continue;
@@ -303,6 +307,12 @@ int cmd_top(struct kovctl *k)
 	if ((rc = kovctl_running(k, &st)))
 		return rc;
 	bool controller = kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER;
+	t.by_rep = k->o->by_rep;
+	if (t.by_rep && (t.lock_kind || t.by_calls)) {
+		fprintf(stderr, "kovctl: --by rep ranks samples (lock waits and invocation counts are "
+			"per object: kovctl lockstat shows each lock's rep)\n");
+		return EXIT_USAGE;
+	}
 	if (t.lock_kind)
 		return top_locks(k, &t, method);
 	bool stop_after;
@@ -442,8 +452,9 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 		if (incomplete)
 			printf("this ranking is built from an incomplete period: it misses what the lines "
 			       "above count\n");
-		printf("%-4s %7s %8s %8s %6s %-20s %-18s %6s %s\n", "RANK", "SHARE", "METRIC",
-		       t->by_pc ? "CLASSIF" : "SAMPLES", "OWN", "CLASS", "OBJECT", "PID", "PROCESS");
+		printf("%-4s %7s %8s %8s %6s %-20s %-18s %s%6s %s\n", "RANK", "SHARE", "METRIC",
+		       t->by_pc ? "CLASSIF" : "SAMPLES", "OWN", "CLASS", "OBJECT",
+		       t->by_rep ? "REP    " : "", "PID", "PROCESS");
 	}
 	for (size_t i = 0; i < n_rows && i < limit; i++) {
 		const struct kov_top_row *row = &rows[i];
@@ -475,6 +486,10 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			json_kv_u64(&k->j, "objects", row->objects);
 			json_kv_coid(&k->j, "coid", r->coid);
 			json_kv_u64(&k->j, "generation", r->gen);
+			if (t->by_rep) {
+				json_key(&k->j, "rep_cpu");   /* null: the object's single rep */
+				r->rep >= 0 ? json_u64(&k->j, (uint64_t)r->rep) : json_null(&k->j);
+			}
 			json_kv_u64(&k->j, "pid", r->pid);
 			json_key(&k->j, "process");
 			nm->cls[0] ? json_str(&k->j, nm->proc) : json_null(&k->j);
@@ -482,9 +497,12 @@ static int report(struct kovctl *k, struct top *t, const char *method)
 			json_kv_bool(&k->j, "process_exited", nm->proc_gone);
 			json_end_object(&k->j);
 		} else {
-			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s %-18s %6s %s\n", i + 1, share,
+			char rep[16] = "";
+			if (t->by_rep)
+				snprintf(rep, sizeof rep, r->rep >= 0 ? "cpu%-4d " : "single  ", r->rep);
+			printf("%-4zu %6.1f%% %8llu %8llu %5.1f%% %-20s %-18s %s%6s %s\n", i + 1, share,
 			       (unsigned long long)row->v[0], (unsigned long long)row->v[1], own, cls,
-			       object, pid, proc);
+			       object, rep, pid, proc);
 		}
 	}
 	kovctl_json_end(k, true);

@@ -45,6 +45,7 @@ struct kovctl_opts {
 	const char *file;            /* configure, replay */
 	const char *out;             /* record */
 	const char *metric;          /* top */
+	bool by_rep;                 /* top --by rep: a row per rep of per-CPU objects */
 	unsigned top_n;              /* top, replay: rows (0: 10) */
 	uint32_t interval_ms;        /* start: report interval (0: the target's) */
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */

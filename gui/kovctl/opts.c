@@ -32,10 +32,11 @@ const char kovctl_usage[] =
 	"                               start monitoring (default: both streams, 100 ms)\n"
 	"  stop                         stop monitoring\n"
 	"  counts [--seconds N]         scaled counts with enabled/running (default 2 s)\n"
-	"  top --metric M [--n K] [--seconds S]\n"
+	"  top --metric M [--n K] [--seconds S] [--by rep]\n"
 	"                               objects ranked by M: spinlock, lockacq, branchmiss,\n"
 	"                               tlbmiss, ipc, invocations or an event name (default\n"
 	"                               10 rows, 5 s); configures M's events if nothing is\n"
+	"                               configured; --by rep: a row per rep of per-CPU objects\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
 	"  lockstat [--seconds N] [--sort wait|contentions|acquisitions] [--pid N] [--kind spin|sleep]\n"
@@ -78,7 +79,7 @@ static const struct cmd_def cmds[] = {
 	{ "start", CMD_START, "--interval --streams" },
 	{ "stop", CMD_STOP, "" },
 	{ "counts", CMD_COUNTS, "--seconds" },
-	{ "top", CMD_TOP, "--metric --n --seconds" },
+	{ "top", CMD_TOP, "--metric --n --seconds --by" },
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
 	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
@@ -231,6 +232,11 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!*val)
 			return usage_error(err, n, "--metric needs a metric or event name", "", "");
 		o->metric = val;
+	} else if (!strcmp(name, "--by")) {
+		if (!strcmp(val, "rep"))
+			o->by_rep = true;
+		else if (strcmp(val, "object"))
+			return usage_error(err, n, "--by: object or rep, not '%s'", val, "");
 	} else if (!strcmp(name, "--out")) {
 		if (!*val)
 			return usage_error(err, n, "--out needs a file name", "", "");

@@ -27,6 +27,7 @@ struct scan_record {
 
 #define SCAN_USER 1u
 #define SCAN_COUNTED 2u                     /* invocation counting is on for the object */
+#define SCAN_PER_CPU 4u                     /* its root makes a rep per CPU (even if one so far) */
 
 struct scan_totals {
 	uint32_t objects;      /* live objects found (also those that did not fit) */
