@@ -264,3 +264,14 @@ int kov_scan_collect(struct kov_client *c, uint32_t pid, struct kov_scan *out)
 	kov_answer_free(&a);
 	return err;
 }
+
+int kov_scan_rep_cpu(const struct kov_scan_object *o, uint64_t addr)
+{
+	if (!(o->flags & PROTO_OBJ_PER_CPU))
+		return -1;
+	int best = -1;
+	for (unsigned i = 0; i < o->n_reps; i++)
+		if (o->reps[i] && o->reps[i] <= addr && (best < 0 || o->reps[i] > o->reps[best]))
+			best = (int)i;
+	return best;
+}

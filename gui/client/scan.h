@@ -53,6 +53,9 @@ size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint
  * object whatever process it is listed under. */
 #define KOV_KERNEL_COID_BASE 0xD000000000000000ull
 size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen);
+/* The CPU whose rep of per-CPU object o holds address addr (a lock inside a rep: the nearest
+ * rep at or below it); -1 for a single-rep object or when no rep lies at or below addr. */
+int kov_scan_rep_cpu(const struct kov_scan_object *o, uint64_t addr);
 /* Child c of object o wherever it is listed: a kernel object's child may be listed under
  * another process (the ProcessAnnex's Processes are under their own pids). Its index, or
  * KOV_NOT_IN_SCAN when the scan does not hold it at all. */

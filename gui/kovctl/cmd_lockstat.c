@@ -36,12 +36,13 @@ static int by_key(const void *a, const void *b)
 }
 
 /* Where a lock belongs: its object's class and process from the scan. */
-struct owner { const char *cls, *proc; };
+struct owner { const char *cls, *proc; int rep; /* rep_cpu: -1 single rep or none */ };
 
 static struct owner owner_of(const struct kovctl_names *names, const struct proto_lock *l)
 {
 	struct owner o;
 	kovctl_owner(names, l->pid, l->coid, l->gen, "-", &o.cls, &o.proc);
+	o.rep = kovctl_owner_rep(names, l->pid, l->coid, l->gen, l->lock);
 	return o;
 }
 
@@ -84,6 +85,8 @@ static void print_json(struct kovctl *k, const struct proto_lock *l, struct owne
 	json_kv_str(&k->j, "class", o.cls);
 	json_kv_str(&k->j, "name", sym_text(&names[PROTO_LOCK_SITES], name, sizeof name));
 	json_kv_coid(&k->j, "coid", l->coid);
+	json_key(&k->j, "rep_cpu");   /* the CPU whose rep of a per-CPU object holds the lock */
+	o.rep >= 0 ? json_u64(&k->j, (uint64_t)o.rep) : json_null(&k->j);
 	json_kv_u64(&k->j, "pid", l->pid);
 	json_kv_str(&k->j, "process", o.proc);
 	json_kv_str(&k->j, "owner_from", l->flags & PROTO_LOCK_OWNER_SET ? "registered" :
@@ -127,12 +130,15 @@ static void print_text(struct kovctl *k, const struct proto_lock *l, struct owne
 		snprintf(acq, sizeof acq, "%llu", (unsigned long long)l->acquisitions);
 	else
 		snprintf(acq, sizeof acq, "-");
-	printf("%-5s 0x%016llx %-16s %-14s %5u %9llu %9s %11.1f %8.1f %9.1f %11.1f %9.1f %6llu %6llu %4u\n",
+	char rep[16] = "-";
+	if (o.rep >= 0)
+		snprintf(rep, sizeof rep, "cpu%d", o.rep);
+	printf("%-5s 0x%016llx %-16s %-14s %5u %9llu %9s %11.1f %8.1f %9.1f %11.1f %9.1f %6llu %6llu %4u %s\n",
 	       l->kind == PROTO_LOCK_SLEEP ? "sleep" : "spin", (unsigned long long)l->lock, o.cls,
 	       o.proc, (unsigned)l->pid, (unsigned long long)l->contentions, acq,
 	       us(k->c, l->wait_total), us(k->c, l->wait_min), us(k->c, l->wait_max),
 	       us(k->c, l->hold_total), us(k->c, l->hold_max), (unsigned long long)l->bounces,
-	       (unsigned long long)l->trylock_failures, (unsigned)l->qlen_max);
+	       (unsigned long long)l->trylock_failures, (unsigned)l->qlen_max, rep);
 	for (int i = 0; i < PROTO_LOCK_SITES && l->site[i].pc; i++) {
 		char where[PROTO_SYMBOL_MAX + 24];
 		if (names[i].name[0])
@@ -207,9 +213,9 @@ int cmd_lockstat(struct kovctl *k)
 		if (losses.dropped[KOV_DROP_LOCKS])
 			printf("the figures miss %llu lock reports the daemon dropped: they are low\n",
 			       (unsigned long long)losses.dropped[KOV_DROP_LOCKS]);
-		printf("%-5s %-18s %-16s %-14s %5s %9s %9s %11s %8s %9s %11s %9s %6s %6s %4s\n", "KIND",
+		printf("%-5s %-18s %-16s %-14s %5s %9s %9s %11s %8s %9s %11s %9s %6s %6s %4s %s\n", "KIND",
 		       "LOCK", "OBJECT", "PROCESS", "PID", "CONTENDED", "ACQ", "WAIT", "WMIN", "WMAX",
-		       "HOLD", "HMAX", "BOUNCE", "TRYF", "MAXW");
+		       "HOLD", "HMAX", "BOUNCE", "TRYF", "MAXW", "REP");
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct kov_symbol names[NAMES];

@@ -148,6 +148,10 @@ struct kovctl_names { struct kov_scan first, scan; bool first_ok, ok; };
 void kovctl_names_begin(struct kovctl *k, struct kovctl_names *n);
 void kovctl_names_get(struct kovctl *k, struct kovctl_names *n);
 void kovctl_names_free(struct kovctl_names *n);
+/* Which CPU's rep of per-CPU object (pid, coid, gen) holds addr (a lock), from the scans;
+ * -1 for a single-rep object or one neither scan listed. */
+int kovctl_owner_rep(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
+		     uint64_t addr);
 /* Object (pid, coid, gen)'s class (from the last scan that listed it; "(gone)" when neither
  * did, no_object without a coid) and its process's name ("kernel" for pid 0, "?" when
  * unknown). */

@@ -184,6 +184,18 @@ void kovctl_owner(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uin
 		names_from(&n->first, pid, coid, gen, cls, proc, &found_cls, &found_proc);
 }
 
+int kovctl_owner_rep(const struct kovctl_names *n, uint32_t pid, uint64_t coid, uint32_t gen,
+		     uint64_t addr)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct kov_scan *s = i == 0 ? (n->ok ? &n->scan : 0) : (n->first_ok ? &n->first : 0);
+		size_t o = s && coid ? kov_scan_find_any(s, pid, coid, gen) : KOV_NOT_IN_SCAN;
+		if (o != KOV_NOT_IN_SCAN)
+			return kov_scan_rep_cpu(&s->objects[o], addr);
+	}
+	return -1;
+}
+
 void kovctl_period_begin(struct kovctl *k, struct kovctl_period *p)
 {
 	p->start = *kov_client_losses(k->c);

@@ -150,7 +150,7 @@ out_has 'samples \([0-9]+ without an object\)'
 exits 3 lockstat --seconds 1
 out_has 'needs the controller token'
 ok --token s3cret lockstat --seconds 2
-out_has '^sleep +0x[0-9a-f]{16} SleepBench +sleepbench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +2$'
+out_has '^sleep +0x[0-9a-f]{16} SleepBench +sleepbench +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +2 +-$'
 ok status
 out_has 'streams=0x7|streams +0x7'
 ok --token s3cret lockstat --seconds 1 --json

@@ -575,6 +575,21 @@ static void test_scan_kernel_children_across_processes(void **state)
 	kov_scan_free(&sc);
 }
 
+/* A lock inside a per-CPU object's rep belongs to the rep at or below it, wherever the reps lie
+ * in memory; single-rep objects and addresses below every rep name none. */
+static void test_scan_rep_cpu(void **state)
+{
+	(void)state;
+	uint64_t reps[4] = { 0x10300000, 0, 0x10100000, 0x10200000 };
+	struct kov_scan_object o = { .flags = PROTO_OBJ_PER_CPU, .n_reps = 4, .reps = reps };
+	assert_int_equal(kov_scan_rep_cpu(&o, 0x10100020), 2);
+	assert_int_equal(kov_scan_rep_cpu(&o, 0x10200000), 3);
+	assert_int_equal(kov_scan_rep_cpu(&o, 0x10300040), 0);
+	assert_int_equal(kov_scan_rep_cpu(&o, 0x100fffff), -1);
+	o.flags = PROTO_OBJ_SINGLE_REP;
+	assert_int_equal(kov_scan_rep_cpu(&o, 0x10100020), -1);
+}
+
 static void test_pipelined_answers_and_push_callback(void **state)
 {
 	(void)state;
@@ -961,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_kov_server),
 		cmocka_unit_test(test_scan_over_frames_with_push),
 		cmocka_unit_test(test_scan_kernel_children_across_processes),
+		cmocka_unit_test(test_scan_rep_cpu),
 		cmocka_unit_test(test_pipelined_answers_and_push_callback),
 		cmocka_unit_test(test_error_answer),
 		cmocka_unit_test(test_symbols_and_cache),
