@@ -138,6 +138,10 @@ static void row_label(const struct target *t, const struct row *r, char *buf, si
 			 o->coid >= KOV_KERNEL_COID_BASE ? "" : " (user)");
 		break;
 	}
+	case ROW_REP:
+		snprintf(buf, n, "rep on cpu%d  0x%llx", r->cpu,
+			 (unsigned long long)s->objects[r->obj].reps[r->cpu]);
+		break;
 	}
 }
 
@@ -169,11 +173,12 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 	for (size_t i = tr->scroll; i < tr->n && i < tr->scroll + visible; i++) {
 		const struct row *r = &tr->rows[i];
 		double y = top + (double)(i - tr->scroll) * ROW_H;
-		if (r->kind == ROW_OBJECT) {
+		if (r->kind == ROW_OBJECT || r->kind == ROW_REP) {
 			const struct kov_scan_object *o = &t->scan.objects[r->obj];
 			const struct obj_stat *st = stat_of(t, o->pid, o->coid, o->gen);
+			uint64_t n = !st ? 0 : r->kind == ROW_REP ? st->rep_samples[r->cpu] : st->samples;
 			if (st && hot) {
-				heat(cr, (double)st->samples / (double)hot);
+				heat(cr, (double)n / (double)hot);
 				cairo_rectangle(cr, 1, y, TREE_W - 2, ROW_H);
 				cairo_fill(cr);
 			}
@@ -189,14 +194,17 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 			text_draw(cr, x, y + 1, FONT_SMALL, r->expanded ? "▾" : "▸");
 		char label[320];
 		row_label(t, r, label, sizeof label);
-		rgb(cr, r->kind == ROW_OBJECT ? 0x1F2328 : 0x0B3D91);
-		text_draw(cr, x + 13, y + 1, r->kind == ROW_OBJECT ? FONT : FONT_BOLD, label);
-		if (r->kind == ROW_OBJECT) {
+		bool object_like = r->kind == ROW_OBJECT || r->kind == ROW_REP;
+		rgb(cr, r->kind == ROW_REP ? 0x57606A : object_like ? 0x1F2328 : 0x0B3D91);
+		text_draw(cr, x + 13, y + 1, r->kind == ROW_REP ? FONT_SMALL : object_like ? FONT : FONT_BOLD,
+			  label);
+		if (object_like) {
 			const struct kov_scan_object *o = &t->scan.objects[r->obj];
 			const struct obj_stat *st = stat_of(t, o->pid, o->coid, o->gen);
 			if (st) {
 				char n[32];
-				snprintf(n, sizeof n, "%llu", (unsigned long long)st->samples);
+				snprintf(n, sizeof n, "%llu", (unsigned long long)(r->kind == ROW_REP ?
+					 st->rep_samples[r->cpu] : st->samples));
 				rgb(cr, 0x8A4B08);
 				text_draw(cr, TREE_W - PAD - text_width(cr, FONT_SMALL, n), y + 2, FONT_SMALL, n);
 			}
@@ -581,7 +589,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	rgb(cr, 0x1F2328);
 	const struct row *r = v->tree.selected < v->tree.n ? &v->tree.rows[v->tree.selected] : NULL;
-	if (!r || r->kind != ROW_OBJECT || !t->have_scan) {
+	if (!r || (r->kind != ROW_OBJECT && r->kind != ROW_REP) || !t->have_scan) {
 		text_draw(cr, x + 8, y + 5, FONT_BOLD, "Selected object (L: locks)");
 		rgb(cr, 0x57606A);
 		text_draw(cr, x + 8, y + 26, FONT_SMALL, "select an object in the tree");

@@ -293,7 +293,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_i:   /* invocation counting for the selected object, or process */
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
-			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			const struct kov_scan_object *ob = (r->kind == ROW_OBJECT || r->kind == ROW_REP) ? &t->scan.objects[r->obj] : NULL;
 			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			uint64_t coid = ob ? ob->coid : 0;
 			bool on = true;   /* I again on something counted turns it off */
@@ -309,7 +309,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_k:   /* sleep-lock figures of the selected process (or object's locks), off/on */
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
-			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			const struct kov_scan_object *ob = (r->kind == ROW_OBJECT || r->kind == ROW_REP) ? &t->scan.objects[r->obj] : NULL;
 			uint32_t pid = ob ? ob->pid : t->scan.procs[r->proc].pid;
 			if (target_instrument(t, pid, ob && ob->coid < KOV_KERNEL_COID_BASE ? ob->coid : 0,
 					      v->locks_paused, PROTO_INSTR_SLEEPLOCKS))
@@ -319,7 +319,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 	case SDLK_f:   /* full lock counting of the selected object's (or process's) locks, on/off */
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
-			const struct kov_scan_object *ob = r->kind == ROW_OBJECT ? &t->scan.objects[r->obj] : NULL;
+			const struct kov_scan_object *ob = (r->kind == ROW_OBJECT || r->kind == ROW_REP) ? &t->scan.objects[r->obj] : NULL;
 			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			target_toggle_full_counting(t, pid, ob ? ob->coid : 0);
 		}
@@ -534,6 +534,16 @@ int main(int argc, char **argv)
 			       v.config.open, v.config.sent, (unsigned)v.config.conf.cfg.n_groups,
 			       v.hover_shown, (unsigned long long)t->calls_total, v.width, v.height);
 			printf("viewer: top: %s\n", v.drawn_top);
+			for (size_t i = 0; t->have_scan && i < v.tree.n; i++) {
+				const struct row *rr = &v.tree.rows[i];
+				if (rr->kind != ROW_REP)
+					continue;
+				const struct kov_scan_object *ob = &t->scan.objects[rr->obj];
+				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
+				printf("viewer: rep: %s cpu=%d rep=0x%llx samples=%llu\n", ob->class_name, rr->cpu,
+				       (unsigned long long)ob->reps[rr->cpu],
+				       (unsigned long long)(os ? os->rep_samples[rr->cpu] : 0));
+			}
 			const struct kov_losses *ls = &t->losses;
 			printf("viewer: losses: received=%llu lost=%llu dropped_frames=%llu dropped_samples=%llu "
 			       "discarded=%s%llu top_incomplete=%d\n", (unsigned long long)ls->samples,

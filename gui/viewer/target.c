@@ -246,6 +246,9 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 		struct obj_stat *o = obj_of(t, space, s.coid, s.gen);
 		if (o) {
 			o->samples++;
+			int rep = PROTO_REP_OF(s.flags);
+			if (rep >= 0 && rep < (int)(sizeof o->rep_samples / sizeof o->rep_samples[0]))
+				o->rep_samples[rep]++;
 			o->spin += spin;
 			o->last_ns = now;
 			o->iv_count++;

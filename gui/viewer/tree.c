@@ -1,7 +1,8 @@
 /* The Kernel Object Tree as rows: machine -> processes -> each process's objects, those no
  * other object lists as a child first, then their children along the links (each object once).
  * With a filter, the objects whose class or process matches, flat under their process.
- * Processes start open and objects closed; `open` lists the nodes toggled from that. */
+ * Processes start open and objects closed; `open` lists the nodes toggled from that. An open
+ * per-CPU object lists its reps (one row per CPU that made one) before its children. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,13 +37,19 @@ static void add_object(struct tree *tr, const struct kov_scan *s, size_t o, int 
 	bool kids = false;
 	for (uint32_t c = 0; c < ob->n_children; c++)
 		kids |= ob->child[c] != KOV_NOT_IN_SCAN && !seen[ob->child[c]];
+	bool per_cpu = ob->flags & PROTO_OBJ_PER_CPU;
+	for (unsigned c = 0; per_cpu && c < ob->n_reps; c++)
+		kids |= ob->reps[c] != 0;
 	bool open = kids && is_open(tr, ob->pid, ob->coid);
 	size_t p = 0;
 	while (p < s->n_procs && s->procs[p].pid != ob->pid)
 		p++;
-	add(tr, (struct row){ ROW_OBJECT, depth, p, o, kids, open });
+	add(tr, (struct row){ ROW_OBJECT, depth, p, o, kids, open, -1 });
 	if (!open)
 		return;
+	for (unsigned c = 0; per_cpu && c < ob->n_reps; c++)
+		if (ob->reps[c])
+			add(tr, (struct row){ ROW_REP, depth + 1, p, o, false, false, (int)c });
 	for (uint32_t c = 0; c < ob->n_children; c++) {
 		size_t k = ob->child[c];
 		if (k != KOV_NOT_IN_SCAN && !seen[k] && depth < 32)
@@ -72,7 +79,7 @@ static int heavier(const void *a, const void *b)
 void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weight)
 {
 	tr->n = 0;
-	add(tr, (struct row){ ROW_MACHINE, 0, 0, 0, s && s->n_procs, !tr->machine_closed });
+	add(tr, (struct row){ ROW_MACHINE, 0, 0, 0, s && s->n_procs, !tr->machine_closed, -1 });
 	if (!s || tr->machine_closed)
 		return;
 	bool *seen = calloc(s->n_objects + 1, sizeof *seen);
@@ -82,7 +89,7 @@ void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weigh
 		const struct kov_scan_process *pr = &s->procs[p];
 		/* Processes start open (their entry in `open` means closed), objects closed. */
 		bool open = tr->filter[0] || !is_open(tr, pr->pid, 0);
-		add(tr, (struct row){ ROW_PROCESS, 1, p, 0, pr->count > 0, open });
+		add(tr, (struct row){ ROW_PROCESS, 1, p, 0, pr->count > 0, open, -1 });
 		if (!open)
 			continue;
 		/* In scan order (by COID), or heaviest first by the selected metric. */
@@ -99,7 +106,7 @@ void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weigh
 			size_t o = order[k];
 			if (tr->filter[0]) {
 				if (matches(tr, s, o))
-					add(tr, (struct row){ ROW_OBJECT, 2, p, o, false, false });
+					add(tr, (struct row){ ROW_OBJECT, 2, p, o, false, false, -1 });
 			} else if (!s->objects[o].parents && !seen[o]) {
 				add_object(tr, s, o, 2, seen);
 			}

@@ -62,6 +62,7 @@ struct obj_stat {                     /* samples per object since connected */
 	uint32_t pid, gen;                /* pid: 0 for kernel objects */
 	uint64_t coid;
 	uint64_t samples, spin, last_ns;
+	uint64_t rep_samples[16];         /* of them, on each CPU's rep of a per-CPU object */
 	uint32_t iv_count;                /* samples in the current report interval */
 	uint64_t calls;                   /* method calls counted (INVOCATIONS), since connected */
 	struct { uint64_t iv; uint32_t n; } hist[OBJ_HIST];   /* intervals it had samples in */
@@ -205,12 +206,14 @@ bool target_toggle_full_counting(struct target *t, uint32_t pid, uint64_t coid);
 bool target_full_counting(const struct target *t, uint32_t pid, uint64_t coid);
 
 /* ---- tree.c ---------------------------------------------------------------------------- */
-enum row_kind { ROW_MACHINE, ROW_PROCESS, ROW_OBJECT };
+/* ROW_REP: one CPU's rep of a per-CPU object, under the object when it is open. */
+enum row_kind { ROW_MACHINE, ROW_PROCESS, ROW_OBJECT, ROW_REP };
 struct row {
 	enum row_kind kind;
 	int depth;
 	size_t proc, obj;                 /* indices into the scan */
 	bool has_children, expanded;
+	int cpu;                          /* ROW_REP: the rep's CPU */
 };
 struct tree {
 	struct row *rows;
