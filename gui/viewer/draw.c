@@ -518,7 +518,10 @@ static void lock_owner(const struct target *t, const struct proto_lock *l, char 
 	char coid[KOV_COID_CHARS];
 	size_t k = t->have_scan && l->coid ? kov_scan_find_any(&t->scan, l->pid, l->coid, l->gen) :
 					     KOV_NOT_IN_SCAN;
-	if (!l->coid)
+	const char *name = !l->coid && !l->pid ? target_lock_name(t, l->lock) : NULL;
+	if (!l->coid && name)
+		snprintf(cls, cn, "(no object) %s", name);
+	else if (!l->coid)
 		snprintf(cls, cn, "(no object) 0x%llx", (unsigned long long)l->lock);
 	else
 		snprintf(cls, cn, "%s %s", k != KOV_NOT_IN_SCAN ? t->scan.objects[k].class_name : "(gone)",

@@ -420,7 +420,7 @@ static void disconnect(struct target *t, enum conn_state why, uint64_t now)
 	kov_client_free(t->c);
 	t->c = NULL;
 	t->state = why;
-	t->scan_req = t->sym_req = t->hot_req = 0;
+	t->scan_req = t->sym_req = t->hot_req = t->lockname_req = 0;
 	t->next_try_ns = now + RETRY_NS;
 	for (int p = 0; p < PANES; p++)
 		snprintf(t->pane[p].why, sizeof t->pane[p].why, "%s: %.280s", conn_name(why), t->status);
@@ -638,6 +638,10 @@ void target_poll(struct target *t, uint64_t now)
 		} else if (rc < 0) {
 			t->hot_req = 0;
 		}
+	}
+	if (!target_name_locks(t)) {
+		disconnect(t, CONN_DOWN, now);
+		return;
 	}
 	if (!t->scan_req && now >= t->next_scan_ns) {
 		struct proto_scan_request q = { PROTO_PID_ALL, PROTO_SCAN_PROCESSES_BIT | PROTO_SCAN_OBJECTS_BIT };

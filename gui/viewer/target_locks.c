@@ -104,3 +104,72 @@ bool target_toggle_full_counting(struct target *t, uint32_t pid, uint64_t coid)
 	}
 	return true;
 }
+
+const char *target_lock_name(const struct target *t, uint64_t lock)
+{
+	for (size_t i = 0; i < t->n_locknames; i++)
+		if (t->lockname_addr[i] == lock)
+			return t->lockname[i][0] ? t->lockname[i] : NULL;
+	return NULL;
+}
+
+static void take_lock_names(struct target *t, const struct kov_answer *a)
+{
+	for (size_t k = 0; k < a->count; k++) {
+		struct proto_symbols_head h;
+		struct proto_iter it;
+		struct proto_symbol s;
+		if (proto_decode_symbols(&a->frames[k].f, &h, &it) < 0)
+			continue;
+		while (proto_next_symbol(&it, &s))
+			for (size_t i = t->lockname_asked; i < t->n_locknames; i++)
+				if (t->lockname_addr[i] == s.addr && s.name.len)
+					snprintf(t->lockname[i], sizeof t->lockname[i], "%.*s+0x%llx",
+						 (int)(s.name.len > 40 ? 40 : s.name.len), s.name.s,
+						 (unsigned long long)(s.addr - s.start));
+	}
+	t->lockname_asked = t->n_locknames;
+}
+
+bool target_name_locks(struct target *t)
+{
+	struct kov_answer a;
+	if (t->lockname_req) {
+		int rc = kov_client_take(t->c, t->lockname_req, &a);
+		if (rc == 0)
+			return true;
+		if (rc == 1) {
+			take_lock_names(t, &a);
+			kov_answer_free(&a);
+		} else if (rc != KOV_E_TARGET) {
+			return false;
+		}
+		t->lockname_asked = t->n_locknames;   /* unanswered: shown by address */
+		t->lockname_req = 0;
+	}
+	if (!t->locks)
+		return true;
+	uint8_t buf[1024];
+	struct proto_builder b;
+	struct proto_symbol_query q = { PROTO_PID_KERNEL };
+	size_t first = t->n_locknames;
+	for (size_t i = 0; i < t->locks->n && t->n_locknames < LOCK_NAMES; i++) {
+		const struct proto_lock *l = &t->locks->locks[i];
+		bool known = false;
+		for (size_t k = 0; k < t->n_locknames && !known; k++)
+			known = t->lockname_addr[k] == l->lock;
+		if (l->pid || l->coid || known)
+			continue;
+		if (t->n_locknames == first)
+			proto_begin_symbol_lookup(&b, buf, sizeof buf, 0, 0, &q);
+		t->lockname_addr[t->n_locknames] = l->lock;
+		t->lockname[t->n_locknames++][0] = 0;
+		proto_add_address(&b, &l->lock);
+	}
+	if (t->n_locknames == first)
+		return true;
+	int len = proto_finish(&b);
+	if (len <= 0 || kov_client_send(t->c, buf, (size_t)len, &t->lockname_req) != 0)
+		t->lockname_asked = t->n_locknames;   /* shown by address */
+	return true;
+}

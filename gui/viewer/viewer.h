@@ -76,6 +76,7 @@ enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
 
 #define HOT_NAMES 64                  /* symbolized PCs of the selected object: hot spots and
                                          its locks' call sites */
+#define LOCK_NAMES 64                 /* kernel locks of no object named by symbol */
 #define MAX_LOCK_ROWS 32              /* locks the lock view lists, the heaviest waits */
 
 struct spin_range { uint32_t space; uint64_t lo, hi; };
@@ -124,6 +125,11 @@ struct target {
 	/* lock statistics (target_locks.c) */
 	struct kov_lock_table *locks;     /* every lock's reports summed since connected */
 	struct kov_lock_meter lock_meter; /* the report interval being summed */
+	/* kernel locks of no object, named by symbol (a static lock has one): asked in batches */
+	uint32_t lockname_req;
+	uint64_t lockname_addr[LOCK_NAMES];
+	char lockname[LOCK_NAMES][64];    /* "" while asked or when the lookup found none */
+	size_t n_locknames, lockname_asked;
 	uint64_t lock_intervals;
 	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
 	size_t n_full;
@@ -188,6 +194,11 @@ void target_modes_warning(const struct target *t, char *buf, size_t n);
 void target_losses_short(const struct target *t, char *buf, size_t n);
 
 /* ---- target_locks.c: lock statistics in the model ------------------------------------- */
+/* Asks (one SYMBOL_LOOKUP at a time) for the names of kernel locks of no object, and takes the
+ * answer; false when the connection failed. */
+bool target_name_locks(struct target *t);
+/* A kernel lock's symbol ("pending_lock+0x0"), or NULL while unknown. */
+const char *target_lock_name(const struct target *t, uint64_t lock);
 /* A LOCK_CONTENTION (or 1.1 LOCK_STATS) frame: summed per lock; each completed report
  * interval adds the spin pane's measured wait and, without PM_STCX, the acquisition pane's
  * software counts. */

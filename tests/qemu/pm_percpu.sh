@@ -2,6 +2,7 @@
 # the same image, under pagestorm on 4 CPUs: with one rep its lock is the most waited-for
 # kernel lock (KOV finds it); with a rep per CPU the PM's locks all but vanish from the lock
 # statistics, the scan shows one PM rep per CPU that faulted, and frames are all accounted for.
+# The viewer's lock view names the kernel's locks of no object by their symbol.
 source "$(dirname "$0")/lib.bash"
 K=build/host/kovctl
 OUT=$(mktemp)
@@ -18,6 +19,18 @@ run() { # pm kind -> $OUT.$1.locks and $OUT.$1.scan
 		>"$OUT.$1.locks" 2>&1 || fail "lockstat ($1): $(cat "$OUT.$1.locks")"
 	$K --target 127.0.0.1:"$port" --json scan --pid 0 >"$OUT.$1.scan" 2>&1 ||
 		fail "scan ($1): $(cat "$OUT.$1.scan")"
+	if [ "$1" = percpu ]; then
+		VIEWER=build/asan/kov-viewer
+		[ -x "$VIEWER" ] && export ASAN_OPTIONS=detect_leaks=0 || VIEWER=build/host/kov-viewer
+		xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" --target 127.0.0.1:"$port" --token k \
+			--config sim/demo.pmu --view locks --screenshot "$OUT.png" --after 6 >"$OUT.viewer" 2>&1 ||
+			fail "viewer: $(cat "$OUT.viewer")"
+		grep '^viewer: locks:' "$OUT.viewer"
+		grep -qE '^viewer: locks: rows=[1-9][0-9]* .* top: 0x[0-9a-f]+ (spin|sleep) ' "$OUT.viewer" ||
+			fail "the viewer's lock view is empty: $(grep locks: "$OUT.viewer")"
+		grep -qE '^viewer: locks: .* \(no object\) 0x' "$OUT.viewer" &&
+			fail "a kernel lock of no object is not named: $(grep locks: "$OUT.viewer")"
+	fi
 	kill -- -"$SIM_PID" 2>/dev/null
 	wait "$SIM_PID" 2>/dev/null
 }
