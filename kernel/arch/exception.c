@@ -124,7 +124,9 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "system call from the kernel");
 		timer_check();
 		km_sw(SW_SYSCALL, tf);
+		irq_enable();
 		syscall_dispatch(tf);
+		irq_disable();
 		sched_preempt(tf);   /* a thread this call woke may be due to run now */
 		break;
 	case 0x700:
