@@ -13,9 +13,10 @@
 #define SYS_CLOCK     7   /* () -> nanoseconds since boot */
 #define SYS_GETCPU    8   /* () -> CPU number */
 #define SYS_MEMINFO   9   /* (what) -> MEMINFO_* figure */
-#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu) -> tid; cpu -1: any,
-                               * 0 .. THREAD_CPU_MAX - 1: that CPU if online, else any online
-                               * CPU (a wish); other values -KOV_EINVAL */
+#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu) -> tid; cpu -1: any
+                               * (the thread migrates), 0 .. THREAD_CPU_MAX - 1: pinned to that
+                               * CPU if online, else any online CPU (a wish); other values
+                               * -KOV_EINVAL */
 #define SYS_THREAD_EXIT   11  /* (code): ends the calling thread */
 #define SYS_THREAD_JOIN   12  /* (tid) -> its exit code */
 #define SYS_FUTEX_WAIT    13  /* (addr, expected): sleeps while *addr == expected -> 0 */
@@ -67,7 +68,11 @@
 #define SYS_KM_LOCK_OWNER 50  /* (lock) -> rep of the object whose method called (the innermost
                                  CO_METHOD frame on the caller's stack) if the lock lies in
                                  that rep, 0 for none */
-#define SYS_COUNT     51
+#define SYS_SCHED_SETAFFINITY 51  /* (tid or 0 for the caller, CPU mask: bit N = CPU N) -> 0; a
+                                     thread of the caller's process; the mask must name an
+                                     online CPU (-KOV_EINVAL); the thread moves there */
+#define SYS_SCHED_GETAFFINITY 52  /* (tid or 0) -> its CPU mask */
+#define SYS_COUNT     53
 
 /* The user LTT: the same address on every CPU, each CPU's own memory (kernel/mm/mmu.h). It has
  * user segment 13 to itself: a segment has one VSID per CPU, so nothing else may live there. */

@@ -463,6 +463,54 @@ void process_thread_exit(long code)
 	thread_leaves(current_process(), code);
 }
 
+/* The caller's process's thread `tid` (0: the caller), under p->lock; 0 if none. */
+static struct thread *thread_of(struct process *p, uint32_t tid)
+{
+	if (tid == 0)
+		return current_thread();
+	if (p->thread && p->thread->tid == tid)
+		return p->thread;
+	for (int i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY && p->threads[i]->tid == tid)
+			return p->threads[i];
+	return 0;
+}
+
+long process_set_affinity(uint64_t tid, uint64_t mask)
+{
+	struct process *p = current_process();
+	uint32_t online = 0;
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		if (percpu_area[c].online)
+			online |= 1u << c;
+	if (tid > UINT32_MAX)
+		return -KOV_ESRCH;
+	if (mask >> MAX_CPUS || !(mask & online))
+		return -KOV_EINVAL;
+	spin_lock(&p->lock);
+	struct thread *t = thread_of(p, (uint32_t)tid);
+	if (t)
+		thread_set_affinity(t, (uint32_t)mask);
+	spin_unlock(&p->lock);
+	if (!t)
+		return -KOV_ESRCH;
+	if (t == current_thread() && !(mask & (1u << this_cpu()->index)))
+		thread_yield();   /* leaves this CPU now */
+	return 0;
+}
+
+long process_get_affinity(uint64_t tid)
+{
+	struct process *p = current_process();
+	if (tid > UINT32_MAX)
+		return -KOV_ESRCH;
+	spin_lock(&p->lock);
+	struct thread *t = thread_of(p, (uint32_t)tid);
+	long mask = t ? (long)t->affinity : -KOV_ESRCH;
+	spin_unlock(&p->lock);
+	return mask;
+}
+
 long process_thread_join(uint32_t tid)
 {
 	struct process *p = current_process();

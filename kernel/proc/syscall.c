@@ -223,6 +223,12 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_THREAD_CREATE:
 		rc = process_thread_create(a[0], a[1], a[2], (long)a[3]);
 		break;
+	case SYS_SCHED_SETAFFINITY:
+		rc = process_set_affinity(a[0], a[1]);
+		break;
+	case SYS_SCHED_GETAFFINITY:
+		rc = process_get_affinity(a[0]);
+		break;
 	case SYS_THREAD_EXIT:
 		process_thread_exit((long)a[0]);
 	case SYS_THREAD_JOIN:

@@ -170,7 +170,7 @@ static void make_call(struct fuzzer *f, struct call *c)
 	for (int i = 0; i < 5; i++)
 		c->a[i] = next(r);
 	uint64_t len;
-	switch (below(r, 48)) {
+	switch (below(r, 49)) {
 	case 0:    /* not a system call */
 		c->nr = chance(r, 50) ? SYS_COUNT + (long)below(r, 200) : -1 - (long)below(r, 1000);
 		c->must_fail = true;
@@ -364,6 +364,12 @@ static void make_call(struct fuzzer *f, struct call *c)
 		break;
 	case 32:
 		c->nr = SYS_KM_LOCK_OWNER;
+		break;
+	case 48:   /* a thread no process has, or a mask without an online CPU */
+		c->nr = chance(r, 50) ? SYS_SCHED_SETAFFINITY : SYS_SCHED_GETAFFINITY;
+		c->a[0] = chance(r, 50) ? 100000 + below(r, 1u << 30) : (uint64_t)-1 - below(r, 5);
+		c->a[1] = chance(r, 50) ? 0 : (1ull << 8) << below(r, 50);
+		c->must_fail = true;
 		break;
 	case 33: case 34:
 		c->nr = SYS_SOCKET;
