@@ -175,8 +175,10 @@ static unsigned least_loaded(uint32_t mask, unsigned prefer)
 }
 
 /* With q->lock held and interrupts off: switch to the next runnable thread (or idle). The
- * caller has already put the current thread where it belongs (queue, wait queue, or dead). */
-static void switch_locked(struct runqueue *q)
+ * caller has already put the current thread where it belongs (queue, wait queue, or dead).
+ * `quiescent`: the outgoing thread holds no rep pointers (it blocks, yields or exits, or was
+ * preempted in user mode); a thread preempted in the middle of kernel code may hold one. */
+static void switch_locked(struct runqueue *q, bool quiescent)
 {
 	struct thread *prev = q->current, *next = dequeue(q);
 	if (!next)
@@ -190,9 +192,10 @@ static void switch_locked(struct runqueue *q)
 	q->current = next;
 	q->switched_at = mftb();
 	struct percpu *cpu = this_cpu();
-	/* A switch is a quiescent point: threads hold no rep pointers across one (except reps of
-	 * objects they themselves keep alive). */
-	co_quiescent();
+	/* A voluntary switch is a quiescent point: threads hold no rep pointers across one (except
+	 * reps of objects they themselves keep alive). */
+	if (quiescent || prev == q->idle)
+		co_quiescent();
 	km_sw(SW_CONTEXT_SWITCH, 0);
 	cpu->current = next;
 	cpu->kstack_top = next->stack ? (uint64_t)next->stack + next->stack_size : 0;
@@ -308,7 +311,7 @@ void thread_exit(long code)
 	spin_lock(&q->lock);
 	t->state = THREAD_DEAD;
 	q->dead = t;
-	switch_locked(q);
+	switch_locked(q, true);
 	kprintf("sched: dead thread %s resumed\n", t->name);
 	machine_halt();
 }
@@ -344,14 +347,15 @@ static void requeue_current(struct runqueue *q)
 
 void thread_yield(void)
 {
-	/* A yield is a quiescent point even when nothing else is runnable. */
-	co_quiescent();
 	co_reclaim();
 	int irq = irq_save();
+	/* A yield is a quiescent point even when nothing else is runnable (counted with
+	 * interrupts off: on the CPU the thread is on). */
+	co_quiescent();
 	struct runqueue *q = my_rq();
 	spin_lock(&q->lock);
 	requeue_current(q);
-	switch_locked(q);
+	switch_locked(q, true);
 	finish_switch(irq);
 }
 
@@ -383,7 +387,7 @@ void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
 	btq[b].head = t;
 	spin_lock(&q->lock);
 	spin_unlock(&btq[b].lock);
-	switch_locked(q);
+	switch_locked(q, true);
 	finish_switch(irq);
 }
 
@@ -635,14 +639,13 @@ void sched_tick(void)
 
 void sched_preempt(struct trap_frame *tf)
 {
-	(void)tf;
 	struct runqueue *q = my_rq();
 	if (!q->need_resched || this_cpu()->preempt_count)
 		return;
 	q->need_resched = false;
 	spin_lock(&q->lock);
 	requeue_current(q);
-	switch_locked(q);
+	switch_locked(q, tf->msr & MSR_PR);
 	finish_switch(0);
 }
 
