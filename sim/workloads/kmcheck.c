@@ -568,7 +568,9 @@ static void insyscall(long calls, long tick_us)
 	group(&c, "clock", 100);
 	add(&c, "SW_CPU_CLOCK", (uint64_t)tick_us);
 	apply(&c);
-	int spin_tid = thread_create(spinner, 0, getcpu());
+	int cpu = getcpu();   /* both threads pinned there: idle CPUs would pull one away */
+	check(sched_setaffinity(0, 1ull << cpu) == 0 && getcpu() == cpu, "pinned to this CPU");
+	int spin_tid = thread_create(spinner, 0, cpu);
 	check(spin_tid > 0, "the spinning thread started");
 	while (spins == 0)   /* it has run once: it is on this CPU's run queue from now on */
 		yield();
