@@ -110,6 +110,8 @@ void exception_dispatch(struct trap_frame *tf)
 		/* A user page fault walks Region, FCM, PM: interruptible (preemptible) too, except
 		 * in the user LTT, whose page and segment are this CPU's: that fault must end on
 		 * the CPU it started on. */
+		if (user)
+			thread_kernel_entry();   /* a preemptible episode in the kernel starts */
 		if (user && !in_user_ltt(tf))
 			irq_enable();
 		storage_fault(tf, user);
@@ -135,6 +137,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "system call from the kernel");
 		timer_check();
 		km_sw(SW_SYSCALL, tf);
+		thread_kernel_entry();   /* a preemptible episode in the kernel starts */
 		/* System calls run with interrupts on, as kernel threads do: the tick preempts them
 		 * (not while they hold a spin lock) and samples land in the code that runs them. */
 		irq_enable();
@@ -160,10 +163,12 @@ void exception_dispatch(struct trap_frame *tf)
 	tf->msr &= ~MSR_POW;
 	/* A thread preempted in the kernel may have been moved to another CPU meanwhile: the
 	 * kernel code it returns to must find this CPU's area in r13, not the one it left. */
-	if (!user)
+	if (!user) {
 		tf->gpr[13] = (uint64_t)this_cpu();
-	if (user)
+	} else {
+		thread_quiescent();   /* back to user mode: it holds no rep pointers now */
 		process_check_exit();
+	}
 }
 
 const char *vector_name(uint64_t v)

@@ -49,6 +49,9 @@ struct runqueue {
 static uint64_t wake_preempt_ticks;
 
 static struct runqueue runqueues[MAX_CPUS];
+/* Threads preempted in kernel code since their last quiescent point (thread.h). */
+static struct spinlock kp_lock;
+static struct thread *kp_head;
 static struct { struct spinlock lock; struct thread *head; } btq[BTQ_BUCKETS];
 static uint32_t next_tid = 1;
 static uint32_t next_cpu;
@@ -204,6 +207,7 @@ static void switch_locked(struct runqueue *q, bool quiescent)
 }
 
 static void place(struct thread *t);
+static void voluntary_switch_begins(struct thread *t);
 
 /* The second half of every switch, run by the thread that was switched in: on the CPU it runs
  * on now, which need not be the one it was switched out on. */
@@ -247,6 +251,7 @@ void thread_start(struct thread *t)
 	/* The switch that brought us here left the run-queue lock held and interrupts off. */
 	(void)t;
 	finish_switch(1);
+	thread_kernel_entry();
 	t->entry(t->arg);
 	thread_exit(0);
 }
@@ -307,6 +312,7 @@ void thread_exit(long code)
 	irq_disable();
 	struct runqueue *q = my_rq();
 	struct thread *t = q->current;
+	voluntary_switch_begins(t);
 	t->exit_code = code;
 	spin_lock(&q->lock);
 	t->state = THREAD_DEAD;
@@ -331,6 +337,70 @@ long thread_join(struct thread *t)
 	return code;
 }
 
+/* Interrupts off. */
+static void kp_add(struct thread *t)
+{
+	spin_lock(&kp_lock);
+	t->kernel_preempted = true;
+	t->kp_next = kp_head;
+	kp_head = t;
+	spin_unlock(&kp_lock);
+}
+
+static void kp_remove(struct thread *t)
+{
+	spin_lock(&kp_lock);
+	for (struct thread **p = &kp_head; *p; p = &(*p)->kp_next)
+		if (*p == t) {
+			*p = t->kp_next;
+			break;
+		}
+	t->kernel_preempted = false;
+	spin_unlock(&kp_lock);
+}
+
+void thread_kernel_entry(void)
+{
+	struct thread *t = current_thread();
+	if (t)
+		t->episode = __atomic_load_n(&co_retired, __ATOMIC_ACQUIRE);
+}
+
+void thread_quiescent(void)
+{
+	struct thread *t = current_thread();
+	if (t && t->kernel_preempted)
+		kp_remove(t);
+}
+
+uint64_t sched_oldest_episode(void)
+{
+	uint64_t oldest = UINT64_MAX;
+	if (!__atomic_load_n(&kp_head, __ATOMIC_ACQUIRE))
+		return oldest;
+	int irq = irq_save();
+	spin_lock(&kp_lock);
+	for (struct thread *t = kp_head; t; t = t->kp_next)
+		if (t->episode < oldest)
+			oldest = t->episode;
+	spin_unlock(&kp_lock);
+	irq_restore(irq);
+	return oldest;
+}
+
+/* A voluntary switch (block, yield, exit) is the thread's quiescent point; when it runs
+ * again it starts a new episode (interrupts off). */
+static void voluntary_switch_begins(struct thread *t)
+{
+	if (t->kernel_preempted)
+		kp_remove(t);
+}
+
+static void voluntary_switch_ends(void)
+{
+	thread_kernel_entry();
+}
+
 /* With q->lock held: the running thread goes back to the queue, or, if its affinity no
  * longer has this CPU, to the next thread to place elsewhere after the switch. */
 static void requeue_current(struct runqueue *q)
@@ -353,10 +423,12 @@ void thread_yield(void)
 	 * interrupts off: on the CPU the thread is on). */
 	co_quiescent();
 	struct runqueue *q = my_rq();
+	voluntary_switch_begins(q->current);
 	spin_lock(&q->lock);
 	requeue_current(q);
 	switch_locked(q, true);
 	finish_switch(irq);
+	voluntary_switch_ends();
 }
 
 static unsigned bucket_of(const void *key)
@@ -381,6 +453,7 @@ void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
 		kprintf("sched: the idle thread of cpu %u tried to block\n", t->cpu);
 		machine_halt();
 	}
+	voluntary_switch_begins(t);
 	t->wait_key = key;
 	t->state = THREAD_BLOCKED;
 	t->next = btq[b].head;   /* order within a bucket is fixed up by wake_one (oldest first) */
@@ -389,6 +462,7 @@ void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
 	spin_unlock(&btq[b].lock);
 	switch_locked(q, true);
 	finish_switch(irq);
+	voluntary_switch_ends();
 }
 
 static void make_runnable(struct thread *t);
@@ -643,9 +717,12 @@ void sched_preempt(struct trap_frame *tf)
 	if (!q->need_resched || this_cpu()->preempt_count)
 		return;
 	q->need_resched = false;
+	bool in_kernel = !(tf->msr & MSR_PR);
+	if (in_kernel && q->current != q->idle && !q->current->kernel_preempted)
+		kp_add(q->current);   /* it may hold rep pointers until its next quiescent point */
 	spin_lock(&q->lock);
 	requeue_current(q);
-	switch_locked(q, tf->msr & MSR_PR);
+	switch_locked(q, !in_kernel);
 	finish_switch(0);
 }
 

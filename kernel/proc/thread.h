@@ -52,6 +52,10 @@ struct thread {
 	volatile bool on_timed;    /* in that list: the thread does not migrate meanwhile */
 	volatile uint32_t affinity; /* CPUs it may run on, a bit per CPU */
 	uint64_t migrations;       /* times the balancer or its affinity moved it */
+	uint64_t episode;          /* co_retired when it last entered the kernel or resumed from a
+	                              voluntary switch: it holds no rep of an object retired later */
+	bool kernel_preempted;     /* preempted in kernel code since its last quiescent point */
+	struct thread *kp_next;    /* the list of such threads */
 	int net_errno;             /* the network stack's errno for this thread */
 	void *net_buf;             /* socket calls' bounce buffer, made on first use */
 };
@@ -87,6 +91,17 @@ static inline struct thread *current_thread(void)
 /* Restricts t to the CPUs in mask (a bit per CPU; at least one online). A queued thread moves
  * at its CPU's next balancing pass, a running one when it is next switched out. */
 void thread_set_affinity(struct thread *t, uint32_t mask);
+/* Clustered-object reclamation with kernel preemption (kernel/co/cobj.c). A thread preempted in
+ * kernel code may hold rep pointers until its next quiescent point, on whatever CPU it resumes;
+ * per-CPU quiescent counts cannot see that, so such threads are listed until they return to
+ * user mode or block, yield or exit. thread_kernel_entry: a user thread enters the kernel
+ * (system call, page fault); thread_quiescent: the running thread holds no rep pointers
+ * (interrupts off); sched_oldest_episode: the oldest episode of the listed threads (UINT64_MAX
+ * for none): objects retired at or after it may still be in use. */
+void thread_kernel_entry(void);
+void thread_quiescent(void);
+uint64_t sched_oldest_episode(void);
+
 /* Idle CPU: takes a runnable thread from the busiest CPU; true if it took one. */
 bool sched_pull(void);
 
