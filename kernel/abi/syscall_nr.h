@@ -88,6 +88,9 @@
 #define MEMINFO_PROCESSES   3   /* live processes (ProcessAnnex) */
 #define MEMINFO_CPUS        4   /* CPUs online, numbered 0 .. n - 1 */
 #define MEMINFO_SOCKETS     5   /* sockets open, all processes together */
+#define MEMINFO_ULTT_TABLES 6   /* user LTT tables: one per process and CPU its threads touched
+                                   it on (threads migrate, so a process gains one on a CPU it
+                                   first reaches) */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

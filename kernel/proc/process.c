@@ -27,6 +27,12 @@ static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
 static uint8_t ctx_used[MAX_CONTEXTS + 1];
 static uint32_t ctx_next = 1;
+static volatile uint32_t ultt_tables;   /* MEMINFO_ULTT_TABLES */
+
+uint32_t process_ultt_tables(void)
+{
+	return __atomic_load_n(&ultt_tables, __ATOMIC_RELAXED);
+}
 
 /* ---- Process -------------------------------------------------------------------------- */
 /* A fault in the user LTT: this CPU's table, created with empty entries on first touch. */
@@ -36,8 +42,8 @@ static long ultt_fault(struct process *p, uint64_t ea)
 	if (!p->co_default_ops)
 		return -KOV_EFAULT;   /* the runtime has not said where its default table is */
 	spin_lock(&p->lock);
-	if (!p->ultt[cpu])
-		p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops);
+	if (!p->ultt[cpu] && (p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops)))
+		__atomic_add_fetch(&ultt_tables, 1, __ATOMIC_RELAXED);
 	coid_t fcm = p->ultt[cpu];
 	spin_unlock(&p->lock);
 	uint64_t page = ea & ~(PAGE_SIZE - 1);
@@ -286,6 +292,7 @@ static void destroy_address_space(struct process *p)
 			CO_CALL(struct fcm, p->ultt[i], release);
 			co_destroy(p->ultt[i]);
 			p->ultt[i] = 0;
+			__atomic_sub_fetch(&ultt_tables, 1, __ATOMIC_RELAXED);
 		}
 	if (p->fr)
 		co_destroy(p->fr);

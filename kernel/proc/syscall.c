@@ -115,6 +115,7 @@ static long meminfo(uint64_t what)
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
 	case MEMINFO_CPUS: return (long)cpus_online;
 	case MEMINFO_SOCKETS: return (long)net_sockets_open();
+	case MEMINFO_ULTT_TABLES: return (long)process_ultt_tables();
 	default: return -KOV_EINVAL;
 	}
 }

@@ -547,17 +547,19 @@ static int fuzz(long calls, long threads, uint64_t seed)
 	return wrong ? 3 : 0;
 }
 
-struct counts { long pages, blocks, procs, sockets; };
+struct counts { long pages, blocks, procs, sockets, ultt; };
 
 static struct counts measure(void)
 {
 	return (struct counts){ meminfo(MEMINFO_FREE_PAGES), meminfo(MEMINFO_HEAP_BLOCKS),
-				meminfo(MEMINFO_PROCESSES), meminfo(MEMINFO_SOCKETS) };
+				meminfo(MEMINFO_PROCESSES), meminfo(MEMINFO_SOCKETS),
+				meminfo(MEMINFO_ULTT_TABLES) };
 }
 
 static bool same(struct counts a, struct counts b)
 {
-	return a.pages == b.pages && a.blocks == b.blocks && a.procs == b.procs && a.sockets == b.sockets;
+	return a.pages == b.pages && a.blocks == b.blocks && a.procs == b.procs &&
+	       a.sockets == b.sockets && a.ultt == b.ultt;
 }
 
 static void pause_ms(int ms)
@@ -594,22 +596,39 @@ int main(int argc, char **argv)
 		pause_ms((int)(delay * 1000));
 	/* A short run first: what a first run allocates once (program pages, caches) is not a
 	 * leak. Then the counts, the run, and the counts again once the dust settles (deferred
-	 * destruction, sockets' TIME_WAIT). */
+	 * destruction, sockets' TIME_WAIT). Some growth happens once, whenever it first comes: a
+	 * long-lived process (the daemon, this one) whose thread reaches a CPU for the first time
+	 * gets that CPU's user LTT table (threads migrate; MEMINFO_ULTT_TABLES counts them), and a
+	 * CPU's sample ring that overflows under the monitor gets bigger storage. So a run whose
+	 * counts moved is run and measured again, up to 3 runs: a leak recurs every run. */
 	run_child(calls < 4000 ? calls : 4000, threads, seed + 1000);
 	pause_ms(500);
-	struct counts before = measure();
-	uint64_t t0 = clock_ns();
-	int status = run_child(calls, threads, seed);
-	uint64_t ms = (clock_ns() - t0) / 1000000;
-	struct counts after = measure();
-	for (int i = 0; i < 200 && !same(before, after); i++) {
-		pause_ms(100);
+	struct counts before, after;
+	int status = 0;
+	uint64_t ms = 0;
+	for (int attempt = 0; attempt < 3; attempt++) {
+		before = measure();
+		uint64_t t0 = clock_ns();
+		int st = run_child(calls, threads, seed);
+		status = status ? status : st;
+		ms = (clock_ns() - t0) / 1000000;
 		after = measure();
+		int settle = attempt == 2 ? 200 : 50;   /* tenths of a second */
+		for (int i = 0; i < settle && !same(before, after); i++) {
+			pause_ms(100);
+			after = measure();
+		}
+		if (same(before, after))
+			break;
+		printf("sysfuzz: run %d moved the counts (free pages %ld -> %ld, heap blocks %ld -> %ld, "
+		       "user LTT tables %ld -> %ld): measured again\n", attempt + 1, before.pages,
+		       after.pages, before.blocks, after.blocks, before.ultt, after.ultt);
 	}
 	printf("sysfuzz: %ld calls in %lu ms, child exit status %d\n", calls, (unsigned long)ms, status);
 	printf("sysfuzz: free pages %ld -> %ld, heap blocks %ld -> %ld, processes %ld -> %ld, "
-	       "sockets %ld -> %ld\n", before.pages, after.pages, before.blocks, after.blocks,
-	       before.procs, after.procs, before.sockets, after.sockets);
+	       "sockets %ld -> %ld, user LTT tables %ld -> %ld\n", before.pages, after.pages,
+	       before.blocks, after.blocks, before.procs, after.procs, before.sockets, after.sockets,
+	       before.ultt, after.ultt);
 	bool ok = status == 0 && same(before, after);
 	printf("sysfuzz: %s\n", ok ? "passed" : "FAILED");
 	return ok ? 0 : 1;
