@@ -42,9 +42,11 @@ struct runqueue {
 #define WAKE_JUMPS_PER_TICK 8
 
 /* A woken thread preempts the one running on its CPU at once (at the next interrupt return,
- * system-call return or preemption point) if that one has had the CPU for this long: a
- * thread woken by I/O does not wait for a CPU-bound thread's tick, while threads that hand a
- * lock back and forth do not preempt each other on every wake-up. In timebase ticks (set from
+ * system-call return or preemption point) if that one is CPU-bound (it last left a CPU
+ * preempted rather than blocking) or has had the CPU for this long: a thread woken by I/O
+ * does not wait for a CPU-bound thread's tick, even one that was switched in just before,
+ * while threads that hand a lock back and forth (they block) do not preempt each other on
+ * every wake-up. A tick ends no turn shorter than this either. In timebase ticks (set from
  * the timebase frequency at sched_init_cpu). */
 static uint64_t wake_preempt_ticks;
 
@@ -454,6 +456,7 @@ void thread_block_on(const void *key, bool (*still_blocked)(const void *key))
 		machine_halt();
 	}
 	voluntary_switch_begins(t);
+	t->cpu_bound = false;
 	t->wait_key = key;
 	t->state = THREAD_BLOCKED;
 	t->next = btq[b].head;   /* order within a bucket is fixed up by wake_one (oldest first) */
@@ -556,7 +559,11 @@ static void make_runnable(struct thread *t)
 	} else {
 		enqueue(q, t);
 	}
-	bool preempt = q->current != q->idle && mftb() - q->switched_at >= wake_preempt_ticks;
+	/* At once if the running thread is CPU-bound (it last left a CPU preempted, not
+	 * blocking), else once it has had the CPU for wake_preempt_ticks. */
+	struct thread *cur = q->current;
+	bool preempt = cur != q->idle &&
+		       (cur->cpu_bound || mftb() - q->switched_at >= wake_preempt_ticks);
 	if (preempt)
 		q->need_resched = true;
 	unsigned cpu = t->cpu;
@@ -725,6 +732,8 @@ void sched_preempt(struct trap_frame *tf)
 	bool in_kernel = !(tf->msr & MSR_PR);
 	if (in_kernel && q->current != q->idle && !q->current->kernel_preempted)
 		kp_add(q->current);   /* it may hold rep pointers until its next quiescent point */
+	if (q->current != q->idle)
+		q->current->cpu_bound = true;
 	spin_lock(&q->lock);
 	requeue_current(q);
 	switch_locked(q, !in_kernel);

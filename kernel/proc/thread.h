@@ -55,6 +55,7 @@ struct thread {
 	uint64_t episode;          /* co_retired when it last entered the kernel or resumed from a
 	                              voluntary switch: it holds no rep of an object retired later */
 	bool kernel_preempted;     /* preempted in kernel code since its last quiescent point */
+	bool cpu_bound;            /* it last left the CPU preempted, not blocking */
 	struct thread *kp_next;    /* the list of such threads */
 	int net_errno;             /* the network stack's errno for this thread */
 	void *net_buf;             /* socket calls' bounce buffer, made on first use */
