@@ -22,6 +22,7 @@ struct runqueue {
 	struct thread *dead;           /* exited thread to announce after the switch */
 	struct thread *moving;         /* switched out to run elsewhere: placed after the switch */
 	bool need_resched;
+	bool turn_over;                /* need_resched from the tick: the running thread's turn ended */
 	struct thread *timed;          /* blocked with a deadline (touched only by this CPU) */
 	uint64_t switched_at;          /* timebase when current was switched in */
 	unsigned jumps;                /* woken threads queued at the head since the last tick */
@@ -42,12 +43,13 @@ struct runqueue {
 #define WAKE_JUMPS_PER_TICK 8
 
 /* A woken thread preempts the one running on its CPU at once (at the next interrupt return,
- * system-call return or preemption point) if that one is CPU-bound (it last left a CPU
- * preempted rather than blocking) or has had the CPU for this long: a thread woken by I/O
- * does not wait for a CPU-bound thread's tick, even one that was switched in just before,
- * while threads that hand a lock back and forth (they block) do not preempt each other on
- * every wake-up. A tick ends no turn shorter than this either. In timebase ticks (set from
- * the timebase frequency at sched_init_cpu). */
+ * system-call return or preemption point) if that one has had the CPU for this long, or if
+ * the woken one is a kernel (I/O) thread and the running one is CPU-bound (it last left a CPU
+ * preempted rather than blocking): a thread woken by I/O does not wait for a CPU-bound
+ * thread's tick, even one switched in just before, while user threads that hand a lock back
+ * and forth do not preempt each other, or a spinning lock holder, on every wake-up. A tick
+ * ends no turn shorter than this either. In timebase ticks (set from the timebase frequency
+ * at sched_init_cpu). */
 static uint64_t wake_preempt_ticks;
 
 static struct runqueue runqueues[MAX_CPUS];
@@ -403,18 +405,26 @@ static void voluntary_switch_ends(void)
 	thread_kernel_entry();
 }
 
-/* With q->lock held: the running thread goes back to the queue, or, if its affinity no
- * longer has this CPU, to the next thread to place elsewhere after the switch. */
-static void requeue_current(struct runqueue *q)
+/* With q->lock held: the running thread goes back to the queue (at the tail when its turn is
+ * over; second, behind the thread that woke and preempted it, when it was cut short), or, if
+ * its affinity no longer has this CPU, to the next thread to place elsewhere after the switch. */
+static void requeue_current(struct runqueue *q, bool turn_over)
 {
 	struct thread *t = q->current;
 	if (t == q->idle)
 		return;
 	t->state = THREAD_RUNNABLE;
-	if (__atomic_load_n(&t->affinity, __ATOMIC_RELAXED) & (1u << this_cpu()->index))
-		enqueue(q, t);
-	else
+	if (!(__atomic_load_n(&t->affinity, __ATOMIC_RELAXED) & (1u << this_cpu()->index))) {
 		q->moving = t;
+	} else if (turn_over || !q->head) {
+		enqueue(q, t);
+	} else {
+		t->next = q->head->next;
+		q->head->next = t;
+		if (q->tail == q->head)
+			q->tail = t;
+		q->nr++;
+	}
 }
 
 void thread_yield(void)
@@ -427,7 +437,7 @@ void thread_yield(void)
 	struct runqueue *q = my_rq();
 	voluntary_switch_begins(q->current);
 	spin_lock(&q->lock);
-	requeue_current(q);
+	requeue_current(q, true);
 	switch_locked(q, true);
 	finish_switch(irq);
 	voluntary_switch_ends();
@@ -559,11 +569,12 @@ static void make_runnable(struct thread *t)
 	} else {
 		enqueue(q, t);
 	}
-	/* At once if the running thread is CPU-bound (it last left a CPU preempted, not
-	 * blocking), else once it has had the CPU for wake_preempt_ticks. */
+	/* A kernel thread (I/O: the network's receive and stack threads) preempts a CPU-bound
+	 * thread (it last left a CPU preempted, not blocking) at once; otherwise a woken thread
+	 * preempts one that has had the CPU for wake_preempt_ticks. */
 	struct thread *cur = q->current;
-	bool preempt = cur != q->idle &&
-		       (cur->cpu_bound || mftb() - q->switched_at >= wake_preempt_ticks);
+	bool preempt = cur != q->idle && ((cur->cpu_bound && !t->proc) ||
+					  mftb() - q->switched_at >= wake_preempt_ticks);
 	if (preempt)
 		q->need_resched = true;
 	unsigned cpu = t->cpu;
@@ -719,8 +730,10 @@ void sched_tick(void)
 	 * the threads it had just preempted (seen for dcid on almost every DCI ping under load). */
 	struct thread *cur = q->current;
 	bool turn_over = q->head && mftb() - q->switched_at >= wake_preempt_ticks;
-	if (cur != q->idle && (turn_over || !(cur->affinity & (1u << this_cpu()->index))))
+	if (cur != q->idle && (turn_over || !(cur->affinity & (1u << this_cpu()->index)))) {
 		q->need_resched = true;
+		q->turn_over = true;
+	}
 }
 
 void sched_preempt(struct trap_frame *tf)
@@ -735,7 +748,8 @@ void sched_preempt(struct trap_frame *tf)
 	if (q->current != q->idle)
 		q->current->cpu_bound = true;
 	spin_lock(&q->lock);
-	requeue_current(q);
+	requeue_current(q, q->turn_over);
+	q->turn_over = false;
 	switch_locked(q, !in_kernel);
 	finish_switch(0);
 }
