@@ -163,6 +163,10 @@ exc_return:
 	ori	r11, r11, MSR_ME
 	mtmsrd	r11
 	isync
+	/* Drop any reservation: a thread switched out between its lwarx and stwcx. must not
+	 * have its stwcx. succeed after another thread on this CPU stored to the word. */
+	addi	r11, r13, PC_SCRATCH0
+	stdcx.	r0, 0, r11
 	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
 	mtcr	r11
 	ld	r11, TF_LR+STACK_FRAME_MIN(r1)

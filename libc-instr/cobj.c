@@ -148,7 +148,10 @@ uint64_t co_runtime_ltt_base(void)
 
 unsigned int co_runtime_cpu(void)
 {
-	return (unsigned)getcpu();   /* threads never migrate */
+	/* Threads migrate: one moved between this and the table write installs another CPU's
+	 * rep in this CPU's entry, which stays correct (a rep serves every thread its CPU runs,
+	 * so it locks), only not local. */
+	return (unsigned)getcpu();
 }
 
 int co_runtime_lock(struct spinlock *l)

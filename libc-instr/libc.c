@@ -37,6 +37,11 @@ void yield(void)
 void *sbrk(long increment) { return (void *)__syscall(SYS_SBRK, increment, 0, 0, 0, 0); }
 uint64_t clock_ns(void) { return (uint64_t)__syscall(SYS_CLOCK, 0, 0, 0, 0, 0); }
 int getcpu(void) { return (int)__syscall(SYS_GETCPU, 0, 0, 0, 0, 0); }
+int sched_setaffinity(int tid, uint64_t mask)
+{
+	return (int)__syscall(SYS_SCHED_SETAFFINITY, tid, (long)mask, 0, 0, 0);
+}
+long sched_getaffinity(int tid) { return __syscall(SYS_SCHED_GETAFFINITY, tid, 0, 0, 0, 0); }
 long meminfo(int what) { return __syscall(SYS_MEMINFO, what, 0, 0, 0, 0); }
 
 /* printf and puts keep each thread's output until its line is complete (or OUT_MAX bytes

@@ -161,10 +161,5 @@ int thread_self_id(void)
 
 int uthread_cpu(void)
 {
-	struct uthread *t = self();
-	if (!t)
-		return getcpu();
-	if (!t->cpu1)
-		t->cpu1 = (uint32_t)getcpu() + 1;
-	return (int)t->cpu1 - 1;
+	return getcpu();
 }

@@ -12,7 +12,6 @@ struct uthread {
 	volatile uint64_t quiescent;   /* quiescent points passed */
 	volatile int alive;
 	volatile int parked;           /* asleep in the kernel: quiescent for as long as it lasts */
-	uint32_t cpu1;                 /* its CPU + 1, once asked (threads stay on their CPU) */
 };
 
 /* The calling thread passes a quiescent point. */
@@ -27,7 +26,8 @@ bool uthread_all_passed(const uint64_t seen[UTHREAD_MAX]);
 /* Takes a free record for a new thread (0 if none) and releases one. */
 struct uthread *uthread_alloc(void);
 void uthread_release(struct uthread *t);
-/* The calling thread's CPU (a system call the first time only). */
+/* The calling thread's CPU now (a system call: threads migrate; the lock statistics' contended
+ * paths only). */
 int uthread_cpu(void);
 /* Makes rec the calling thread's record. */
 void uthread_set_self(struct uthread *rec);

@@ -13,9 +13,10 @@
 #define SYS_CLOCK     7   /* () -> nanoseconds since boot */
 #define SYS_GETCPU    8   /* () -> CPU number */
 #define SYS_MEMINFO   9   /* (what) -> MEMINFO_* figure */
-#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu) -> tid; cpu -1: any,
-                               * 0 .. THREAD_CPU_MAX - 1: that CPU if online, else any online
-                               * CPU (a wish); other values -KOV_EINVAL */
+#define SYS_THREAD_CREATE 10  /* (entry descriptor, arg, stack top, cpu) -> tid; cpu -1: any
+                               * (the thread migrates), 0 .. THREAD_CPU_MAX - 1: pinned to that
+                               * CPU if online, else any online CPU (a wish); other values
+                               * -KOV_EINVAL */
 #define SYS_THREAD_EXIT   11  /* (code): ends the calling thread */
 #define SYS_THREAD_JOIN   12  /* (tid) -> its exit code */
 #define SYS_FUTEX_WAIT    13  /* (addr, expected): sleeps while *addr == expected -> 0 */
@@ -69,7 +70,11 @@
                                  that rep, 0 for none */
 #define SYS_KILL          51  /* (pid) -> 0: ends the process as a fatal fault would (status
                                  KILLED_STATUS); privileged callers, or the process's parent */
-#define SYS_COUNT     52
+#define SYS_SCHED_SETAFFINITY 52  /* (tid or 0 for the caller, CPU mask: bit N = CPU N) -> 0; a
+                                     thread of the caller's process; the mask must name an
+                                     online CPU (-KOV_EINVAL); the thread moves there */
+#define SYS_SCHED_GETAFFINITY 53  /* (tid or 0) -> its CPU mask */
+#define SYS_COUNT     54
 
 #define KILLED_STATUS 137             /* the exit status of a killed process (128 + 9) */
 
@@ -89,6 +94,9 @@
 #define MEMINFO_SOCKETS     5   /* sockets open, all processes together */
 #define MEMINFO_HEAP_MARK   6   /* privileged: remember each kernel allocation site's live blocks */
 #define MEMINFO_HEAP_REPORT 7   /* privileged: print the sites that differ from the mark; how many */
+#define MEMINFO_ULTT_TABLES 8   /* user LTT tables: one per process and CPU its threads touched
+                                   it on (threads migrate, so a process gains one on a CPU it
+                                   first reaches) */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

@@ -66,7 +66,9 @@ static void storage_fault(struct trap_frame *tf, bool user)
 	long rc = -KOV_EFAULT;
 	if (p && !refused && ea >= USER_BASE && ea < USER_END &&
 	    (rc = CO_CALL(struct process, p->self, fault, ea, write)) == 0) {
+		int irq = irq_save();   /* this CPU's count, wherever the fault started */
 		this_cpu()->hpt_misses++;   /* a user page fault resolved: a page-table miss too */
+		irq_restore(irq);
 		km_sw(SW_HPT_MISS, tf);
 		return;
 	}
@@ -79,6 +81,12 @@ static void storage_fault(struct trap_frame *tf, bool user)
 	}
 	kill_process(tf, refused ? "protection fault" : rc == -KOV_ENOMEM ?
 		     "no memory or page-table slot for a page fault" : "bad address", ea, -11);
+}
+
+static bool in_user_ltt(const struct trap_frame *tf)
+{
+	uint64_t ea = tf->vector == 0x300 || tf->vector == 0x380 ? tf->dar : tf->nip;
+	return ea >= ULTT_BASE && ea < ULTT_BASE + ULTT_BYTES;
 }
 
 void exception_dispatch(struct trap_frame *tf)
@@ -99,7 +107,12 @@ void exception_dispatch(struct trap_frame *tf)
 			return;
 		}
 		translation_on();
-		if (user)   /* a user page fault walks Region, FCM, PM: interruptible too */
+		/* A user page fault walks Region, FCM, PM: interruptible (preemptible) too, except
+		 * in the user LTT, whose page and segment are this CPU's: that fault must end on
+		 * the CPU it started on. */
+		if (user)
+			thread_kernel_entry();   /* a preemptible episode in the kernel starts */
+		if (user && !in_user_ltt(tf))
 			irq_enable();
 		storage_fault(tf, user);
 		irq_disable();
@@ -124,7 +137,12 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "system call from the kernel");
 		timer_check();
 		km_sw(SW_SYSCALL, tf);
+		thread_kernel_entry();   /* a preemptible episode in the kernel starts */
+		/* System calls run with interrupts on, as kernel threads do: the tick preempts them
+		 * (not while they hold a spin lock) and samples land in the code that runs them. */
+		irq_enable();
 		syscall_dispatch(tf);
+		irq_disable();
 		sched_preempt(tf);   /* a thread this call woke may be due to run now */
 		break;
 	case 0x700:
@@ -143,8 +161,14 @@ void exception_dispatch(struct trap_frame *tf)
 	}
 	/* Never return into a nap: the interrupted idle loop re-checks for work itself. */
 	tf->msr &= ~MSR_POW;
-	if (user)
+	/* A thread preempted in the kernel may have been moved to another CPU meanwhile: the
+	 * kernel code it returns to must find this CPU's area in r13, not the one it left. */
+	if (!user) {
+		tf->gpr[13] = (uint64_t)this_cpu();
+	} else {
+		thread_quiescent();   /* back to user mode: it holds no rep pointers now */
 		process_check_exit();
+	}
 }
 
 const char *vector_name(uint64_t v)

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+struct thread;
+
 #define MAX_CPUS 8                 /* the clustered-object ABI's CO_MAX_CPUS too */
 #define CPU_STACK_SIZE (32 * 1024)
 #define BOOT_STACK_SIZE (32 * 1024)   /* boot/head.S */
@@ -27,7 +29,9 @@ struct percpu {
 	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
-	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero */
+	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero (changed only
+	                              through r13 itself: kernel/proc/spinlock.c) */
+	struct thread *current;    /* the running thread, read in one load (thread.h) */
 	uint64_t ipis;             /* inter-processor interrupts received */
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */

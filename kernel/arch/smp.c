@@ -72,7 +72,7 @@ void cpu_idle_loop(void)
 		co_quiescent();
 		co_reclaim();
 		run_pending_call();
-		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()))
+		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()) && !sched_pull())
 			platform->idle();
 	}
 }

@@ -11,6 +11,7 @@
 #include "../lib/ksyms.h"
 #include "../lib/string.h"
 #include "../../kov/km.h"
+#include "../proc/thread.h"
 
 /* The shared core sizes its arrays by the ABI's constants; the kernel's must be the same. */
 _Static_assert(MAX_CPUS == CO_MAX_CPUS, "one rep slot per CPU");
@@ -195,10 +196,17 @@ void co_runtime_rep_gone(void *rep)
 	km_lock_owner_gone(rep);
 }
 
+volatile uint64_t co_retired;
+
+_Static_assert(MAX_CPUS < CO_SEEN_MAX, "the snapshot keeps the retirement number after the CPUs");
+
+/* Taken after the object's table entries were emptied: a thread whose kernel episode starts
+ * after the count moved past this object cannot have found it. */
 void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])
 {
 	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++)
 		seen[cpu] = __atomic_load_n(&percpu_area[cpu].quiescent, __ATOMIC_ACQUIRE);
+	seen[MAX_CPUS] = __atomic_add_fetch(&co_retired, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Every online CPU has passed a quiescent point since the snapshot. */
@@ -208,7 +216,8 @@ bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX])
 		if (percpu_area[cpu].online &&
 		    __atomic_load_n(&percpu_area[cpu].quiescent, __ATOMIC_ACQUIRE) == seen[cpu])
 			return false;
-	return true;
+	/* ... and no thread preempted in kernel code entered it before this retirement. */
+	return sched_oldest_episode() >= seen[MAX_CPUS];
 }
 
 /* The method bodies' code addresses, sorted (for the monitor's method map). */

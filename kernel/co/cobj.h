@@ -139,9 +139,12 @@ void co_count_disable(coid_t coid);
 uint64_t co_count(coid_t coid);
 
 /* Quiescent-state tracking: each CPU calls co_quiescent() where it holds no object pointers
- * (its idle loop); co_reclaim() frees what every CPU has since let go of. */
+ * (its idle loop); co_reclaim() frees what every CPU has since let go of, and no thread
+ * preempted in kernel code may still hold (kernel/proc/thread.h). co_retired counts the
+ * objects retired (destroyed, awaiting reclamation) so far. */
 void co_quiescent(void);
 unsigned int co_reclaim(void);
+extern volatile uint64_t co_retired;
 unsigned int co_pending(void);
 
 /* ---- methods with a context-object frame ---------------------------------------------- */

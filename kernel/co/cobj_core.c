@@ -98,10 +98,12 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
 		co_runtime_fatal("method called on an object that is not live", entry, method);
 	if (method >= root->cls->nmethods)
 		co_runtime_fatal("no such method", entry, method);
-	unsigned cpu = co_runtime_cpu();
-	unsigned slot = root->kind == CO_PER_CPU_REPS ? cpu : 0;
 	void *rep = 0;
 	int state = co_runtime_lock(&root->lock);
+	/* The CPU is read under the lock (the kernel's holds off preemption): a thread moved to
+	 * another CPU between the two would install this CPU's table entry with the other's rep. */
+	unsigned cpu = co_runtime_cpu();
+	unsigned slot = root->kind == CO_PER_CPU_REPS ? cpu : 0;
 	/* Checked again under the lock: destruction marks the object dying and empties the
 	 * tables under it too, so a rep is never installed after that. */
 	if (g->state == CO_LIVE) {

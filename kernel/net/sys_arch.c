@@ -77,12 +77,16 @@ void lwip_port_assert(const char *msg, const char *file, int line)
  * each pbuf and pool operation. The spin lock holds off preemption while it is held. */
 
 static struct spinlock prot_lock = SPINLOCK_INIT;
-static volatile int prot_owner = -1;
+static const void *volatile prot_owner;
 static int prot_depth;
 
 sys_prot_t sys_arch_protect(void)
 {
-	int me = (int)this_cpu()->index;
+	/* The owner is the thread, not the CPU: a thread preempted before it takes the lock may
+	 * resume on a CPU whose running thread holds it. (Before threads exist, the CPU.) */
+	const void *me = current_thread();
+	if (!me)
+		me = this_cpu();
 	if (prot_owner != me) {
 		spin_lock(&prot_lock);
 		prot_owner = me;
@@ -95,7 +99,7 @@ void sys_arch_unprotect(sys_prot_t unused)
 {
 	(void)unused;
 	if (--prot_depth == 0) {
-		prot_owner = -1;
+		prot_owner = 0;
 		spin_unlock(&prot_lock);
 	}
 }

@@ -5,6 +5,7 @@
 #include "../mm/kmem.h"
 #include "../lib/string.h"
 #include "../arch/percpu.h"
+#include "../arch/cpu.h"
 #include "../kov_services.h"
 
 coid_t process_annex;
@@ -123,7 +124,12 @@ uint32_t svc_processes_get(struct process **out, uint32_t max)
 bool process_table_locked_here(void)
 {
 	const struct annex *a = co_rep(process_annex);
-	return (a->lock.word & SPIN_HOLDER) == this_cpu()->index + 1;
+	/* Interrupts off: the word and the CPU are read on one CPU (a thread moved between the
+	 * two reads could find the holder there and take it for itself). */
+	int irq = irq_save();
+	bool here = (a->lock.word & SPIN_HOLDER) == this_cpu()->index + 1;
+	irq_restore(irq);
+	return here;
 }
 
 void svc_process_put(struct process *p)

@@ -24,6 +24,12 @@ static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
 static uint8_t ctx_used[MAX_CONTEXTS + 1];
 static uint32_t ctx_next = 1;
+static volatile uint32_t ultt_tables;   /* MEMINFO_ULTT_TABLES */
+
+uint32_t process_ultt_tables(void)
+{
+	return __atomic_load_n(&ultt_tables, __ATOMIC_RELAXED);
+}
 
 /* ---- Process -------------------------------------------------------------------------- */
 /* A fault in the user LTT: this CPU's table, created with empty entries on first touch. */
@@ -33,8 +39,8 @@ static long ultt_fault(struct process *p, uint64_t ea)
 	if (!p->co_default_ops)
 		return -KOV_EFAULT;   /* the runtime has not said where its default table is */
 	spin_lock(&p->lock);
-	if (!p->ultt[cpu])
-		p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops);
+	if (!p->ultt[cpu] && (p->ultt[cpu] = fcm_create_ltt(ULTT_BASE, p->co_default_ops)))
+		__atomic_add_fetch(&ultt_tables, 1, __ATOMIC_RELAXED);
 	coid_t fcm = p->ultt[cpu];
 	spin_unlock(&p->lock);
 	uint64_t page = ea & ~(PAGE_SIZE - 1);
@@ -222,6 +228,7 @@ static void destroy_address_space(struct process *p)
 			CO_CALL(struct fcm, p->ultt[i], release);
 			co_destroy(p->ultt[i]);
 			p->ultt[i] = 0;
+			__atomic_sub_fetch(&ultt_tables, 1, __ATOMIC_RELAXED);
 		}
 	if (p->fr)
 		co_destroy(p->fr);
@@ -414,6 +421,54 @@ long process_thread_create(uint64_t udesc, uint64_t arg, uint64_t stack_top, lon
 void process_thread_exit(long code)
 {
 	thread_leaves(current_process(), code);
+}
+
+/* The caller's process's thread `tid` (0: the caller), under p->lock; 0 if none. */
+static struct thread *thread_of(struct process *p, uint32_t tid)
+{
+	if (tid == 0)
+		return current_thread();
+	if (p->thread && p->thread->tid == tid)
+		return p->thread;
+	for (int i = 0; i < MAX_THREADS; i++)
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY && p->threads[i]->tid == tid)
+			return p->threads[i];
+	return 0;
+}
+
+long process_set_affinity(uint64_t tid, uint64_t mask)
+{
+	struct process *p = current_process();
+	uint32_t online = 0;
+	for (unsigned c = 0; c < MAX_CPUS; c++)
+		if (percpu_area[c].online)
+			online |= 1u << c;
+	if (tid > UINT32_MAX)
+		return -KOV_ESRCH;
+	if (mask >> MAX_CPUS || !(mask & online))
+		return -KOV_EINVAL;
+	spin_lock(&p->lock);
+	struct thread *t = thread_of(p, (uint32_t)tid);
+	if (t)
+		thread_set_affinity(t, (uint32_t)mask);
+	spin_unlock(&p->lock);
+	if (!t)
+		return -KOV_ESRCH;
+	if (t == current_thread() && !(mask & (1u << this_cpu()->index)))
+		thread_yield();   /* leaves this CPU now */
+	return 0;
+}
+
+long process_get_affinity(uint64_t tid)
+{
+	struct process *p = current_process();
+	if (tid > UINT32_MAX)
+		return -KOV_ESRCH;
+	spin_lock(&p->lock);
+	struct thread *t = thread_of(p, (uint32_t)tid);
+	long mask = t ? (long)t->affinity : -KOV_ESRCH;
+	spin_unlock(&p->lock);
+	return mask;
 }
 
 long process_thread_join(uint32_t tid)

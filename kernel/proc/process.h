@@ -121,5 +121,10 @@ void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Called on the way back to user mode: ends the thread if its process is exiting. */
 void process_check_exit(void);
 struct process *current_process(void);
+/* MEMINFO_ULTT_TABLES: user LTT tables of live processes. */
+uint32_t process_ultt_tables(void);
+/* SYS_SCHED_SETAFFINITY / GETAFFINITY: a thread of the caller's process (tid 0: the caller). */
+long process_set_affinity(uint64_t tid, uint64_t mask);
+long process_get_affinity(uint64_t tid);
 
 #endif

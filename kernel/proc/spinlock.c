@@ -4,6 +4,18 @@
 #include "../arch/cpu.h"
 #include "../lib/lockstat.h"
 #include "../../kov/km.h"
+#include <stddef.h>
+
+/* The preemption count is changed through r13 itself, never through a copy of it: a thread
+ * preempted between the load and the store may resume on another CPU, and its store must land
+ * in that CPU's count. A thread is only switched out while the count is 0 (apart from the run
+ * queue's lock, which the incoming thread releases), so the value it loaded is right there too. */
+#define PREEMPT_COUNT_ADD(d) do {                                                          \
+	uint32_t v_;                                                                        \
+	__asm__ volatile("lwz %0, %1(13)\n\taddi %0, %0, %2\n\tstw %0, %1(13)"                \
+			 : "=&b"(v_) : "i"(offsetof(struct percpu, preempt_count)), "i"(d)         \
+			 : "memory");                                                       \
+} while (0)
 
 /* The one-try acquisition failed on a lock that may be free but fully counted: take it if
  * so, counting the acquisition (its hold is measured at release). */
@@ -20,11 +32,11 @@ static bool take_counted(struct spinlock *l, uint32_t me)
 
 bool spin_trylock(struct spinlock *l)
 {
-	struct percpu *c = this_cpu();
-	c->preempt_count++;
+	PREEMPT_COUNT_ADD(1);
+	struct percpu *c = this_cpu();   /* no preemption from here: it stays this CPU's */
 	if (spin_trylock_as(l, c->index + 1) || take_counted(l, c->index + 1))
 		return true;
-	c->preempt_count--;
+	PREEMPT_COUNT_ADD(-1);
 	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
 	if (s)
 		__atomic_fetch_add(&s->trylock_failures, 1, __ATOMIC_RELAXED);
@@ -58,9 +70,8 @@ static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, ui
 
 void spin_lock(struct spinlock *l)
 {
-	struct percpu *c = this_cpu();
-	c->preempt_count++;
-	uint32_t me = c->index + 1;
+	PREEMPT_COUNT_ADD(1);
+	uint32_t me = this_cpu()->index + 1;
 	if (__builtin_expect(spin_trylock_as(l, me), 1))
 		return;
 	spin_lock_contended(l, me);
@@ -82,5 +93,5 @@ void spin_unlock(struct spinlock *l)
 		spin_unlock_measured(l);
 	else
 		l->word = 0;
-	this_cpu()->preempt_count--;
+	PREEMPT_COUNT_ADD(-1);
 }

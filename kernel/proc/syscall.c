@@ -123,6 +123,7 @@ static long meminfo(uint64_t what)
 			return (long)kmem_sites_report();
 		kmem_sites_mark();
 		return 0;
+	case MEMINFO_ULTT_TABLES: return (long)process_ultt_tables();
 	default: return -KOV_EINVAL;
 	}
 }
@@ -230,6 +231,12 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_THREAD_CREATE:
 		rc = process_thread_create(a[0], a[1], a[2], (long)a[3]);
+		break;
+	case SYS_SCHED_SETAFFINITY:
+		rc = process_set_affinity(a[0], a[1]);
+		break;
+	case SYS_SCHED_GETAFFINITY:
+		rc = process_get_affinity(a[0]);
 		break;
 	case SYS_THREAD_EXIT:
 		process_thread_exit((long)a[0]);

@@ -1,8 +1,11 @@
 /* Kernel threads and the per-CPU scheduler.
  *
  * Every CPU has a run queue of runnable threads and an idle thread (the flow that booted the
- * CPU). Threads stay on the CPU they were created for. The decrementer preempts a running thread
- * (round robin, one tick per turn) unless it holds a spin lock. Switching follows xv6: the
+ * CPU). Threads start on the CPU they were created for and migrate: an idle CPU pulls a queued
+ * thread from the busiest one, and every few ticks a CPU with two or more threads more than
+ * the least loaded one pushes one there; a thread's affinity (CPU mask) bounds both. The
+ * decrementer preempts a running thread (round robin, one tick per turn), in the kernel too,
+ * unless it holds a spin lock. Switching follows xv6: the
  * outgoing thread takes its CPU's run-queue lock with interrupts off, and whoever runs next
  * releases it, so a thread is never picked up before its registers are saved. */
 #ifndef KOV_THREAD_H
@@ -10,7 +13,9 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "../arch/trap.h"
+#include "../arch/percpu.h"
 
 struct process;
 
@@ -44,6 +49,14 @@ struct thread {
 	uint64_t deadline_ns;      /* thread_block_until: when to give up */
 	struct thread *timed_next; /* its CPU's list of threads blocked with a deadline */
 	bool timed_out;
+	volatile bool on_timed;    /* in that list: the thread does not migrate meanwhile */
+	volatile uint32_t affinity; /* CPUs it may run on, a bit per CPU */
+	uint64_t migrations;       /* times the balancer or its affinity moved it */
+	uint64_t episode;          /* co_retired when it last entered the kernel or resumed from a
+	                              voluntary switch: it holds no rep of an object retired later */
+	bool kernel_preempted;     /* preempted in kernel code since its last quiescent point */
+	bool cpu_bound;            /* it last left the CPU preempted, not blocking */
+	struct thread *kp_next;    /* the list of such threads */
 	int net_errno;             /* the network stack's errno for this thread */
 	void *net_buf;             /* socket calls' bounce buffer, made on first use */
 };
@@ -53,7 +66,8 @@ struct thread {
 /* Makes this CPU's current flow its idle thread; call once per CPU before anything blocks. */
 void sched_init_cpu(void);
 
-/* Creates a runnable thread on `cpu` (-1: spread round robin over the online CPUs). */
+/* Creates a runnable thread on `cpu`, pinned there (affinity that CPU alone); -1 or an offline
+ * CPU: spread round robin over the online CPUs, free to migrate. */
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg, int cpu);
 /* The same for a thread of a user process (proc and its VSID context set before it runs). */
 struct thread *thread_create_user(const char *name, void (*fn)(void *), void *arg, int cpu,
@@ -65,7 +79,32 @@ long thread_join(struct thread *t);
 /* Gives the CPU to the next runnable thread, if any. */
 void thread_yield(void);
 
-struct thread *current_thread(void);
+/* The running thread, in one load from this CPU's area: a thread preempted and moved to another
+ * CPU between two steps of a longer lookup would find another CPU's thread. */
+static inline struct thread *current_thread(void)
+{
+	struct thread *t;
+	__asm__ volatile("ld %0, %1(13)" : "=r"(t) : "i"(offsetof(struct percpu, current)));
+	return t;
+}
+
+#define AFFINITY_ALL ((1u << MAX_CPUS) - 1)
+/* Restricts t to the CPUs in mask (a bit per CPU; at least one online). A queued thread moves
+ * at its CPU's next balancing pass, a running one when it is next switched out. */
+void thread_set_affinity(struct thread *t, uint32_t mask);
+/* Clustered-object reclamation with kernel preemption (kernel/co/cobj.c). A thread preempted in
+ * kernel code may hold rep pointers until its next quiescent point, on whatever CPU it resumes;
+ * per-CPU quiescent counts cannot see that, so such threads are listed until they return to
+ * user mode or block, yield or exit. thread_kernel_entry: a user thread enters the kernel
+ * (system call, page fault); thread_quiescent: the running thread holds no rep pointers
+ * (interrupts off); sched_oldest_episode: the oldest episode of the listed threads (UINT64_MAX
+ * for none): objects retired at or after it may still be in use. */
+void thread_kernel_entry(void);
+void thread_quiescent(void);
+uint64_t sched_oldest_episode(void);
+
+/* Idle CPU: takes a runnable thread from the busiest CPU; true if it took one. */
+bool sched_pull(void);
 
 /* Blocks the current thread on `key` unless `still_blocked(key)` is false when checked under
  * the queue's lock (so a wake-up between the caller's test and the sleep is never lost). */

@@ -25,12 +25,17 @@ int kill(int pid);
 void yield(void);
 void *sbrk(long increment);
 uint64_t clock_ns(void);
-int getcpu(void);
+int getcpu(void);   /* where the caller runs now: threads migrate unless pinned */
+/* The CPUs thread `tid` of this process (0: the caller) may run on, a bit per CPU: 0 or
+ * -KOV_ESRCH (no such thread), -KOV_EINVAL (no online CPU in mask); the thread moves there. */
+int sched_setaffinity(int tid, uint64_t mask);
+long sched_getaffinity(int tid);   /* its mask, or -KOV_ESRCH */
 long meminfo(int what);   /* MEMINFO_* from kernel/abi/syscall_nr.h */
 
-/* Threads: fn(arg) runs on `cpu`: -1 any CPU; 0 .. THREAD_CPU_MAX - 1 (kernel/abi/syscall_nr.h)
- * that CPU when it is online, else any online CPU (a wish, so a program written for more CPUs
- * runs on fewer); other numbers -KOV_EINVAL. The stack comes from malloc. Returns the tid or
+/* Threads: fn(arg) runs on `cpu`: -1 any CPU (it migrates as the load asks); 0 ..
+ * THREAD_CPU_MAX - 1 (kernel/abi/syscall_nr.h) pinned to that CPU when it is online, else any
+ * online CPU (a wish, so a program written for more CPUs runs on fewer); other numbers
+ * -KOV_EINVAL. The stack comes from malloc. Returns the tid or
  * a negative error. */
 int thread_create(void (*fn)(void *), void *arg, int cpu);
 long thread_join(int tid);

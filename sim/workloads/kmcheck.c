@@ -14,6 +14,9 @@
  *   kmcheck locks THREADS ITER       sleepbench's monitored mutex: acquisitions, waiters seen
  *   kmcheck refuse                   configurations the KM must refuse, with their reasons
  *   kmcheck sw CALLS                 software events: its own system calls, sampled
+ *   kmcheck insyscall CALLS TICK_US  long system calls are preempted: a thread on the same
+ *                                    CPU runs during them, and the decrementer's samples
+ *                                    taken during them land in the kernel
  *   kmcheck alias THR A B ROUNDS     beatbench's two objects' shares of the samples with
  *                                    fixed, then randomized periods of THR instructions */
 #include <stdbool.h>
@@ -527,6 +530,97 @@ static void sw(long calls)
 	check(d >= -1 && d <= 1, "one sample per 100 system calls");
 }
 
+/* The preemption of system calls. This thread reads the biggest program of the RAM disk
+ * (SYS_FILE_READ: a long copy in the kernel, first byte first, last byte last) CALLS times
+ * while a second thread on the same CPU spins, watching the buffer: before each call the first
+ * and last bytes are set to values the file does not have there, and `call` is odd during the
+ * call. The spinner catching the first byte copied and the last one not yet, with `call` odd
+ * and unchanged around its two loads, ran in the middle of a call: on the same CPU, only a
+ * preempted system call allows that. SW_CPU_CLOCK samples (one per tick) of the reading
+ * thread must land in the kernel (the pc of the most frequent one is printed for the test to
+ * symbolize), not on its `sc`. */
+#define READ_BUF (256 * 1024)
+static char read_buf[READ_BUF];
+static long read_size;
+static volatile uint64_t call, mid_call, spins;
+static volatile char mark_first, mark_last;
+static volatile int stop_spinning;
+
+static void spinner(void *arg)
+{
+	(void)arg;
+	volatile char *b = read_buf;
+	while (!stop_spinning) {
+		uint64_t c1 = call;
+		char first = b[0], last = b[read_size - 1];
+		if ((c1 & 1) && call == c1 && first != mark_first && last == mark_last)
+			mid_call++;
+		spins++;
+	}
+}
+
+static void insyscall(long calls, long tick_us)
+{
+	read_size = file_read("dcid", 0, read_buf, sizeof read_buf);
+	check(read_size > 64 * 1024, "the file to read is there and big");
+	char first = read_buf[0], last = read_buf[read_size - 1];
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 100000);
+	group(&c, "clock", 100);
+	add(&c, "SW_CPU_CLOCK", (uint64_t)tick_us);
+	apply(&c);
+	int cpu = getcpu();   /* both threads pinned there: idle CPUs would pull one away */
+	check(sched_setaffinity(0, 1ull << cpu) == 0 && getcpu() == cpu, "pinned to this CPU");
+	int spin_tid = thread_create(spinner, 0, cpu);
+	check(spin_tid > 0, "the spinning thread started");
+	while (spins == 0)   /* it has run once: it is on this CPU's run queue from now on */
+		yield();
+	int me = getpid();
+	km_control(KM_CTL_START);
+	long failed = 0;
+	for (long i = 0; i < calls; i++) {
+		read_buf[0] = mark_first = (char)~first;
+		read_buf[read_size - 1] = mark_last = (char)~last;
+		call++;
+		failed += file_read("dcid", 0, read_buf, sizeof read_buf) != read_size;
+		call++;
+	}
+	km_control(KM_CTL_STOP);
+	stop_spinning = 1;
+	thread_join(spin_tid);
+	uint64_t kernel = 0, user = 0, top_pc = 0, top_n = 0;
+	static struct { uint64_t pc, n; } pcs[64];
+	int n_pcs = 0;
+	long n;
+	while ((n = km_samples(samples, SAMPLE_BUF)) > 0)
+		for (long i = 0; i < n; i++) {
+			struct km_sample *s = &samples[i];
+			if ((int)s->pid != me || (int)s->tid == spin_tid)
+				continue;
+			if (!(s->flags & KM_SMP_KERNEL)) {
+				user++;
+				continue;
+			}
+			kernel++;
+			int k = 0;
+			while (k < n_pcs && pcs[k].pc != s->pc)
+				k++;
+			if (k == n_pcs && n_pcs < 64)
+				pcs[n_pcs++].pc = s->pc;
+			if (k < 64 && ++pcs[k].n > top_n) {
+				top_n = pcs[k].n;
+				top_pc = pcs[k].pc;
+			}
+		}
+	printf("kmcheck: insyscall calls=%ld bytes=%ld seen_mid_call=%lu kernel_samples=%lu "
+	       "user_samples=%lu top_kernel_pc=0x%lx top_kernel_samples=%lu\n", calls, read_size,
+	       (unsigned long)mid_call, (unsigned long)kernel, (unsigned long)user, (unsigned long)top_pc,
+	       (unsigned long)top_n);
+	check(failed == 0, "every read returned the whole file");
+	check(mid_call > 0, "a thread on the same CPU ran in the middle of a system call");
+	check(kernel >= 10 && kernel >= 4 * user,
+	      "the calling thread's clock samples land in the kernel (at least 80%)");
+}
+
 /* beatbench monitored with instruction samples every `thr` (fixed or randomized): the user
  * samples of each of its objects, for the test to compare with the objects' instructions. */
 static void alias_run(long thr, bool fixed, const char *args)
@@ -571,7 +665,7 @@ int main(int argc, char **argv)
 {
 	n_events = km_catalogue(events, MAX_EVENTS);
 	if (n_events <= 0 || argc < 2) {
-		printf("kmcheck: usage: kmcheck spin|ipc|mux|overload|refuse|sw|alias ... (catalogue %ld)\n",
+		printf("kmcheck: usage: kmcheck spin|ipc|mux|overload|refuse|sw|insyscall|alias ... (catalogue %ld)\n",
 		       n_events);
 		return 2;
 	}
@@ -596,6 +690,8 @@ int main(int argc, char **argv)
 		locks(number(argc > 2 ? argv[2] : "3"), number(argc > 3 ? argv[3] : "200"));
 	else if (strcmp(mode, "refuse") == 0)
 		refuse();
+	else if (strcmp(mode, "insyscall") == 0)
+		insyscall(number(argc > 2 ? argv[2] : "2000"), number(argc > 3 ? argv[3] : "10000"));
 	else if (strcmp(mode, "sw") == 0)
 		sw(number(argc > 2 ? argv[2] : "1000"));
 	else if (strcmp(mode, "alias") == 0)

@@ -4,11 +4,11 @@
 # answered), a client that stops reading
 # (cut off once its queue is full, and counted), and a 17th client arriving
 # when 16 are connected; each gets the protocol's error or refusal (fatal ones close only that
-# connection) and the good client keeps working throughout.
+# connection) and the good client keeps working throughout. CPUS=N boots smp with N CPUs.
 source "$(dirname "$0")/lib.bash"
 for profile in ${PROFILES:-smp g5}; do
 	port=$(free_port)
-	boot_bg --profile "$profile" --port "$port" --timeout 120
+	boot_bg --profile "$profile" --port "$port" --timeout 120 ${CPUS:+--cpus $CPUS}
 	wait_for '^dcid: listening' 60
 	python3 - "$port" <<'PY' || fail "$profile: daemon robustness"
 import sys, struct, socket
