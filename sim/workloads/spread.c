@@ -10,6 +10,7 @@
  *   spread: summary threads=N cpus=K cpus_used=U max_per_cpu=M min_per_cpu=m moves=M
  * Usage: spread [threads (8)] [seconds (4)] */
 #include "workload.h"
+#include "../../kernel/abi/syscall_nr.h"
 
 #define MAX_THREADS 16
 #define SLICE 20000   /* iterations between getcpu() calls */
