@@ -9,31 +9,6 @@ uint64_t jbb_random(uint64_t *s)
 	return *s;
 }
 
-static void *existing_rep(struct co_root *root, unsigned int cpu)
-{
-	(void)cpu;
-	return root->reps[0];
-}
-
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
-coid_t jbb_object(const struct co_class *cls, void *rep)
-{
-	struct co_root *root = malloc(sizeof *root);
-	if (!root)
-		return 0;
-	memset(root, 0, sizeof *root);
-	root->cls = cls;
-	root->kind = CO_SINGLE_REP;
-	root->make_rep = existing_rep;
-	root->free = never_freed;
-	root->reps[0] = rep;
-	return co_create(root);
-}
-
 /* The skew: cfg.hot percent to warehouse 0, the rest evenly over every warehouse. */
 static int pick_warehouse(uint64_t *rng)
 {
