@@ -178,11 +178,11 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 		a->frames = realloc(a->frames, (a->count + 1) * sizeof *a->frames);
 		a->frames[a->count++] = *fr;    /* keeps the bytes */
 		fr->bytes = NULL;
-	} else if (f->type == PROTO_SAMPLES) {
+	} else if (proto_is_samples(f->type)) {
 		struct proto_samples_head h;
 		struct proto_sample s;
-		proto_decode_samples(f, &h, &it);
-		while (proto_next_sample(&it, &s)) {
+		proto_decode_any_samples(f, &h, &it);
+		while (proto_next_any_sample(&it, &s)) {
 			rp->samples++;
 			rp->per_event[s.event & 255]++;
 			if (s.flags & PROTO_SMP_NO_OBJECT) {
