@@ -1,0 +1,85 @@
+/* Known call paths for the call-chain tests (tests/qemu/chains.sh). Two phases, alternating:
+ *  - user: main -> chain_a -> chain_b -> chain_c -> the ChainBench object's method `spin` (a
+ *    compute loop), so user samples end in the method with the object on its frame;
+ *  - system call: main -> chain_a -> chain_b -> chain_read -> file_read (the FILE_READ system
+ *    call copying this program's file from the RAM disk), so kernel samples run in the
+ *    kernel's copy_to_user under syscall_dispatch, and their chains go on across the boundary
+ *    into the user frames file_read <- chain_read <- chain_b <- chain_a <- main.
+ * Usage: chainbench [rounds (0 = forever)] [loop iterations per spin (2000000)] */
+#include "workload.h"
+#include <socket.h>
+
+struct spinner;
+struct spinner_ops { long (*spin)(struct spinner *s, long n); };
+struct spinner { const struct spinner_ops *ops; volatile long acc; };
+
+CO_METHOD(long, spinner_spin, struct spinner *s, long n)
+{
+	long a = s->acc;
+	for (long i = 0; i < n; i++)
+		a = a * 31 + i;
+	s->acc = a;
+	return a;
+}
+
+static const struct spinner_ops ops = { spinner_spin };
+static const struct co_class spinner_class = { "ChainBench", &ops, 1, 0 };
+static struct spinner the_spinner = { &ops, 1 };
+static coid_t spinner;
+static long work = 2000000;
+static char buf[65536];
+static volatile long sink;
+
+/* Not inlined and not tail calls (the empty asm after each call): every function keeps its
+ * own frame, so the chain is exactly main, chain_a, chain_b, then chain_c or chain_read. */
+#define KEEP_FRAME() __asm__ volatile("" ::: "memory")
+
+__attribute__((noinline)) static long chain_c(long n)
+{
+	long r = CO_CALL(struct spinner, spinner, spin, n);
+	KEEP_FRAME();
+	return r + 1;
+}
+
+__attribute__((noinline)) static long chain_read(long n)
+{
+	long total = 0;
+	for (long i = 0; i < n / 20000 + 1; i++) {
+		long got = file_read("chainbench", 0, buf, sizeof buf);
+		KEEP_FRAME();
+		total += got > 0 ? got : 0;
+	}
+	return total;
+}
+
+__attribute__((noinline)) static long chain_b(long n, int phase)
+{
+	long r = phase ? chain_read(n) : chain_c(n);
+	KEEP_FRAME();
+	return r + 1;
+}
+
+__attribute__((noinline)) static long chain_a(long n, int phase)
+{
+	long r = chain_b(n, phase);
+	KEEP_FRAME();
+	return r + 1;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = wl_number(argc > 1 ? argv[1] : 0, 0);
+	work = wl_number(argc > 2 ? argv[2] : 0, 2000000);
+	spinner = wl_static_object(&spinner_class, &the_spinner);
+	if (!spinner) {
+		printf("chainbench: cannot create the object\n");
+		return 1;
+	}
+	printf("chainbench: pid %d object rep=0x%lx index=%u\n", getpid(),
+	       (unsigned long)co_rep(spinner), co_index(spinner));
+	for (long r = 0; rounds == 0 || r < rounds; r++) {
+		sink += chain_a(work, 0);
+		sink += chain_a(work, 1);
+	}
+	return 0;
+}
