@@ -83,9 +83,14 @@ static bool rehash(uint32_t **slot, size_t *slots, size_t n, uint64_t (*h)(const
 	return true;
 }
 
+static uint64_t pair_hash(const char *name, const char *file)
+{
+	return hash_bytes(name, strlen(name)) ^ (hash_bytes(file, strlen(file)) * 31);
+}
+
 static uint64_t name_hash(const struct kov_profile *p, uint32_t i)
 {
-	return hash_bytes(p->names[i], strlen(p->names[i]));
+	return pair_hash(p->names[i], p->files[i]);
 }
 
 static uint64_t stack_hash(const struct kov_profile *p, uint32_t i)
@@ -93,24 +98,29 @@ static uint64_t stack_hash(const struct kov_profile *p, uint32_t i)
 	return hash_bytes(p->stacks[i].frames, p->stacks[i].depth * sizeof(uint32_t));
 }
 
-static uint32_t intern(struct kov_profile *p, struct builder *b, const char *name)
+static uint32_t intern(struct kov_profile *p, struct builder *b, const char *name,
+		       const char *file)
 {
 	if (!rehash(&b->name_slot, &b->name_slots, p->n_names, name_hash, p)) {
 		b->oom = true;
 		return 0;
 	}
-	size_t k = hash_bytes(name, strlen(name)) & (b->name_slots - 1);
+	size_t k = pair_hash(name, file) & (b->name_slots - 1);
 	for (; b->name_slot[k]; k = (k + 1) & (b->name_slots - 1))
-		if (!strcmp(p->names[b->name_slot[k] - 1], name))
+		if (!strcmp(p->names[b->name_slot[k] - 1], name) &&
+		    !strcmp(p->files[b->name_slot[k] - 1], file))
 			return b->name_slot[k] - 1;
-	p->names = grow(p->names, &b->cap_names, p->n_names + 1, sizeof *p->names, &b->oom);
-	char *d = strdup(name);
-	if (b->oom || !d) {
-		free(d);
+	size_t cap = b->cap_names;
+	p->names = grow(p->names, &cap, p->n_names + 1, sizeof *p->names, &b->oom);
+	p->files = grow(p->files, &b->cap_names, p->n_names + 1, sizeof *p->files, &b->oom);
+	char *d = strdup(name), *fd = strdup(file);
+	if (b->oom || !d || !fd) {
+		free(d), free(fd);
 		b->oom = true;
 		return 0;
 	}
 	p->names[p->n_names] = d;
+	p->files[p->n_names] = fd;
 	b->name_slot[k] = (uint32_t)++p->n_names;
 	return (uint32_t)p->n_names - 1;
 }
@@ -209,8 +219,8 @@ static const char *proc_name(struct builder *b, uint32_t pid)
 	return NULL;
 }
 
-static uint32_t frame(struct kov_profile *p, struct builder *b, uint32_t pid, bool kernel,
-		      uint64_t pc, bool object, uint64_t coid)
+static uint32_t frame(struct kov_profile *p, struct builder *b, const char *root, uint32_t pid,
+		      bool kernel, uint64_t pc, bool object, uint64_t coid)
 {
 	char name[PROTO_SYMBOL_MAX + PROTO_NAME_MAX + 40], fn[PROTO_SYMBOL_MAX + 24];
 	const char *s = symbol(b, kernel ? 0 : pid, pc);
@@ -226,7 +236,7 @@ static uint32_t frame(struct kov_profile *p, struct builder *b, uint32_t pid, bo
 			 kernel ? "_[k]" : "");
 	else
 		snprintf(name, sizeof name, "%s%s", fn, kernel ? "_[k]" : "");
-	return intern(p, b, name);
+	return intern(p, b, name, kernel ? "kernel" : root);
 }
 
 static void note_sample(struct kov_profile *p, struct builder *b, const struct proto_sample *s)
@@ -238,19 +248,19 @@ static void note_sample(struct kov_profile *p, struct builder *b, const struct p
 		snprintf(root, sizeof root, "%s", pn);
 	else
 		snprintf(root, sizeof root, "pid %u", (unsigned)s->pid);
-	f[depth++] = intern(p, b, root);
+	f[depth++] = intern(p, b, root, root);
 	const struct proto_chain *c = s->chain_id ? kov_chains_get(&b->chains, s->chain_id) : NULL;
 	if (s->chain_id && !c)
 		p->unknown_chain++;
 	if (c) {
 		for (int i = c->depth - 1; i >= 0; i--) {
 			const struct proto_chain_frame *cf = &c->frames[i];
-			f[depth++] = frame(p, b, c->pid, !(cf->flags & PROTO_FRAME_USER), cf->pc,
+			f[depth++] = frame(p, b, root, c->pid, !(cf->flags & PROTO_FRAME_USER), cf->pc,
 					   cf->flags & PROTO_FRAME_OBJECT, cf->coid);
 		}
 		p->chained++;
 	} else {
-		f[depth++] = frame(p, b, s->pid, s->flags & PROTO_SMP_KERNEL, s->pc,
+		f[depth++] = frame(p, b, root, s->pid, s->flags & PROTO_SMP_KERNEL, s->pc,
 				   !(s->flags & PROTO_SMP_NO_OBJECT), s->coid);
 	}
 	add_stack(p, b, f, depth, s->period);
@@ -426,8 +436,9 @@ bool kov_profile_kernel(const struct kov_profile *p, uint32_t i)
 void kov_profile_free(struct kov_profile *p)
 {
 	for (size_t i = 0; i < p->n_names; i++)
-		free(p->names[i]);
+		free(p->names[i]), free(p->files[i]);
 	free(p->names);
+	free(p->files);
 	for (size_t i = 0; i < p->n_stacks; i++)
 		free(p->stacks[i].frames);
 	free(p->stacks);

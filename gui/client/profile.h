@@ -20,7 +20,9 @@ struct kov_profile_stack {
 };
 
 struct kov_profile {
-	char **names;                /* frame names, each once */
+	char **names;                /* frame names */
+	char **files;                /* ... and the program each is in: "kernel", a process's
+	                                name; a (name, file) pair is one frame, kept once */
 	size_t n_names;
 	struct kov_profile_stack *stacks;
 	size_t n_stacks;

@@ -43,7 +43,7 @@ int cmd_export(struct kovctl *k)
 	else
 		fprintf(stderr, "kovctl: exported %llu samples (%llu with call chains%s) in %zu stacks "
 			"as %s\n", (unsigned long long)p.samples, (unsigned long long)p.chained,
-			p.unknown_chain ? ", some naming chains never defined" : "", p.n_stacks, f);
+			p.unknown_chain ? ", others naming chains the recording never defined" : "", p.n_stacks, f);
 	kov_profile_free(&p);
 	return rc ? EXIT_TARGET : EXIT_OK;
 }

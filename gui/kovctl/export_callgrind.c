@@ -1,7 +1,8 @@
 /* Callgrind's profile format (gui/kovctl/export.h): for each function its self samples, and
  * for each caller -> callee edge the samples of stacks through it (inclusive) and how many
  * distinct stacks pass (as calls). A function twice on one stack (recursion) counts the
- * stack once per edge, as callgrind's own cycles do. */
+ * stack once per edge, as callgrind's own cycles do. Files are programs: "kernel" or the
+ * process's name, so main of one program is not main of another. */
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/export.h"
@@ -16,22 +17,16 @@ static int edge_cmp(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/* Kernel functions are in file "kernel", the others in their stack's root (the process). */
-static const char *file_of(const struct kov_profile *p, uint32_t fn, const char **file)
-{
-	return kov_profile_kernel(p, fn) ? "kernel" : file[fn] ? file[fn] : "?";
-}
 
 int export_callgrind(const struct kov_profile *p, FILE *out)
 {
 	uint64_t *self = calloc(p->n_names + 1, sizeof *self);
-	const char **file = calloc(p->n_names + 1, sizeof *file);
 	size_t n_edges = 0;
 	for (size_t i = 0; i < p->n_stacks; i++)
 		n_edges += p->stacks[i].depth ? p->stacks[i].depth - 1 : 0;
 	struct edge *e = malloc((n_edges + 1) * sizeof *e);
-	if (!self || !file || !e) {
-		free(self), free(file), free(e);
+	if (!self || !e) {
+		free(self), free(e);
 		return -1;
 	}
 	n_edges = 0;
@@ -40,9 +35,6 @@ int export_callgrind(const struct kov_profile *p, FILE *out)
 		if (!s->depth)
 			continue;
 		self[s->frames[s->depth - 1]] += s->samples;
-		for (uint32_t k = 0; k < s->depth; k++)
-			if (!file[s->frames[k]])
-				file[s->frames[k]] = p->names[s->frames[0]];
 		for (uint32_t k = 0; k + 1 < s->depth; k++)
 			e[n_edges++] = (struct edge){ s->frames[k], s->frames[k + 1], s->samples, 1 };
 	}
@@ -64,14 +56,14 @@ int export_callgrind(const struct kov_profile *p, FILE *out)
 		bool calls = j < m && e[j].from == fn;
 		if (!self[fn] && !calls)
 			continue;
-		fprintf(out, "fl=%s\nfn=%s\n0 %llu\n", file_of(p, fn, file), p->names[fn],
+		fprintf(out, "fl=%s\nfn=%s\n0 %llu\n", p->files[fn], p->names[fn],
 			(unsigned long long)self[fn]);
 		for (; j < m && e[j].from == fn; j++)
-			fprintf(out, "cfl=%s\ncfn=%s\ncalls=%llu 0\n0 %llu\n", file_of(p, e[j].to, file),
+			fprintf(out, "cfl=%s\ncfn=%s\ncalls=%llu 0\n0 %llu\n", p->files[e[j].to],
 				p->names[e[j].to], (unsigned long long)e[j].calls,
 				(unsigned long long)e[j].inclusive);
 		fputc('\n', out);
 	}
-	free(self), free(file), free(e);
+	free(self), free(e);
 	return ferror(out) ? -1 : 0;
 }

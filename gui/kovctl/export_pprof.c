@@ -5,9 +5,9 @@
  *   Sample: location_id 1 (leaf first), value 2, label 3
  *   Label: key 1, str 2
  *   Location: id 1, address 3, line 4;  Line: function_id 1
- *   Function: id 1, name 2, system_name 3
- * Strings: index 0 is "", then the fixed ones, then frame names from STR_NAMES. Frame name i
- * is function and location i + 1. */
+ *   Function: id 1, name 2, system_name 3, filename 4 (the program)
+ * Strings: index 0 is "", then the fixed ones, then frame names from STR_NAMES, then their
+ * programs. Frame i is function and location i + 1. */
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/export.h"
@@ -63,6 +63,7 @@ int export_pprof(const struct kov_profile *p, FILE *out)
 		pb_uint(&fn, 1, i + 1);
 		pb_uint(&fn, 2, STR_NAMES + i);
 		pb_uint(&fn, 3, STR_NAMES + i);
+		pb_uint(&fn, 4, STR_NAMES + p->n_names + i);
 		pb_bytes(&b, 5, fn.buf, fn.len);
 		b.oom |= fn.oom;
 		pb_free(&fn);
@@ -71,6 +72,8 @@ int export_pprof(const struct kov_profile *p, FILE *out)
 		pb_bytes(&b, 6, fixed[i], strlen(fixed[i]));
 	for (size_t i = 0; i < p->n_names; i++)
 		pb_bytes(&b, 6, p->names[i], strlen(p->names[i]));
+	for (size_t i = 0; i < p->n_names; i++)
+		pb_bytes(&b, 6, p->files[i], strlen(p->files[i]));
 	value_type(&b, 11, STR_SAMPLES, STR_COUNT);
 	pb_uint(&b, 12, 1);
 	bool ok = !(b.oom || m.oom || ids.oom || vals.oom) && gzip_stored(out, b.buf, b.len);

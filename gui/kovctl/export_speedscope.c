@@ -24,6 +24,8 @@ int export_speedscope(const struct kov_profile *p, FILE *out)
 	for (size_t i = 0; i < p->n_names; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
 		json_string(out, p->names[i]);
+		fputs(",\"file\":", out);
+		json_string(out, p->files[i]);
 		fputc('}', out);
 	}
 	fprintf(out, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"samples\",\"unit\":\"none\","

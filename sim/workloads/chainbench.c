@@ -1,10 +1,14 @@
-/* Known call paths for the call-chain tests (tests/qemu/chains.sh). Two phases, alternating:
+/* Known call paths for the call-chain tests (tests/qemu/chains.sh). Three phases, in turn:
  *  - user: main -> chain_a -> chain_b -> chain_c -> the ChainBench object's method `spin` (a
  *    compute loop), so user samples end in the method with the object on its frame;
  *  - system call: main -> chain_a -> chain_b -> chain_read -> file_read (the FILE_READ system
- *    call copying this program's file from the RAM disk), so kernel samples run in the
- *    kernel's copy_to_user under syscall_dispatch, and their chains go on across the boundary
- *    into the user frames file_read <- chain_read <- chain_b <- chain_a <- main.
+ *    call copying this program's file from the RAM disk). System calls run with interrupts
+ *    off, so counter samples land after it returns, in the user stub;
+ *  - page faults: main -> chain_a -> chain_b -> chain_touch, touching fresh heap pages (160 MiB
+ *    in all, then no more): the kernel serves each fault with interrupts on, so counter
+ *    samples land in its path (storage_fault under exception_dispatch, the objects Region,
+ *    FCM, PM), and their chains go on across the interrupt boundary into the user frames
+ *    chain_touch <- chain_b <- chain_a <- main.
  * Usage: chainbench [rounds (0 = forever)] [loop iterations per spin (2000000)] */
 #include "workload.h"
 #include <socket.h>
@@ -52,9 +56,30 @@ __attribute__((noinline)) static long chain_read(long n)
 	return total;
 }
 
+/* Touches fresh memory, a page at a time: each first touch is a page fault that the kernel
+ * serves with interrupts on (Region, FCM and PM), so counter samples land in that path. The
+ * heap grows by at most TOUCH_TOTAL; after that the pages are old and nothing faults. */
+#define TOUCH_CHUNK (1l << 20)
+#define TOUCH_TOTAL (160l << 20)
+static long touched;
+
+__attribute__((noinline)) static long chain_touch(long n)
+{
+	if (touched >= TOUCH_TOTAL)
+		return n;
+	volatile char *p = sbrk(TOUCH_CHUNK);
+	if (p == (void *)-1l || !p)
+		return n;
+	for (long i = 0; i < TOUCH_CHUNK; i += 4096)
+		p[i] = 1;
+	touched += TOUCH_CHUNK;
+	KEEP_FRAME();
+	return n + 1;
+}
+
 __attribute__((noinline)) static long chain_b(long n, int phase)
 {
-	long r = phase ? chain_read(n) : chain_c(n);
+	long r = phase == 2 ? chain_touch(n) : phase ? chain_read(n) : chain_c(n);
 	KEEP_FRAME();
 	return r + 1;
 }
@@ -80,6 +105,7 @@ int main(int argc, char **argv)
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		sink += chain_a(work, 0);
 		sink += chain_a(work, 1);
+		sink += chain_a(work, 2);
 	}
 	return 0;
 }
