@@ -27,7 +27,7 @@ struct kov_pmuconf {
  * text format above. 0, or -1 with "line N: what is wrong" in err. */
 int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n);
 /* The same contents as JSON:
- *   { "slice": { "length": 10000, "unit": "us" }, "count": ["kernel", "user"],
+ *   { "slice": { "length": 10000, "unit": "us" }, "count": ["kernel", "user"], "chains": 16,
  *     "groups": [ { "name": "spin", "share": 100,
  *                   "events": [ { "name": "PM_INST_CMPL", "threshold": 100003 }, "PM_CYC" ] } ] } */
 int kov_pmuconf_parse_json(const char *text, size_t len, struct kov_pmuconf *out, char *err,

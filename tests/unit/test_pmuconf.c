@@ -166,6 +166,14 @@ static void test_json(void **state)
 	assert_string_equal(c->groups[1].events[1].name.s, "SW_HPT_MISS");
 	assert_int_equal(c->groups[1].events[1].threshold, 1000);
 
+	assert_int_equal(c->chain_depth, 0);
+	/* Call chains: "chains": N, 1 to 32. */
+	assert_int_equal(parse("{ \"chains\": 32, \"groups\": [ { \"name\": \"a\", \"share\": 100, "
+			       "\"events\": [\"PM_CYC\"] } ] }"), 0);
+	assert_int_equal(c->flags, PROTO_CFG_KERNEL | PROTO_CFG_USER | PROTO_CFG_CALLCHAIN);
+	assert_int_equal(c->chain_depth, 32);
+	refused("{\n\"chains\": 33 }", "line 2: chains: the frames each sample keeps, 1 to 32");
+	refused("{ \"chains\": \"deep\" }", "expected a whole number");
 	refused("{ \"groups\": [] }", "no group");
 	refused("{\n\"groups\": [\n{ \"name\": \"a\", \"share\": 50, \"events\": [\"X\"] } ] }",
 		"add up to 50%");
