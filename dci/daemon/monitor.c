@@ -5,6 +5,7 @@
 #include "dcid.h"
 #include <km.h>
 #include "dci/inv_delta.h"
+#include "chains.h"
 
 #define SAMPLE_BATCH 2048
 /* Batches drained per turn of the daemon's loop: samples arriving as fast as they are drained
@@ -18,6 +19,9 @@
 struct monitor_state monitor;
 
 static struct km_sample samples[SAMPLE_BATCH];
+static struct km_frame frames[SAMPLE_BATCH][KM_MAX_CHAIN];   /* samples[i]'s call chain */
+static uint32_t chain_index[SAMPLE_BATCH];                   /* its entry in chains.c */
+static uint8_t out_chained[PROTO_MAX_FRAME];
 static struct km_count counts[COUNT_MAX];
 static struct km_lost lost[LOST_MAX];
 static uint8_t out[PROTO_MAX_FRAME];
@@ -132,6 +136,83 @@ static bool any_client(void)
 	return clients_connected() > 0;
 }
 
+/* Clients of 1.4 (chained) or older ones (!chained). */
+static void push_minor(const void *frame, size_t len, uint16_t type, uint32_t records,
+	bool chained)
+{
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= 4) == chained)
+			client_push(c, frame, len, type, records);
+	}
+}
+
+static bool any_chained_client(void)
+{
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		const struct client *c = &dcid.clients[i];
+		if (c->used && c->role != PROTO_ROLE_NONE && !c->closing && c->minor >= 4)
+			return true;
+	}
+	return false;
+}
+
+/* A sample's frames for the wire: objects' reps mapped to COIDs (a frame whose object is in
+ * no scan is sent without one), user frames marked. 0 when it has none. */
+static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, uint32_t *index)
+{
+	if (!s->depth)
+		return 0;
+	struct proto_chain c = { .depth = s->depth > KM_MAX_CHAIN ? KM_MAX_CHAIN : s->depth };
+	for (unsigned i = 0; i < c.depth; i++) {
+		bool user = f[i].pc & KM_FRAME_USER;
+		struct proto_chain_frame *p = &c.frames[i];
+		*p = (struct proto_chain_frame){ user ? PROTO_FRAME_USER : 0, f[i].pc & ~3ull, 0, 0 };
+		if (user)
+			c.pid = s->pid;
+		const struct rep_entry *e = f[i].object ? find_rep(user ? s->pid : 0, f[i].object) : 0;
+		if (e) {
+			p->flags |= PROTO_FRAME_OBJECT;
+			p->coid = e->coid;
+			p->gen = e->gen;
+		}
+	}
+	return chains_intern(&c, index);
+}
+
+/* 1.4 clients: SAMPLES_CHAINED frames, each after the CHAINS it names that the client lacks. */
+static void push_chained(long n, const struct proto_sample *p, const uint32_t *ids)
+{
+	struct proto_builder b;
+	struct proto_samples_head h = { monitor.config_id };
+	long first = 0;
+	proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+	for (long i = 0; i <= n; i++) {
+		int rc = 0;
+		if (i < n) {
+			struct proto_sample q = p[i];
+			q.depth = 0;
+			q.chain_id = ids[i];
+			rc = proto_add_sample_chained(&b, &q);
+			if (rc != -PROTO_E_NOSPACE && rc != -PROTO_E_TOO_BIG)
+				continue;
+		}
+		uint32_t k = proto_builder_count(&b);
+		size_t len = (size_t)proto_finish(&b);
+		for (int c = 0; k && c < DCID_SLOTS; c++) {
+			struct client *cl = &dcid.clients[c];
+			if (cl->used && cl->role != PROTO_ROLE_NONE && !cl->closing && cl->minor >= 4 &&
+			    chains_send(cl, chain_index + first, (uint32_t)(i - first), h.config_id))
+				client_push(cl, out_chained, len, PROTO_SAMPLES_CHAINED, k);
+		}
+		if (i == n)
+			break;
+		first = i;
+		proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+		i--;   /* the sample that did not fit starts the next frame */
+	}
+}
+
 static void push_samples(long n)
 {
 	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). */
@@ -144,6 +225,11 @@ static void push_samples(long n)
 	}
 	if (unknown && clock_ns() - last_scan_ns >= RESCAN_NS)
 		rescan();
+	static struct proto_sample wire[SAMPLE_BATCH];
+	static uint32_t ids[SAMPLE_BATCH];
+	bool chained = any_chained_client();
+	if (chained)
+		chains_reserve((uint32_t)n);
 	struct proto_builder b;
 	struct proto_samples_head h = { monitor.config_id };
 	proto_begin_samples(&b, out, sizeof out, 0, 0, &h);
@@ -153,7 +239,10 @@ static void push_samples(long n)
 					  .tid = s->tid, .cpu = s->cpu, .event = s->event,
 					  .flags = s->flags & (PROTO_SMP_KERNEL | PROTO_SMP_USER |
 							       PROTO_SMP_TRUNCATED | PROTO_SMP_UNCERTAIN |
-							       PROTO_SMP_NO_OBJECT) };
+							       PROTO_SMP_NO_OBJECT),
+					  .period = s->period };
+		chain_index[i] = 0;
+		ids[i] = chained ? chain_of(s, frames[i], &chain_index[i]) : 0;
 		if (!(p.flags & PROTO_SMP_NO_OBJECT)) {
 			const struct rep_entry *e = find_rep(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			if (e) {
@@ -166,17 +255,20 @@ static void push_samples(long n)
 				monitor.unresolved++;
 			}
 		}
+		wire[i] = p;
 		int rc = proto_add_sample(&b, &p);
 		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
 			uint32_t k = proto_builder_count(&b);
-			push_all(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+			push_minor(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k, false);
 			proto_begin_samples(&b, out, sizeof out, 0, 0, &h);
 			proto_add_sample(&b, &p);
 		}
 	}
 	uint32_t k = proto_builder_count(&b);
 	if (k)
-		push_all(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+		push_minor(out, (size_t)proto_finish(&b), PROTO_SAMPLES, k, false);
+	if (chained)
+		push_chained(n, wire, ids);
 }
 
 static void push_counts(void)
@@ -463,7 +555,8 @@ void monitor_poll(uint64_t now)
 		return;
 	long n = 0;
 	monitor.backlog = false;
-	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples(samples, SAMPLE_BATCH)) > 0; b++) {
+	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples_chains(samples, SAMPLE_BATCH, &frames[0][0])) > 0;
+	     b++) {
 		monitor.backlog = n == SAMPLE_BATCH && b == BATCHES_PER_TURN - 1;
 		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && any_client())
@@ -498,7 +591,8 @@ static void encode_applied(const struct km_config *k, struct proto_pmu_config *p
 	/* KM_CFG_FIXED_PERIOD (set only by kmcheck) has no protocol bit: clients see the rest. */
 	uint16_t flags = k->flags & (KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_CALLCHAIN);
 	*p = (struct proto_pmu_config){ .config_id = k->id, .unit = k->unit, .flags = flags,
-					.slice = k->slice, .n_groups = (uint16_t)k->n_groups };
+					.slice = k->slice, .n_groups = (uint16_t)k->n_groups,
+					.chain_depth = flags & KM_CFG_CALLCHAIN ? (uint16_t)k->chain_depth : 0 };
 	for (uint32_t g = 0; g < k->n_groups; g++) {
 		const struct km_group_config *kg = &k->group[g];
 		struct proto_group *pg = &p->groups[g];
