@@ -64,8 +64,19 @@ print(f"chainbench: {in_kernel} kernel samples, {sum(n for _, n in fault)} of th
       f"({objects} naming their kernel objects)")
 if in_kernel < 20:
     sys.exit("too few kernel samples")
-if sum(n for _, n in fault) < in_kernel * 0.8:
-    sys.exit("kernel samples off the page-fault path: " + show([k for k in kern if k not in fault]))
+# System calls run with interrupts on, so samples also land inside chain_read's FILE_READ:
+# user frames main;chain_a;chain_b;chain_read;file_read;__syscall, then (across the system-call
+# boundary) exception_dispatch and syscall_dispatch in the kernel.
+sysc = [(f, n) for f, n in kern
+        if at(f, ["main", "chain_a", "chain_b", "chain_read", "file_read", "__syscall",
+                  "exception_dispatch_[k]", "syscall_dispatch_[k]"]) >= 0]
+print(f"chainbench: {sum(n for _, n in sysc)} kernel samples "
+      f"main;chain_a;chain_b;chain_read;file_read;__syscall;exception_dispatch_[k];syscall_dispatch_[k];...")
+if sum(n for _, n in sysc) < 20:
+    sys.exit("no samples across the system-call boundary: " + show(kern))
+if sum(n for _, n in fault) + sum(n for _, n in sysc) < in_kernel * 0.8:
+    sys.exit("kernel samples off the page-fault and system-call paths: " +
+             show([k for k in kern if k not in fault and k not in sysc]))
 if sum(n for _, n in deep) < sum(n for _, n in fault) * 0.5 or not objects:
     sys.exit("the fault path's kernel frames are not the known ones: " + show(fault))
 # No user frame under a kernel frame, anywhere.
