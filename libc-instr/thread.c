@@ -10,6 +10,57 @@ struct start { void (*fn)(void *); void *arg; struct uthread *self; };
 static struct uthread records[UTHREAD_MAX];   /* [0] is the main thread's */
 static struct spinlock records_lock;
 
+/* The stacks of threads not yet joined, by tid. A thread runs on its stack until its exit
+ * system call, so the stack can go only once a join has seen it finish; before this table each
+ * stack was kept for ever and a program that kept making threads ran out of memory after about
+ * a thousand (64 KiB each). At most MAX_THREADS threads of a process exist at once (the
+ * kernel's limit), so a slot is always free for one the kernel accepted. */
+#define STACKS_MAX 64
+static struct { int tid; void *stack; } stacks[STACKS_MAX];   /* tid 0: free; -1: reserved */
+static struct spinlock stacks_lock;
+
+static int stack_reserve(void *stack)
+{
+	int slot = -1;
+	spin_lock(&stacks_lock);
+	for (int i = 0; i < STACKS_MAX && slot < 0; i++)
+		if (!stacks[i].tid) {
+			stacks[i].tid = -1;
+			stacks[i].stack = stack;
+			slot = i;
+		}
+	spin_unlock(&stacks_lock);
+	return slot;
+}
+
+/* The reserved slot's thread got tid (or, tid < 0, was never made: the slot is freed). */
+static void stack_record(int slot, int tid)
+{
+	if (slot < 0)
+		return;
+	spin_lock(&stacks_lock);
+	stacks[slot].tid = tid > 0 ? tid : 0;
+	spin_unlock(&stacks_lock);
+}
+
+/* After tid was joined: its stack, taken out of the table; 0 if it was not recorded or it is
+ * the one `sp` lies in (a thread that tried to join itself keeps its stack). */
+static void *stack_take(int tid, const char *sp)
+{
+	void *stack = 0;
+	spin_lock(&stacks_lock);
+	for (int i = 0; i < STACKS_MAX && !stack; i++)
+		if (stacks[i].tid == tid) {
+			char *s = stacks[i].stack;
+			if (sp >= s && sp < s + THREAD_STACK)
+				break;
+			stack = s;
+			stacks[i].tid = 0;
+		}
+	spin_unlock(&stacks_lock);
+	return stack;
+}
+
 static struct uthread *self(void)
 {
 	struct uthread *t;
@@ -117,10 +168,13 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
 	s->fn = fn;
 	s->arg = arg;
 	s->self = rec;
-	/* The stack is never freed: the thread may still run on it after it is joined. */
+	/* Reserved before the thread exists, so a join that comes before we return finds it. A
+	 * stack with no slot (more threads than the kernel allows) is never freed. */
+	int slot = stack_reserve(stack);
 	uint64_t top = ((uint64_t)stack + THREAD_STACK) & ~15ull;
 	void (*entry)(struct start *) = thread_entry;
 	long tid = __syscall(SYS_THREAD_CREATE, (long)entry, (long)s, (long)top, cpu, 0);
+	stack_record(slot, (int)tid);
 	if (tid < 0) {
 		free(s);
 		free(stack);
@@ -129,7 +183,18 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
 	return (int)tid;
 }
 
-long thread_join(int tid) { return __syscall(SYS_THREAD_JOIN, tid, 0, 0, 0, 0); }
+/* The exit code cannot tell a failed join from a thread that exited with -KOV_ESRCH, so the
+ * stack is freed whenever the table holds tid: a tid the kernel does not know has no entry
+ * either (never made, or its entry went with the join that reaped it). The one exception is a
+ * thread joining itself, which is refused and must keep its stack. As with POSIX threads, two
+ * threads joining the same thread at once is undefined. */
+long thread_join(int tid)
+{
+	long rc = __syscall(SYS_THREAD_JOIN, tid, 0, 0, 0, 0);
+	char here;
+	free(stack_take(tid, &here));
+	return rc;
+}
 
 void thread_exit(long code)
 {

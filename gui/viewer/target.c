@@ -561,6 +561,15 @@ void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32
 	}
 }
 
+void target_symbol_text(const struct proto_symbol *s, char *buf, size_t n)
+{
+	if (s->name.len)
+		snprintf(buf, n, "%.*s+0x%llx", (int)(s->name.len > 80 ? 80 : s->name.len), s->name.s,
+			 (unsigned long long)(s->addr - s->start));
+	else
+		snprintf(buf, n, "0x%llx", (unsigned long long)s->addr);
+}
+
 static void take_hot_spots(struct target *t, const struct kov_answer *a)
 {
 	t->n_hot = 0;
@@ -572,13 +581,7 @@ static void take_hot_spots(struct target *t, const struct kov_answer *a)
 			continue;
 		while (proto_next_symbol(&it, &s) && t->n_hot < HOT_NAMES) {
 			t->hot_pcs[t->n_hot] = s.addr;
-			if (s.name.len)
-				snprintf(t->hot_names[t->n_hot], sizeof t->hot_names[0], "%.*s+0x%llx",
-					 (int)(s.name.len > 80 ? 80 : s.name.len), s.name.s,
-					 (unsigned long long)(s.addr - s.start));
-			else
-				snprintf(t->hot_names[t->n_hot], sizeof t->hot_names[0], "0x%llx",
-					 (unsigned long long)s.addr);
+			target_symbol_text(&s, t->hot_names[t->n_hot], sizeof t->hot_names[0]);
 			t->n_hot++;
 		}
 	}

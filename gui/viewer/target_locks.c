@@ -124,9 +124,7 @@ static void take_lock_names(struct target *t, const struct kov_answer *a)
 		while (proto_next_symbol(&it, &s))
 			for (size_t i = t->lockname_asked; i < t->n_locknames; i++)
 				if (t->lockname_addr[i] == s.addr && s.name.len)
-					snprintf(t->lockname[i], sizeof t->lockname[i], "%.*s+0x%llx",
-						 (int)(s.name.len > 40 ? 40 : s.name.len), s.name.s,
-						 (unsigned long long)(s.addr - s.start));
+					target_symbol_text(&s, t->lockname[i], sizeof t->lockname[i]);
 	}
 	t->lockname_asked = t->n_locknames;
 }

@@ -128,7 +128,7 @@ struct target {
 	/* kernel locks of no object, named by symbol (a static lock has one): asked in batches */
 	uint32_t lockname_req;
 	uint64_t lockname_addr[LOCK_NAMES];
-	char lockname[LOCK_NAMES][64];    /* "" while asked or when the lookup found none */
+	char lockname[LOCK_NAMES][96];    /* "" while asked or when the lookup found none */
 	size_t n_locknames, lockname_asked;
 	uint64_t lock_intervals;
 	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
@@ -174,6 +174,8 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
 void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32_t gen);
 /* A PC's symbol in space as the last lookup said ("name+0x1c"), or NULL. */
 const char *target_symbol(const struct target *t, uint32_t space, uint64_t pc);
+/* A looked-up symbol as the viewer shows it: "name+0xoff", or the address when it has none. */
+void target_symbol_text(const struct proto_symbol *s, char *buf, size_t n);
 /* Where samples and lock records name an object: 0 (the kernel) for kernel COIDs. */
 uint32_t obj_space(uint32_t pid, uint64_t coid);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);

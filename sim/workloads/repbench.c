@@ -90,10 +90,12 @@ int main(int argc, char **argv)
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		int tids[CO_MAX_CPUS];
 		for (long c = 0; c < cpus; c++)
-			tids[c] = thread_create(worker, (void *)c, (int)c);
+			if ((tids[c] = thread_create(worker, (void *)c, (int)c)) < 0) {
+				printf("repbench: round %ld: cannot create a thread (%d)\n", r + 1, tids[c]);
+				return 1;
+			}
 		for (long c = 0; c < cpus; c++)
-			if (tids[c] > 0)
-				thread_join(tids[c]);
+			thread_join(tids[c]);
 		long total = 0;
 		for (long c = 0; c < cpus; c++)
 			total += units[c];

@@ -75,7 +75,10 @@ int main(int argc, char **argv)
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		int tids[16];
 		for (long t = 0; t < threads; t++)
-			tids[t] = thread_create(worker, 0, -1);
+			if ((tids[t] = thread_create(worker, 0, -1)) < 0) {
+				printf("sleepbench: round %ld: cannot create a thread (%d)\n", r + 1, tids[t]);
+				return 1;
+			}
 		for (long t = 0; t < threads; t++)
 			thread_join(tids[t]);
 		if (rounds)

@@ -3,6 +3,7 @@
  * came back: nothing leaks through Process, Region, FCM, PM, HAT or SegmentHAT. */
 #include <kov.h>
 #include "../../kernel/abi/syscall_nr.h"
+#include "workload.h"
 
 #define WAVE 8
 
@@ -22,10 +23,8 @@ int main(int argc, char **argv)
 		warm[i] = spawn("hello", "0,quiet");
 	for (int i = 0; i < WAVE; i++)
 		wait_pid(warm[i], 0);
-	for (uint64_t t = clock_ns(); clock_ns() - t < 100000000ull;)
-		yield();
+	long blocks = wl_settled_heap_blocks(), procs = meminfo(MEMINFO_PROCESSES);
 	long pages = meminfo(MEMINFO_FREE_PAGES), frames = meminfo(MEMINFO_PM_FRAMES);
-	long blocks = meminfo(MEMINFO_HEAP_BLOCKS), procs = meminfo(MEMINFO_PROCESSES);
 	uint64_t start = clock_ns();
 	int done = 0, failed = 0;
 	while (done < total) {
@@ -40,12 +39,8 @@ int main(int argc, char **argv)
 		done += n;
 	}
 	uint64_t ns = clock_ns() - start;
-	/* Reclamation of destroyed objects waits for every CPU to pass a quiescent point. */
-	for (uint64_t t = clock_ns(); meminfo(MEMINFO_HEAP_BLOCKS) != blocks &&
-	     clock_ns() - t < 2000000000ull;)
-		yield();
+	long blocks2 = wl_settled_heap_blocks(), procs2 = meminfo(MEMINFO_PROCESSES);
 	long pages2 = meminfo(MEMINFO_FREE_PAGES), frames2 = meminfo(MEMINFO_PM_FRAMES);
-	long blocks2 = meminfo(MEMINFO_HEAP_BLOCKS), procs2 = meminfo(MEMINFO_PROCESSES);
 	printf("spawnstorm: %d processes created and reaped in %lu ms, %d failed\n", total,
 	       (unsigned long)(ns / 1000000), failed);
 	printf("spawnstorm: free pages %ld -> %ld, PM frames out %ld -> %ld, heap blocks %ld -> %ld, "

@@ -57,7 +57,10 @@ int main(int argc, char **argv)
 		uint64_t t0 = clock_ns();
 		int tids[16];
 		for (long t = 1; t < threads; t++)
-			tids[t] = thread_create(worker, 0, -1);
+			if ((tids[t] = thread_create(worker, 0, -1)) < 0) {
+				printf("spinbench: round %ld: cannot create a thread (%d)\n", r + 1, tids[t]);
+				return 1;
+			}
 		worker(0);
 		for (long t = 1; t < threads; t++)
 			thread_join(tids[t]);

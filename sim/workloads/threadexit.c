@@ -3,6 +3,7 @@
  * child of itself ("threadexit" spawns "threadexit child" and checks the aftermath). */
 #include <kov.h>
 #include "../../kernel/abi/syscall_nr.h"
+#include "workload.h"
 
 static volatile uint32_t never;
 
@@ -33,15 +34,12 @@ int main(int argc, char **argv)
 	wait_pid(warm, 0);
 	/* Kernel heap blocks and page-manager frames are exact; free pages may differ by the heap's
 	 * fragmentation (same blocks on different pages), so they are only reported. */
-	long pages = meminfo(MEMINFO_FREE_PAGES), blocks = meminfo(MEMINFO_HEAP_BLOCKS);
+	long blocks = wl_settled_heap_blocks(), pages = meminfo(MEMINFO_FREE_PAGES);
 	long frames = meminfo(MEMINFO_PM_FRAMES);
 	int status = -1;
 	int pid = spawn("threadexit", "child");
 	int got = wait_pid(pid, &status);
-	for (uint64_t t = clock_ns(); meminfo(MEMINFO_HEAP_BLOCKS) != blocks &&
-	     clock_ns() - t < 2000000000ull;)
-		yield();
-	long pages2 = meminfo(MEMINFO_FREE_PAGES), blocks2 = meminfo(MEMINFO_HEAP_BLOCKS);
+	long blocks2 = wl_settled_heap_blocks(), pages2 = meminfo(MEMINFO_FREE_PAGES);
 	long frames2 = meminfo(MEMINFO_PM_FRAMES);
 	printf("threadexit: child %d status %d; PM frames out %ld -> %ld, heap blocks %ld -> %ld, "
 	       "free pages %ld -> %ld\n", got, status, frames, frames2, blocks, blocks2, pages, pages2);

@@ -4,6 +4,7 @@
 
 #include <kov.h>
 #include <cobj.h>
+#include "../../kernel/abi/syscall_nr.h"
 
 /* A decimal argument, or fallback when it is missing. */
 static inline long wl_number(const char *s, long fallback)
@@ -40,6 +41,23 @@ static inline coid_t wl_static_object(const struct co_class *cls, void *rep)
 	root->free = wl_never_freed;
 	root->reps[0] = rep;
 	return co_create(root);
+}
+
+/* The kernel heap's block count once deferred destruction has caught up. A destroyed clustered
+ * object is freed only after every CPU has passed a quiescent point, so a count read just after a
+ * child is reaped may still hold its objects (38 blocks, seen once on a loaded 4-CPU host). Waits
+ * until the count has held for 100 ms, at most 3 s. */
+static inline long wl_settled_heap_blocks(void)
+{
+	long last = meminfo(MEMINFO_HEAP_BLOCKS);
+	uint64_t start = clock_ns(), since = start;
+	while (clock_ns() - since < 100000000ull && clock_ns() - start < 3000000000ull) {
+		yield();
+		long now = meminfo(MEMINFO_HEAP_BLOCKS);
+		if (now != last)
+			last = now, since = clock_ns();
+	}
+	return last;
 }
 
 /* The timebase register. */

@@ -88,33 +88,6 @@ CO_METHOD(void, conn_expire, struct http_conn *c)
 static const struct http_conn_ops conn_ops = { conn_serve, conn_expire };
 static const struct co_class conn_class = { "HttpConn", &conn_ops, 2, 0 };
 
-static void *existing_rep(struct co_root *root, unsigned int cpu)
-{
-	(void)cpu;
-	return root->reps[0];
-}
-
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
-/* A single-rep object around a rep that lives as long as the program. */
-coid_t httpd_object(const struct co_class *cls, void *rep);
-coid_t httpd_object(const struct co_class *cls, void *rep)
-{
-	struct co_root *root = malloc(sizeof *root);
-	if (!root)
-		return 0;
-	memset(root, 0, sizeof *root);
-	root->cls = cls;
-	root->kind = CO_SINGLE_REP;
-	root->make_rep = existing_rep;
-	root->free = never_freed;
-	root->reps[0] = rep;
-	return co_create(root);
-}
-
 bool conns_init(void)
 {
 	co_register_class(&conn_class);
@@ -130,7 +103,7 @@ bool conns_init(void)
 		c->state = CONN_FREE;
 		c->next = free_list;
 		free_list = c;
-		if (!(conn_coids[i] = httpd_object(&conn_class, c)))
+		if (!(conn_coids[i] = wl_static_object(&conn_class, c)))
 			return false;
 	}
 	return true;

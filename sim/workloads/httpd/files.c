@@ -3,8 +3,6 @@
  * remembered too (up to NEGATIVE_MAX), so a flood of 404s does not read the RAM disk. */
 #include "httpd.h"
 
-coid_t httpd_object(const struct co_class *cls, void *rep);
-
 #define BUCKETS 64
 #define NAME_MAX 44          /* "www/" + name fits the RAM disk's 48-byte names */
 #define NEGATIVE_MAX 256
@@ -142,7 +140,7 @@ bool filecache_init(void)
 {
 	co_register_class(&cache_class);
 	cache.ops = &cache_ops;
-	return (cache_coid = httpd_object(&cache_class, &cache)) != 0 &&
+	return (cache_coid = wl_static_object(&cache_class, &cache)) != 0 &&
 	       mutex_monitor(&cache.lock, &cache) == 0;
 }
 

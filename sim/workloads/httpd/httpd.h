@@ -27,6 +27,7 @@
 #include <socket.h>
 #include "../../../kernel/abi/syscall_nr.h"
 #include "http_parse.h"
+#include "../workload.h"
 
 #define CONN_BUF (HTTP_HEAD_MAX + 4096)   /* a head and a PUT body */
 #define BODY_MAX 4096                     /* larger request bodies: 413 */

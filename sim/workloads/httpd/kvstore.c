@@ -3,8 +3,6 @@
  * one another. Values are copied in and out under the stripe's lock. */
 #include "httpd.h"
 
-coid_t httpd_object(const struct co_class *cls, void *rep);
-
 #define STRIPES 16
 #define BUCKETS 256
 #define ENTRIES_MAX 4096
@@ -124,7 +122,7 @@ bool kvstore_init(void)
 	for (int i = 0; i < STRIPES; i++)
 		if (spin_lock_owner(&store.stripes[i], &store) != 0)
 			return false;
-	return (store_coid = httpd_object(&store_class, &store)) != 0;
+	return (store_coid = wl_static_object(&store_class, &store)) != 0;
 }
 
 long kvstore_get(const char *key, size_t klen, char *out, size_t cap)

@@ -4,8 +4,6 @@
  * those whose time ran out. */
 #include "httpd.h"
 
-coid_t httpd_object(const struct co_class *cls, void *rep);
-
 struct listener;
 struct listener_ops { void (*run)(struct listener *l); };
 struct listener {
@@ -72,7 +70,7 @@ bool workqueue_init(void)
 	co_register_class(&queue_class);
 	queue.ops = &queue_ops;
 	queue.ring = malloc((size_t)cfg.conns * sizeof *queue.ring);
-	return queue.ring && (queue_coid = httpd_object(&queue_class, &queue)) != 0 &&
+	return queue.ring && (queue_coid = wl_static_object(&queue_class, &queue)) != 0 &&
 	       mutex_monitor(&queue.lock, &queue) == 0;
 }
 
@@ -263,5 +261,5 @@ bool listener_init(void)
 		printf("httpd: cannot make the loopback wake-up socket\n");
 		return false;
 	}
-	return (listener_coid = httpd_object(&listener_class, l)) != 0;
+	return (listener_coid = wl_static_object(&listener_class, l)) != 0;
 }

@@ -5,8 +5,6 @@
  * Pages beyond PAGES_MAX are counted under one "(other)" row. */
 #include "httpd.h"
 
-coid_t httpd_object(const struct co_class *cls, void *rep);
-
 #define PAGES_MAX 64
 #define PATH_MAX 48
 
@@ -68,17 +66,12 @@ static void *make_rep(struct co_root *root, unsigned int cpu)
 	return new_rep();
 }
 
-static void never_freed(struct co_root *root, void *rep)
-{
-	(void)root, (void)rep;
-}
-
 bool pageviews_init(void)
 {
 	co_register_class(&views_class);
 	if (!cfg.views_percpu) {
 		struct pageviews *pv = new_rep();
-		return pv && (views_coid = httpd_object(&views_class, pv)) != 0;
+		return pv && (views_coid = wl_static_object(&views_class, pv)) != 0;
 	}
 	struct co_root *root = malloc(sizeof *root);
 	if (!root)
@@ -87,7 +80,7 @@ bool pageviews_init(void)
 	root->cls = &views_class;
 	root->kind = CO_PER_CPU_REPS;
 	root->make_rep = make_rep;
-	root->free = never_freed;
+	root->free = wl_never_freed;
 	return (views_coid = co_create(root)) != 0;
 }
 

@@ -3,8 +3,6 @@
  * poller or closes it. */
 #include "httpd.h"
 
-coid_t httpd_object(const struct co_class *cls, void *rep);
-
 struct http_worker *workers;
 static coid_t worker_coids[WORKERS_MAX];
 
@@ -52,7 +50,7 @@ bool workers_start(void)
 		w->ops = &worker_ops;
 		w->id = i;
 		w->wake_fd = listener_wake_socket();
-		if (w->wake_fd < 0 || !(worker_coids[i] = httpd_object(&worker_class, w))) {
+		if (w->wake_fd < 0 || !(worker_coids[i] = wl_static_object(&worker_class, w))) {
 			printf("httpd: cannot set up worker %d\n", i);
 			return false;
 		}

@@ -220,10 +220,10 @@ bool objects_init(void)
 					return false;
 				memset(o, 0, sizeof *o);
 				o->ops = &order_ops;
-				if (!(d->orders[k] = jbb_object(&order_class, o)))
+				if (!(d->orders[k] = wl_static_object(&order_class, o)))
 					return false;
 			}
-			if (!(district_coid[w][di] = jbb_object(&district_class, d)))
+			if (!(district_coid[w][di] = wl_static_object(&district_class, d)))
 				return false;
 			for (int ci = 0; ci < CUSTOMERS; ci++) {
 				struct customer *c = malloc(sizeof *c);
@@ -232,7 +232,7 @@ bool objects_init(void)
 				memset(c, 0, sizeof *c);
 				c->ops = &customer_ops;
 				c->bad_credit = jbb_random(&rng) % 10 == 0;
-				if (!(customer_coid[w][di][ci] = jbb_object(&customer_class, c)))
+				if (!(customer_coid[w][di][ci] = wl_static_object(&customer_class, c)))
 					return false;
 			}
 		}

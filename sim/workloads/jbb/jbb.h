@@ -99,7 +99,6 @@ extern volatile bool jbb_stop;
 void jbb_report(void);
 
 /* Helpers. */
-coid_t jbb_object(const struct co_class *cls, void *rep);
 uint64_t jbb_random(uint64_t *s);
 
 #endif

@@ -172,7 +172,7 @@ bool warehouses_init(void)
 			w->stock[i].original = has_original(w->stock[i].data);
 		}
 		warehouses[wi] = w;
-		if (!(warehouse_coid[wi] = jbb_object(&warehouse_class, w)) ||
+		if (!(warehouse_coid[wi] = wl_static_object(&warehouse_class, w)) ||
 		    (cfg.fine && !(w->ytd_counter = dcounter_new())))
 			return false;
 		/* The locks belong to the warehouse from the start, whoever meets them first. */
