@@ -6,7 +6,7 @@ own counters and the kernel's memory is checked for drift.
     soak.py DCI_PORT METRICS_PORT HTTP_PORT SECONDS TOKEN
 
 The controller (this script) configures PM_INST_CMPL sampling and takes the samples stream the
-whole time. Every 2 s an observer connects, pings, reads the status and leaves; every 5 s the
+whole time. Every 2 s an observer connects, pings, reads the status and leaves; every 1 s the
 metrics endpoint is scraped and parsed with prometheus_client's parser; every 1 s httpd answers
 its page-view counter (/counter). At the end the controller stops monitoring and checks:
   - the kernel: samples its rings accepted == samples it handed to the daemon;
@@ -91,7 +91,7 @@ while time.time() - start < seconds:
         flat, _ = scrape()
         memory.append((now - start, flat["kov_free_pages"], flat["kov_heap_blocks"]))
         scrapes += 1
-        next_scrape = now + 5
+        next_scrape = now + 1
     if http_port and now >= next_http:
         pages += 1
         pages_ok += http_touch()
@@ -143,7 +143,11 @@ assert tally.samples > 0
 assert status["samples_lost"] == lost
 # The workloads' own churn (pagestorm's processes, httpd's connections) moves both figures; a
 # leak moves them one way for the whole run.
+# Scraped every second, so each half's extreme is over many points (every 5 s, a 45 s run had
+# three per half, and pagestorm's processes alone moved the highest by 111 blocks of 18,037).
+# The slack: 256 pages (1 MiB); 1% of the heap's level, at least 64 blocks.
+block_slack = max(64, blocks_first // 100)
 assert pages_last >= pages_first - 256, "free pages drifted down: %d -> %d" % (pages_first, pages_last)
-assert blocks_last <= blocks_first + 64, "heap blocks drifted up: %d -> %d" % (blocks_first, blocks_last)
+assert blocks_last <= blocks_first + block_slack, "heap blocks drifted up: %d -> %d" % (blocks_first, blocks_last)
 assert not http_port or pages_ok == pages, "httpd answered %d of %d" % (pages_ok, pages)
 print("soak: passed")
