@@ -3,9 +3,9 @@
  *    compute loop), so user samples end in the method with the object on its frame;
  *  - system call: main -> chain_a -> chain_b -> chain_read -> file_read (the FILE_READ system
  *    call copying this program's file from the RAM disk). System calls run with interrupts
- *    off, so counter samples land after it returns, in the user stub;
- *  - page faults: main -> chain_a -> chain_b -> chain_touch, touching fresh heap pages (160 MiB
- *    in all, then no more): the kernel serves each fault with interrupts on, so counter
+ *    on, so counter samples land in the kernel's path, across the system-call boundary;
+ *  - page faults: main -> chain_a -> chain_b -> chain_touch, touching fresh heap pages (48 MiB
+ *    over about 15 s, then no more): the kernel serves each fault with interrupts on, so counter
  *    samples land in its path (storage_fault under exception_dispatch, the objects Region,
  *    FCM, PM), and their chains go on across the interrupt boundary into the user frames
  *    chain_touch <- chain_b <- chain_a <- main.
@@ -57,19 +57,29 @@ __attribute__((noinline)) static long chain_read(long n)
 }
 
 /* Touches fresh memory, a page at a time: each first touch is a page fault that the kernel
- * serves with interrupts on (Region, FCM and PM), so counter samples land in that path. The
- * heap grows by at most TOUCH_TOTAL; after that the pages are old and nothing faults. */
-#define TOUCH_CHUNK (1l << 20)
-#define TOUCH_TOTAL (160l << 20)
+ * serves with interrupts on (Region, FCM and PM), so counter samples land in that path. A
+ * process's heap is 64 MiB: the heap grows by at most TOUCH_TOTAL, a chunk per TOUCH_EVERY_NS,
+ * so faults go on for about 15 s, long enough for a test's recording to see them (1 MiB a round
+ * up to 160 MiB ran out of heap within seconds, and chainbench died on sbrk's -ENOMEM, taken for
+ * an address, in the middle of chains.sh's recording). */
+#define TOUCH_CHUNK (128l << 10)
+#define TOUCH_TOTAL (48l << 20)
+#define TOUCH_EVERY_NS 40000000ull
 static long touched;
+static uint64_t last_touch_ns;
 
 __attribute__((noinline)) static long chain_touch(long n)
 {
-	if (touched >= TOUCH_TOTAL)
+	uint64_t now = clock_ns();
+	if (touched >= TOUCH_TOTAL || now - last_touch_ns < TOUCH_EVERY_NS)
 		return n;
+	last_touch_ns = now;
 	volatile char *p = sbrk(TOUCH_CHUNK);
-	if (p == (void *)-1l || !p)
+	if ((long)p < 0 || !p) {
+		printf("chainbench: sbrk(%ld) failed (%ld) after %ld bytes\n", TOUCH_CHUNK, (long)p, touched);
+		touched = TOUCH_TOTAL;
 		return n;
+	}
 	for (long i = 0; i < TOUCH_CHUNK; i += 4096)
 		p[i] = 1;
 	touched += TOUCH_CHUNK;
