@@ -14,6 +14,8 @@
 #define COUNT_MAX 4096
 #define LOST_MAX 512
 #define RESCAN_NS 1000000000ull       /* unknown reps trigger a rescan at most this often */
+#define RESCAN_NEW_NS 250000000ull    /* ... and reps not missed by the last rescan this often */
+#define MISSED_MAX 64
 #define LOCKS_MAX 1024
 
 struct monitor_state monitor;
@@ -34,6 +36,27 @@ struct rep_entry { uint32_t pid, gen; uint64_t rep, coid; uint16_t slot; };
 static struct rep_entry *reps;
 static uint32_t n_reps;
 static uint64_t last_scan_ns;
+/* Reps that samples named and the last rescan did not find (objects destroyed since, most
+ * likely): they wait for RESCAN_NS. A rep not among them, an object made since the last scan,
+ * triggers a rescan after RESCAN_NEW_NS: with the one rate of a second, a recording's first
+ * second named no object for samples of an object the map did not have yet (chains.sh). */
+struct missed_rep { uint32_t pid; uint64_t rep; };
+static struct missed_rep missed[MISSED_MAX];
+static uint32_t n_missed;
+
+static bool was_missed(uint32_t pid, uint64_t rep)
+{
+	for (uint32_t i = 0; i < n_missed; i++)
+		if (missed[i].pid == pid && missed[i].rep == rep)
+			return true;
+	return false;
+}
+
+static void note_missed(uint32_t pid, uint64_t rep)
+{
+	if (n_missed < MISSED_MAX && !was_missed(pid, rep))
+		missed[n_missed++] = (struct missed_rep){ pid, rep };
+}
 
 static int rep_cmp(const struct rep_entry *a, uint32_t pid, uint64_t rep)
 {
@@ -74,6 +97,7 @@ static void rescan(void)
 {
 	struct snapshot s;
 	last_scan_ns = clock_ns();
+	n_missed = 0;
 	if (!snapshot_take(&s))
 		return;
 	struct rep_entry *r = 0;
@@ -243,14 +267,17 @@ static void push_chained(long n, const struct proto_sample *p, const uint32_t *i
 static void push_samples(long n)
 {
 	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). */
-	bool unknown = false;
-	for (long i = 0; i < n && !unknown; i++) {
+	bool unknown = false, fresh = false;
+	for (long i = 0; i < n && !fresh; i++) {
 		const struct km_sample *s = &samples[i];
-		if (!(s->flags & KM_SMP_NO_OBJECT) &&
-		    !find_rep(s->flags & KM_SMP_USER ? s->pid : 0, s->object))
+		uint32_t space = s->flags & KM_SMP_USER ? s->pid : 0;
+		if (!(s->flags & KM_SMP_NO_OBJECT) && !find_rep(space, s->object)) {
 			unknown = true;
+			fresh = !was_missed(space, s->object);
+		}
 	}
-	if (unknown && clock_ns() - last_scan_ns >= RESCAN_NS)
+	uint64_t since = clock_ns() - last_scan_ns;
+	if ((fresh && since >= RESCAN_NEW_NS) || (unknown && since >= RESCAN_NS))
 		rescan();
 	static struct proto_sample wire[SAMPLE_BATCH];
 	static uint32_t ids[SAMPLE_BATCH];
@@ -280,6 +307,7 @@ static void push_samples(long n)
 				/* The object is gone (or not scanned yet): say so, never guess. */
 				p.flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;
 				monitor.unresolved++;
+				note_missed(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			}
 		}
 		wire[i] = p;
