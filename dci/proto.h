@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 3
+#define PROTO_MINOR 4
 
 /* A frame: u32 length (of everything after it), u16 type, u16 flags, u32 request id, payload. */
 #define PROTO_HEADER_SIZE 12
@@ -64,6 +64,8 @@ enum proto_type {
 	PROTO_INVOCATIONS = 0x0304,
 	PROTO_LOST_SAMPLES = 0x0305,
 	PROTO_LOCK_CONTENTION = 0x0306,   /* since 1.2 */
+	PROTO_CHAINS = 0x0307,            /* since 1.4 */
+	PROTO_SAMPLES_CHAINED = 0x0308,   /* since 1.4 */
 };
 
 /* Error codes: positive on the wire (ERROR.code, SERVER_HELLO.status), negated as return

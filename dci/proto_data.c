@@ -4,6 +4,9 @@
 #include "dci/proto_wire.h"
 
 #define SAMPLE_MIN 44
+#define SAMPLE_CHAINED_SIZE 50
+#define CHAIN_MIN (10 + CHAIN_FRAME_SIZE)
+#define CHAIN_FRAME_SIZE 21
 #define COUNT_SIZE 30
 #define LOCK_SIZE 94
 #define LOCK_CONTENTION_SIZE (LOCK_SIZE + 2 + 5 * 8 + PROTO_LOCK_SITES * 16)
@@ -61,6 +64,92 @@ static void get_chain(struct rd *r, void *msg)
 	}
 	for (unsigned i = 0; i < s->depth; i++)
 		s->chain[i] = get_u64(r);
+}
+
+/* ---- SAMPLES_CHAINED, CHAINS (1.4) ---------------------------------------------------- */
+
+static const struct proto_field sample_chained_fields[] = {
+	PF(struct proto_sample, timebase, PF_U64),
+	PF(struct proto_sample, pc, PF_U64),
+	PF(struct proto_sample, coid, PF_U64),
+	PF(struct proto_sample, gen, PF_U32),
+	PF(struct proto_sample, pid, PF_U32),
+	PF(struct proto_sample, tid, PF_U32),
+	PF(struct proto_sample, cpu, PF_U16),
+	PF(struct proto_sample, event, PF_U16),
+	PF(struct proto_sample, flags, PF_U16),
+	PF(struct proto_sample, period, PF_U32),
+	PF(struct proto_sample, chain_id, PF_U32),
+};
+
+static int check_sample_chained(const void *msg)
+{
+	const struct proto_sample *s = msg;
+	return s->depth ? PROTO_E_INCONSISTENT : check_sample(s);
+}
+
+/* Frames: user ones after every kernel one, and only in a chain of a process; an object's
+ * identity only with OBJECT. */
+static int check_chain(const void *msg)
+{
+	const struct proto_chain *c = msg;
+	if (c->id == 0)
+		return PROTO_E_INCONSISTENT;
+	if (c->depth < 1 || c->depth > PROTO_MAX_CHAIN_DEPTH)
+		return PROTO_E_COUNT;
+	bool user = false;
+	for (unsigned i = 0; i < c->depth; i++) {
+		const struct proto_chain_frame *f = &c->frames[i];
+		if (f->flags & ~(PROTO_FRAME_USER | PROTO_FRAME_OBJECT))
+			return PROTO_E_INCONSISTENT;
+		if (!(f->flags & PROTO_FRAME_OBJECT) && (f->coid || f->gen))
+			return PROTO_E_INCONSISTENT;
+		if (user && !(f->flags & PROTO_FRAME_USER))
+			return PROTO_E_INCONSISTENT;
+		user = f->flags & PROTO_FRAME_USER;
+	}
+	return user && c->pid == 0 ? PROTO_E_INCONSISTENT : 0;
+}
+
+static const struct proto_field chain_fields[] = {
+	PF(struct proto_chain, id, PF_U32),
+	PF(struct proto_chain, pid, PF_U32),
+	PF(struct proto_chain, depth, PF_U16),
+};
+
+/* The frames, `depth` of them after the fixed fields; checked with the rest once read. */
+static int put_frames(struct wr *w, const void *msg)
+{
+	const struct proto_chain *c = msg;
+	for (unsigned i = 0; i < c->depth; i++) {
+		put_u8(w, c->frames[i].flags);
+		put_u64(w, c->frames[i].pc);
+		put_u64(w, c->frames[i].coid);
+		put_u32(w, c->frames[i].gen);
+	}
+	return 0;
+}
+
+static void get_frames(struct rd *r, void *msg)
+{
+	struct proto_chain *c = msg;
+	if (r->err)
+		return;
+	if (c->depth < 1 || c->depth > PROTO_MAX_CHAIN_DEPTH ||
+	    rd_left(r) / CHAIN_FRAME_SIZE < c->depth) {
+		rd_fail(r, PROTO_E_COUNT);
+		c->depth = 0;
+		return;
+	}
+	for (unsigned i = 0; i < c->depth; i++) {
+		c->frames[i].flags = get_u8(r);
+		c->frames[i].pc = get_u64(r);
+		c->frames[i].coid = get_u64(r);
+		c->frames[i].gen = get_u32(r);
+	}
+	int err = check_chain(c);
+	if (err)
+		rd_fail(r, err);
 }
 
 /* ---- the interval heads, INTERVAL_COUNTS --------------------------------------------- */
@@ -192,8 +281,30 @@ static const struct proto_field lost_fields[] = {
 static const struct proto_layout samples_head_layout =
 	PROTO_LAYOUT(struct proto_samples_head, samples_head_fields, NULL);
 static const struct proto_layout sample_layout = {
-	sample_fields, sizeof sample_fields / sizeof sample_fields[0], false,
+	sample_fields, sizeof sample_fields / sizeof sample_fields[0], true,
 	sizeof(struct proto_sample), check_sample, put_chain, get_chain,
+};
+/* Both sample layouts clear the structure first: what the wire lacks (SAMPLES: period and
+ * chain id; SAMPLES_CHAINED: the inline chain) reads as none. */
+static const struct proto_layout sample_chained_layout = {
+	sample_chained_fields, sizeof sample_chained_fields / sizeof sample_chained_fields[0], true,
+	sizeof(struct proto_sample), check_sample_chained, NULL, NULL,
+};
+/* The fixed fields' check cannot see the frames: the whole record is checked by get_frames
+ * and, encoding, by check_chain_fixed before anything is written. */
+static int check_chain_fixed(const void *msg)
+{
+	const struct proto_chain *c = msg;
+	return c->depth < 1 || c->depth > PROTO_MAX_CHAIN_DEPTH ? PROTO_E_COUNT : 0;
+}
+static int put_chain_record(struct wr *w, const void *msg)
+{
+	int err = check_chain(msg);
+	return err ? err : put_frames(w, msg);
+}
+static const struct proto_layout chain_layout = {
+	chain_fields, sizeof chain_fields / sizeof chain_fields[0], false,
+	sizeof(struct proto_chain), check_chain_fixed, put_chain_record, get_frames,
 };
 static const struct proto_layout counts_head_layout =
 	PROTO_LAYOUT(struct proto_counts_head, counts_head_fields, check_counts_head);
@@ -222,10 +333,32 @@ const struct proto_message proto_data_messages[] = {
 	  NULL },
 	{ PROTO_INVOCATIONS, &interval_layout, &invocation_layout, INVOCATION_SIZE, NULL },
 	{ PROTO_LOST_SAMPLES, &interval_layout, &lost_layout, LOST_SIZE, NULL },
+	{ PROTO_SAMPLES_CHAINED, &samples_head_layout, &sample_chained_layout, SAMPLE_CHAINED_SIZE,
+	  NULL },
+	{ PROTO_CHAINS, &samples_head_layout, &chain_layout, CHAIN_MIN, NULL },
 };
 const size_t proto_data_message_count = sizeof proto_data_messages / sizeof proto_data_messages[0];
 
 PROTO_LIST_NAMES(samples, sample, PROTO_SAMPLES, struct proto_samples_head, struct proto_sample)
+PROTO_LIST_NAMES(samples_chained, sample_chained, PROTO_SAMPLES_CHAINED,
+                 struct proto_samples_head, struct proto_sample)
+int proto_decode_any_samples(const struct proto_frame *f, struct proto_samples_head *h,
+                             struct proto_iter *it)
+{
+	return proto_list_decode(f, proto_is_samples(f->type) ? f->type : PROTO_SAMPLES, h, it);
+}
+
+bool proto_next_any_sample(struct proto_iter *it, struct proto_sample *r)
+{
+	return proto_is_samples(it->type) && proto_list_next(it, it->type, r);
+}
+
+bool proto_is_samples(uint16_t type)
+{
+	return type == PROTO_SAMPLES || type == PROTO_SAMPLES_CHAINED;
+}
+
+PROTO_LIST_NAMES(chains, chain, PROTO_CHAINS, struct proto_samples_head, struct proto_chain)
 PROTO_LIST_NAMES(interval_counts, count, PROTO_INTERVAL_COUNTS, struct proto_counts_head,
                  struct proto_count)
 PROTO_LIST_NAMES(lock_stats, lock, PROTO_LOCK_STATS, struct proto_interval, struct proto_lock)

@@ -25,7 +25,8 @@
 #define PROTO_NAME_MAX 64            /* names, tokens, identifiers */
 #define PROTO_TEXT_MAX 1024          /* descriptions, reasons, error texts */
 #define PROTO_SYMBOL_MAX 512         /* symbol names */
-#define PROTO_MAX_CHAIN 16           /* call-chain PCs per sample */
+#define PROTO_MAX_CHAIN 16           /* call-chain PCs per SAMPLES record */
+#define PROTO_MAX_CHAIN_DEPTH 32     /* frames of a CHAINS record (1.4); PMU_CONFIG's depth */
 #define PROTO_MAX_GROUPS 16
 #define PROTO_MAX_GROUP_EVENTS 16
 #define PROTO_MAX_CPUS 1024          /* rep addresses per object */
@@ -303,8 +304,30 @@ struct proto_sample {
 	uint16_t cpu;
 	uint16_t event;              /* catalogue index */
 	uint16_t flags;              /* PROTO_SMP_*: exactly one of KERNEL and USER */
-	uint16_t depth;              /* 0..PROTO_MAX_CHAIN */
+	uint16_t depth;              /* 0..PROTO_MAX_CHAIN; SAMPLES only (SAMPLES_CHAINED: 0) */
 	uint64_t chain[PROTO_MAX_CHAIN];
+	/* SAMPLES_CHAINED only (1.4): */
+	uint32_t period;             /* events this sample stands for (0: not known) */
+	uint32_t chain_id;           /* its call chain (a CHAINS record), 0 for none */
+};
+
+/* CHAINS (1.4): call chains interned per connection. The server defines a chain once, in a
+ * CHAINS frame sent before the first SAMPLES_CHAINED frame that names it; ids are never
+ * reused on a connection. */
+#define PROTO_FRAME_USER 0x01u       /* a user frame (after every kernel frame) */
+#define PROTO_FRAME_OBJECT 0x02u     /* the frame is a method of object (coid, gen) */
+struct proto_chain_frame {
+	uint8_t flags;               /* PROTO_FRAME_* */
+	uint64_t pc;                 /* innermost: where the sample was taken; others: return
+	                                addresses */
+	uint64_t coid;               /* 0 without OBJECT */
+	uint32_t gen;
+};
+struct proto_chain {
+	uint32_t id;                 /* >= 1 */
+	uint32_t pid;                /* the process of its user frames; 0 when it has none */
+	uint16_t depth;              /* 1..PROTO_MAX_CHAIN_DEPTH frames, innermost first */
+	struct proto_chain_frame frames[PROTO_MAX_CHAIN_DEPTH];
 };
 
 struct proto_interval {              /* LOCK_STATS, INVOCATIONS, LOST_SAMPLES */
@@ -519,6 +542,28 @@ int proto_add_sample(struct proto_builder *b, const struct proto_sample *r);
 int proto_decode_samples(const struct proto_frame *f, struct proto_samples_head *h,
                          struct proto_iter *it);
 bool proto_next_sample(struct proto_iter *it, struct proto_sample *r);
+
+/* SAMPLES_CHAINED (1.4): SAMPLES whose records carry period and chain_id instead of a chain */
+int proto_begin_samples_chained(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
+                                uint16_t flags, const struct proto_samples_head *h);
+int proto_add_sample_chained(struct proto_builder *b, const struct proto_sample *r);
+int proto_decode_samples_chained(const struct proto_frame *f, struct proto_samples_head *h,
+                                 struct proto_iter *it);
+bool proto_next_sample_chained(struct proto_iter *it, struct proto_sample *r);
+
+/* Either sample type: SAMPLES (depth and chain set) or SAMPLES_CHAINED (period and chain_id). */
+bool proto_is_samples(uint16_t type);
+int proto_decode_any_samples(const struct proto_frame *f, struct proto_samples_head *h,
+                             struct proto_iter *it);
+bool proto_next_any_sample(struct proto_iter *it, struct proto_sample *r);
+
+/* CHAINS (1.4), head as SAMPLES */
+int proto_begin_chains(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
+                       uint16_t flags, const struct proto_samples_head *h);
+int proto_add_chain(struct proto_builder *b, const struct proto_chain *r);
+int proto_decode_chains(const struct proto_frame *f, struct proto_samples_head *h,
+                        struct proto_iter *it);
+bool proto_next_chain(struct proto_iter *it, struct proto_chain *r);
 
 /* INTERVAL_COUNTS */
 int proto_begin_interval_counts(struct proto_builder *b, void *buf, size_t cap, uint32_t req,

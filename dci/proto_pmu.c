@@ -89,7 +89,7 @@ static int check_config(const struct proto_pmu_config *m)
 		return PROTO_E_INCONSISTENT;
 	if ((m->flags & ~known) || !(m->flags & (PROTO_CFG_KERNEL | PROTO_CFG_USER)))
 		return PROTO_E_INCONSISTENT;
-	if (m->chain_depth > PROTO_MAX_CHAIN ||
+	if (m->chain_depth > PROTO_MAX_CHAIN_DEPTH ||
 	    (m->chain_depth != 0) != ((m->flags & PROTO_CFG_CALLCHAIN) != 0))
 		return PROTO_E_INCONSISTENT;
 	if (m->n_groups > PROTO_MAX_GROUPS)

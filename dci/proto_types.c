@@ -37,6 +37,9 @@ static const struct proto_type_info types[] = {
 	{ PROTO_LOCK_STATS, "LOCK_STATS", S, DROP, 0 },
 	{ PROTO_INVOCATIONS, "INVOCATIONS", S, DROP, 0 },
 	{ PROTO_LOCK_CONTENTION, "LOCK_CONTENTION", S, DROP, 2 },
+	{ PROTO_SAMPLES_CHAINED, "SAMPLES_CHAINED", S, DROP, 4 },
+	/* The samples that follow name these chains: never dropped. */
+	{ PROTO_CHAINS, "CHAINS", S, 0, 4 },
 	/* A report of loss is itself never dropped. */
 	{ PROTO_LOST_SAMPLES, "LOST_SAMPLES", S, 0, 0 },
 };

@@ -214,6 +214,7 @@ union proto_any_record {
 	struct proto_symbol symbol;
 	struct proto_event event;
 	struct proto_sample sample;
+	struct proto_chain chain;
 	struct proto_count count;
 	struct proto_lock lock;
 	struct proto_invocation invocation;

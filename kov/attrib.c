@@ -92,11 +92,29 @@ static bool read1(const struct attrib_env *env, uint64_t addr, uint64_t *v)
 	return !(addr & 7) && env->read_words(env->ctx, addr, v, 1);
 }
 
+/* Records a frame of the chain; false when there is no room. */
+static bool keep(const struct attrib_env *env, struct attrib_result *r, uint64_t pc,
+	uint64_t object)
+{
+	if (r->depth >= env->chain_max)
+		return false;
+	env->chain[r->depth++] = (struct attrib_frame){ pc, object };
+	return true;
+}
+
+/* The walk failed at a frame it could not read or trust. */
+static struct attrib_result cut(struct attrib_result r, bool found)
+{
+	r.flags |= ATTRIB_TRUNCATED | (found ? 0 : ATTRIB_NO_OBJECT);
+	return r;
+}
+
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr)
 {
-	struct attrib_result r = { 0, 0, 0 };
+	struct attrib_result r = { 0, 0, 0, 0, false };
 	uint64_t frame = sp, owner = pc, v;
+	bool chain = env->chain && env->chain_max > 0, found = false;
 
 	enum frame_state state;
 	if (!env->frames)
@@ -118,56 +136,67 @@ struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint
 	case FRAME_NONE_YET:
 	case FRAME_POPPED:
 		/* sp is the caller's frame: this function's home slot is in it. */
+		v = 0;
 		if (method_map_has(env->methods, pc)) {
-			if (read1(env, sp + HOME_SLOT, &v)) {
-				r.object = v;
+			if (!read1(env, sp + HOME_SLOT, &v))
+				return cut(r, false);
+			r.object = v;
+			found = true;
+			if (!chain)
 				return r;
-			}
-			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-			return r;
 		}
+		if (chain)
+			keep(env, &r, pc, v);
 		/* Its return address: still in LR, or saved in the caller's frame once popped
 		 * (LR may by then hold a return address inside this function). */
 		if (state != FRAME_POPPED)
 			owner = lr;
-		else if (!read1(env, sp + LR_SAVE, &owner)) {
-			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-			return r;
-		}
+		else if (!read1(env, sp + LR_SAVE, &owner))
+			return cut(r, found);
 		break;
 	}
 
 	/* One read per frame: the caller's frame header (back chain, CR save, LR save). */
 	uint64_t caller;
-	if (!read1(env, frame, &caller)) {
-		r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-		return r;
-	}
-	for (int depth = 0; depth < env->max_depth; depth++) {
+	if (!read1(env, frame, &caller))
+		return cut(r, found);
+	int max_depth = env->max_depth;
+	if (chain && max_depth < env->chain_max + 1)
+		max_depth = env->chain_max + 1;
+	for (int depth = 0; depth < max_depth; depth++) {
 		uint64_t head[3];
 		r.frames++;
 		if (caller == 0)
 			break;
-		if (caller <= frame || caller - frame > env->max_frame || (caller & 7)) {
-			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-			return r;
-		}
+		if (caller <= frame || caller - frame > env->max_frame || (caller & 7))
+			return cut(r, found);
+		v = 0;
 		if (method_map_has(env->methods, owner)) {
-			if (!read1(env, caller + HOME_SLOT, &v)) {
-				r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-				return r;
+			if (!read1(env, caller + HOME_SLOT, &v))
+				return cut(r, found);
+			if (!found) {
+				r.object = v;
+				found = true;
 			}
-			r.object = v;
-			return r;
+			if (!chain)
+				return r;
 		}
-		if (depth + 1 == env->max_depth || !env->read_words(env->ctx, caller, head, 3)) {
-			r.flags |= ATTRIB_NO_OBJECT | ATTRIB_TRUNCATED;
-			return r;
+		if (chain && !keep(env, &r, owner, v)) {
+			if (found)
+				return cut(r, found);   /* the chain is full and the object known */
+			chain = false;                 /* on for the attribution alone */
 		}
+		if (env->stop_frame && caller == env->stop_frame) {
+			r.at_stop = true;
+			break;
+		}
+		if (depth + 1 == max_depth || !env->read_words(env->ctx, caller, head, 3))
+			return cut(r, found);
 		frame = caller;
 		caller = head[0];
 		owner = head[2];
 	}
-	r.flags |= ATTRIB_NO_OBJECT;
+	if (!found)
+		r.flags |= ATTRIB_NO_OBJECT;
 	return r;
 }

@@ -49,6 +49,14 @@ struct frame_map {
 void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
 	uint64_t start, const uint32_t *code, uint64_t n);
 
+/* One frame of a call chain: the pc running in it (the interrupted pc for the innermost
+ * frame, return addresses above) and the rep of the object whose method it is, 0 outside
+ * methods. */
+struct attrib_frame {
+	uint64_t pc;
+	uint64_t object;
+};
+
 struct attrib_env {
 	/* Stack memory: n aligned doublewords at addr; false if any cannot be read. */
 	bool (*read_words)(void *ctx, uint64_t addr, uint64_t *words, int n);
@@ -61,6 +69,13 @@ struct attrib_env {
 	const struct frame_map *frames;   /* if set, used instead of reading the code */
 	int max_depth;              /* frames walked at most */
 	uint64_t max_frame;         /* largest frame accepted, bytes */
+	/* Call chain (optional): with chain_max > 0 the walk goes on past the first method,
+	 * recording up to chain_max frames into chain, innermost first. */
+	struct attrib_frame *chain;
+	int chain_max;
+	/* The frame the walk ends at without truncation (0: none): the kernel's frame of an
+	 * entry from user mode, whose back chain is the user stack pointer. */
+	uint64_t stop_frame;
 };
 
 #define ATTRIB_TRUNCATED 0x04u      /* the sample flags of kernel/abi/km_abi.h */
@@ -71,8 +86,13 @@ struct attrib_result {
 	uint64_t object;            /* the rep, 0 with ATTRIB_NO_OBJECT */
 	uint16_t flags;
 	uint16_t frames;            /* frames walked */
+	uint16_t depth;             /* frames recorded into env->chain */
+	bool at_stop;               /* the walk ended at env->stop_frame */
 };
 
+/* The object of the innermost method frame (the attribution) and, with env->chain, the call
+ * chain. A walk that ends at a zero back chain or at stop_frame is whole; one cut by a bad
+ * frame or the depth limit sets ATTRIB_TRUNCATED (and ATTRIB_NO_OBJECT if no method was met). */
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr);
 

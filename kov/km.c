@@ -107,6 +107,26 @@ static uint32_t software_mask(const struct km_plan *p)
 	return m;
 }
 
+/* Chain storage for every CPU, made once, by the first configuration that asks for chains
+ * (before the configuration is published, so no sampler sees a ring half made). */
+static bool chains_setup(const struct km_plan *p)
+{
+	bool wanted = false;
+	for (uint32_t g = 0; g < p->n_groups; g++)
+		wanted |= p->group[g].chain_depth > 0;
+	if (!wanted)
+		return true;
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		struct km_cpu *c = &km_cpus[i];
+		if (!percpu_area[i].online || c->chains.slots)
+			continue;
+		struct attrib_frame *s = kmalloc((uint64_t)KM_CHAIN_SLOTS * KM_MAX_CHAIN * sizeof *s);
+		if (!s || chain_ring_init(&c->chains, s, KM_CHAIN_SLOTS, KM_MAX_CHAIN) != 0)
+			return false;
+	}
+	return true;
+}
+
 static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 {
 	char why[256] = "";
@@ -126,6 +146,11 @@ static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 				applied.group[g].name, (unsigned long)tick_us);
 			rc = -1;
 		}
+	}
+	if (rc == 0 && !chains_setup(&plan_in)) {
+		format_buf(why, sizeof why, "no memory for the call chains (%u KiB per CPU)",
+			(unsigned)(KM_CHAIN_SLOTS * KM_MAX_CHAIN * sizeof(struct attrib_frame) / 1024));
+		rc = -1;
 	}
 	if (rc) {
 		if (why_size) {
@@ -175,7 +200,31 @@ static long control(uint64_t cmd)
 
 /* Drains every ring into the caller's buffer; rings that lost samples get bigger storage
  * (taken up by their CPU's tick once they are empty). */
-static long drain_samples(uint64_t ubuf, uint64_t max)
+/* Copies the chains of the got samples just drained from c into the caller's chain buffer
+ * (sample i's at index first + i); a chain overwritten before this drain came is dropped:
+ * depth 0 and the walk marked truncated. */
+static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first, uint64_t got)
+{
+	static struct attrib_frame frames[KM_MAX_CHAIN];   /* one caller at a time (km_lock) */
+	_Static_assert(sizeof(struct attrib_frame) == sizeof(struct km_frame), "frame layouts");
+	for (uint64_t i = 0; i < got; i++) {
+		struct sample *s = &chunk[i];
+		if (!s->depth)
+			continue;
+		if (!uchains || !chain_ring_read(&c->chains, s->chain, s->depth, frames)) {
+			s->depth = 0;
+			s->flags |= uchains ? KM_SMP_TRUNCATED : 0;
+			continue;
+		}
+		long rc = copy_to_user(uchains + (first + i) * KM_MAX_CHAIN * sizeof(struct km_frame),
+				       frames, s->depth * sizeof(struct km_frame));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 {
 	uint64_t n = 0;
 	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -197,8 +246,9 @@ static long drain_samples(uint64_t ubuf, uint64_t max)
 				uint64_t lost;
 				got = room ? sample_ring_drain(&c->ring[r], chunk, (uint32_t)room, &lost) : 0;
 				lost_now += room ? lost : 0;
-				if (got && (rc = copy_to_user(ubuf + n * sizeof(struct km_sample), chunk,
-							      got * sizeof(struct km_sample)))) {
+				if (got && ((rc = copy_chains(c, uchains, n, got)) ||
+					    (rc = copy_to_user(ubuf + n * sizeof(struct km_sample), chunk,
+							       got * sizeof(struct km_sample))))) {
 					/* Drained but not delivered (the caller's memory refused
 					 * them): counted as lost, so that nothing vanishes. */
 					for (uint64_t i = 0; i < got; i++)
@@ -381,6 +431,8 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 		return -KOV_ENODEV;
 	/* Buffers no process can own are refused before anything is consumed for them. */
 	if ((nr == SYS_KM_SAMPLES && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_sample))) ||
+	    (nr == SYS_KM_SAMPLES && a[1] && a[2] &&
+	     !user_array_ok(a[2], a[1], KM_MAX_CHAIN * sizeof(struct km_frame))) ||
 	    (nr == SYS_KM_COUNTS && a[2] && !user_array_ok(a[1], a[2], sizeof(struct km_count))) ||
 	    (nr == SYS_KM_LOST && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_lost))))
 		return -KOV_EFAULT;
@@ -390,7 +442,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_CONFIGURE: rc = configure(a[0], a[1], a[2]); break;
 	case SYS_KM_CONFIG_GET: rc = copy_to_user(a[0], &km.applied, sizeof km.applied); break;
 	case SYS_KM_CONTROL: rc = control(a[0]); break;
-	case SYS_KM_SAMPLES: rc = drain_samples(a[0], a[1]); break;
+	case SYS_KM_SAMPLES: rc = drain_samples(a[0], a[1], a[2]); break;
 	case SYS_KM_COUNTS: rc = read_counts(a[0], a[1], a[2]); break;
 	case SYS_KM_LOST: rc = read_lost(a[0], a[1]); break;
 	case SYS_KM_STATE: rc = state(a[0]); break;

@@ -11,6 +11,7 @@
 #include "sample_ring.h"
 #include "sample_period.h"
 #include "attrib.h"
+#include "chain_ring.h"
 #include "../kernel/kov_services.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
@@ -18,6 +19,7 @@
 #define KM_RING_INITIAL 1024        /* samples per ring at start */
 #define KM_RING_CAP 16384           /* a ring that loses samples grows up to this */
 #define KM_WALK_DEPTH 16
+#define KM_CHAIN_SLOTS 4096         /* call chains per CPU kept until the drain (2 MiB) */
 
 /* The configuration and run state, written only by the KM's system calls (under km_lock);
  * CPUs pick up a change at their next tick by comparing `epoch`. */
@@ -53,6 +55,8 @@ struct km_cpu {
 	uint64_t clock_rem;          /* decrementer time not yet counted, timebase ticks */
 	struct mux_count count[KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];   /* since START */
 	struct sample_ring ring[KM_RINGS];
+	struct chain_ring chains;    /* the samples' call chains; storage made by the first
+	                                configuration that asks for chains */
 	struct sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
 	uint32_t grow_capacity[KM_RINGS];
 	struct sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */

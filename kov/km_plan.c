@@ -59,9 +59,13 @@ static int check_header(const struct catalogue *cat, const struct km_config *cfg
 		return refuse(why, n, "%u groups: at most %d", (unsigned)cfg->n_groups, KM_MAX_GROUPS);
 	if (cfg->n_groups == 0)
 		return 0;
-	if (cfg->flags & KM_CFG_CALLCHAIN)
-		return refuse(why, n, "call chains are not recorded by this kernel yet");
-	if (cfg->flags & ~(uint32_t)(KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_FIXED_PERIOD))
+	if ((cfg->flags & KM_CFG_CALLCHAIN) && (cfg->chain_depth < 1 || cfg->chain_depth > KM_MAX_CHAIN))
+		return refuse(why, n, "call chains of %u frames: 1 to %d", (unsigned)cfg->chain_depth,
+			KM_MAX_CHAIN);
+	if (!(cfg->flags & KM_CFG_CALLCHAIN) && cfg->chain_depth)
+		return refuse(why, n, "a chain depth without call chains (flag 0x4)");
+	if (cfg->flags & ~(uint32_t)(KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_CALLCHAIN |
+				     KM_CFG_FIXED_PERIOD))
 		return refuse(why, n, "unknown flags 0x%x", (unsigned)cfg->flags);
 	if (!(cfg->flags & (KM_CFG_KERNEL | KM_CFG_USER)))
 		return refuse(why, n, "count the kernel, user programs or both (flags 0x1, 0x2)");
@@ -80,6 +84,9 @@ static int check_header(const struct catalogue *cat, const struct km_config *cfg
 		for (uint32_t h = 0; h < g; h++)
 			if (name_equal(cfg->group[h].name, gc->name))
 				return refuse(why, n, "two groups are named %s", gc->name);
+		if (gc->chain_depth > KM_MAX_CHAIN)
+			return refuse(why, n, "group %s: call chains of %u frames: at most %d", gc->name,
+				(unsigned)gc->chain_depth, KM_MAX_CHAIN);
 		if (gc->share < 1 || gc->share > 100)
 			return refuse(why, n, "group %s: share %u%% is not 1 to 100", gc->name,
 				(unsigned)gc->share);
@@ -238,10 +245,15 @@ int km_plan_build(const struct catalogue *cat, const struct km_config *cfg,
 		return -1;
 	struct km_config out = *cfg;
 	plan->n_groups = cfg->n_groups;
-	for (uint32_t g = 0; g < cfg->n_groups; g++)
+	for (uint32_t g = 0; g < cfg->n_groups; g++) {
 		if (plan_group(cat, &cfg->group[g], &plan->group[g], &out.group[g], why, why_size))
 			return -1;
-	out.chain_depth = 0;
+		uint32_t depth = cfg->group[g].chain_depth;
+		if (!depth && (cfg->flags & KM_CFG_CALLCHAIN))
+			depth = cfg->chain_depth;
+		plan->group[g].chain_depth = (uint8_t)depth;
+		out.group[g].chain_depth = depth;
+	}
 	if (applied)
 		*applied = out;
 	return 0;

@@ -35,6 +35,7 @@ struct km_plan_group {
 	int8_t ev_of_pmc[8];            /* index in ev of PMCp's event, -1 */
 	int8_t ev_of_sw[SW_EVENT_COUNT];/* index in ev of each software event, -1 */
 	int8_t inst_pmc, cyc_pmc;       /* counters counting instructions / cycles, 0 if none */
+	uint8_t chain_depth;            /* call-chain frames its samples carry, 0: none */
 };
 
 struct km_plan {

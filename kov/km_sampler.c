@@ -5,6 +5,7 @@
 #include "pmu_access.h"
 #include "pmu_probe.h"
 #include "pmu_backend.h"
+#include "chain_ring.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/lib/ksyms.h"
 #include "../kernel/lib/string.h"
@@ -59,9 +60,45 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
+/* Where a user thread's entry into the kernel left the user state: at the top of its kernel
+ * stack (boot/vectors.S: exc_common), under the entry's own minimal frame. 0 when the stack is
+ * not the running thread's kernel stack or the frame there is not from user mode. */
+#define ENTRY_FRAME_MIN 112          /* boot/asm.h STACK_FRAME_MIN */
+static const struct trap_frame *user_entry(const struct stack_range *stack, uint64_t *frame)
+{
+	uint64_t top = this_cpu()->kstack_top & ~15ull;
+	if (!top || stack->hi != this_cpu()->kstack_top ||
+	    top - stack->lo < ENTRY_FRAME_MIN + sizeof(struct trap_frame))
+		return 0;
+	*frame = top - ENTRY_FRAME_MIN - sizeof(struct trap_frame);
+	const struct trap_frame *utf = (const struct trap_frame *)(*frame + ENTRY_FRAME_MIN);
+	return utf->msr & MSR_PR ? utf : 0;
+}
+
+/* The user part of a kernel sample's chain: the walk of the user state saved at the entry,
+ * into chain[0..room), frames marked user. */
+static struct attrib_result user_chain(const struct trap_frame *utf, const struct km_proc *k,
+	struct attrib_frame *chain, int room)
+{
+	struct walk_ctx w = { { 0, 0 }, k->prog };
+	struct attrib_env env = {
+		.read_words = user_read_words, .read_text = user_read_text,
+		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
+		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
+		.max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20, .chain = chain, .chain_max = room,
+	};
+	struct attrib_result r = attrib_find(&env, utf->nip, utf->gpr[1], utf->lr);
+	for (int i = 0; i < r.depth; i++)
+		chain[i].pc |= KM_FRAME_USER;
+	return r;
+}
+
 /* The attribution for a sample: k is the running process's state (0 in a kernel thread).
- * Never inlined: with tf 0 the walk starts from this function's own frame. */
-__attribute__((noinline)) static struct attrib_result attribute(const struct trap_frame *tf, const struct km_proc *k)
+ * With chain_max > 0 the call chain goes into chain (kernel frames, then a user thread's user
+ * frames) and its length into *depth. Never inlined: with tf 0 the walk starts from this
+ * function's own frame. */
+__attribute__((noinline)) static struct attrib_result attribute(const struct trap_frame *tf,
+	const struct km_proc *k, struct attrib_frame *chain, int chain_max, uint16_t *depth)
 {
 	__label__ here;
 	uint64_t pc, sp, lr;
@@ -80,27 +117,46 @@ here:
 	}
 	struct walk_ctx w = { { 0, 0 }, user ? (k ? k->prog : 0) : &km_kernel_program };
 	if (!w.prog)
-		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0 };
+		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
 	struct attrib_env env = {
 		.read_words = user ? user_read_words : kernel_read_words,
 		.read_text = user ? user_read_text : kernel_read_text,
 		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
 		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
 		.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
+		.chain = chain, .chain_max = chain_max,
 	};
 	struct percpu *cpu = this_cpu();
 	uint32_t nofault = cpu->uaccess_nofault;
-	if (!user)
+	const struct trap_frame *utf = 0;
+	if (!user) {
 		w.stack = kernel_stack_of(sp);
+		if (chain_max && k && k->prog)
+			utf = user_entry(&w.stack, &env.stop_frame);
+	}
 	cpu->uaccess_nofault = 1;
 	struct attrib_result r = attrib_find(&env, pc, sp, lr);
+	if (user)
+		for (int i = 0; i < r.depth; i++)
+			chain[i].pc |= KM_FRAME_USER;
+	if (utf && r.at_stop) {   /* across the boundary: on with the user frames */
+		if (r.depth < chain_max) {
+			struct attrib_result u = user_chain(utf, k, chain + r.depth, chain_max - r.depth);
+			r.depth += u.depth;
+			r.flags |= u.flags & ATTRIB_TRUNCATED;
+		} else {
+			r.flags |= ATTRIB_TRUNCATED;
+		}
+	}
 	cpu->uaccess_nofault = nofault;
+	if (depth)
+		*depth = r.depth;
 	return r;
 }
 
 struct attrib_result km_attribute(const struct trap_frame *tf)
 {
-	return attribute(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0);
+	return attribute(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0, 0);
 }
 
 void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
@@ -110,13 +166,21 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
 		return;
 	struct svc_running run = svc_running();
-	struct attrib_result r = attribute(tf, run.km);
+	/* The chain is walked straight into its slot of this CPU's chain ring. */
+	int want = km.plan.group[c->group].chain_depth;
+	struct attrib_frame *chain = 0;
+	uint32_t seq = 0;
+	uint16_t depth = 0;
+	if (want && c->chains.slots)
+		chain = chain_ring_claim(&c->chains, &seq);
+	struct attrib_result r = attribute(tf, run.km, chain, chain ? want : 0, &depth);
 	struct sample s = {
 		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
 		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
 		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
 		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
+		.depth = depth, .chain = seq,
 	};
 	if (sample_ring_push(&c->ring[ring], &s))
 		c->taken++;

@@ -29,12 +29,14 @@ struct sample {
 	uint16_t cpu;
 	uint16_t event;         /* catalogue index (kov/pmu_event.h) */
 	uint16_t flags;
-	uint16_t reserved;
+	uint16_t depth;         /* call-chain frames (kov/chain_ring.h), 0 for none */
 	uint32_t period;        /* events this sample stands for: the period that ended with it
 	                           (drawn around the threshold, kov/sample_period.h) */
+	uint32_t chain;         /* its chain's sequence number in its CPU's chain ring */
+	uint32_t pad;
 };
 
-_Static_assert(sizeof(struct sample) == 48, "sample records are 48 bytes");
+_Static_assert(sizeof(struct sample) == 56, "sample records are 56 bytes");
 
 struct sample_ring {
 	struct sample *slots;

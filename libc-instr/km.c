@@ -23,6 +23,11 @@ long km_samples(struct km_sample *buf, unsigned int max)
 	return __syscall(SYS_KM_SAMPLES, (long)buf, max, 0, 0, 0);
 }
 
+long km_samples_chains(struct km_sample *buf, unsigned int max, struct km_frame *chains)
+{
+	return __syscall(SYS_KM_SAMPLES, (long)buf, max, (long)chains, 0, 0);
+}
+
 long km_counts(struct km_counts_head *head, struct km_count *buf, unsigned int max)
 {
 	return __syscall(SYS_KM_COUNTS, (long)head, (long)buf, max, 0, 0);

@@ -1,5 +1,6 @@
 /* Answers to the requests of docs/protocol.md sections 3-5 (monitoring ones in monitor.c). */
 #include "dcid.h"
+#include "chains.h"
 #include "kernel/lib/ksyms.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/bytes.h"
@@ -114,6 +115,7 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 	proto_str_copy(client_name, sizeof client_name, h.client);
 	c->role = role;
 	c->minor = h.minor;
+	chains_client_reset(c);
 	if (role == PROTO_ROLE_CONTROLLER)
 		dcid.controller = c->id;
 	client_queue(c, frame, (size_t)n);

@@ -55,7 +55,7 @@ uint64_t coid_of(uint32_t pid, uint32_t index);
 uint64_t timebase_now(void);
 
 /* ---- clients (client.c) ------------------------------------------------------------------ */
-#define DCID_DROPPABLE 5
+#define DCID_DROPPABLE 6
 
 struct client {
 	bool used;

@@ -77,6 +77,7 @@ void kov_client_free(struct kov_client *c)
 	}
 	free(c->events);
 	free(c->pushq);
+	kov_chains_free(&c->chains);
 	free(c->rbuf);
 	free(c->inbuf);
 	free(c->name);
@@ -115,6 +116,11 @@ const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t 
 {
 	*n = c->n_events;
 	return c->events;
+}
+
+const struct kov_chains *kov_client_chains(const struct kov_client *c)
+{
+	return &c->chains;
 }
 
 void kov_client_on_push(struct kov_client *c, kov_push_fn fn, void *arg)
@@ -209,6 +215,8 @@ static void queue_push(struct kov_client *c, const struct proto_frame *f)
 static int handle_pushed(struct kov_client *c, const struct proto_frame *f)
 {
 	c->stats.pushed++;
+	if (f->type == PROTO_CHAINS && kov_chains_note(&c->chains, f) != 0)
+		c->stats.push_overflow++;   /* no memory: samples naming it stay without a chain */
 	if (f->type == PROTO_ERROR) {
 		struct proto_error_msg e;
 		proto_decode_error(f, &e);   /* validated already */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "client/client.h"
 #include "client/losses.h"
+#include "client/chains.h"
 
 struct kov_pending {                 /* a request sent and not yet taken by the caller */
 	uint32_t req;
@@ -14,6 +15,7 @@ struct kov_pending {                 /* a request sent and not yet taken by the 
 };
 
 struct kov_client {
+	struct kov_chains chains;    /* every chain the target defined on this connection */
 	int fd;                      /* -1 before connect and after the connection died */
 	int dead;                    /* 0, or the KOV_E_* that ended the connection */
 	char *name, *token;

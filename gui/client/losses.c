@@ -5,7 +5,8 @@
 static int stream_of(uint16_t type)
 {
 	switch (type) {
-	case PROTO_SAMPLES: return KOV_DROP_SAMPLES;
+	case PROTO_SAMPLES:
+	case PROTO_SAMPLES_CHAINED: return KOV_DROP_SAMPLES;
 	case PROTO_INTERVAL_COUNTS: return KOV_DROP_COUNTS;
 	case PROTO_LOCK_STATS:
 	case PROTO_LOCK_CONTENTION: return KOV_DROP_LOCKS;
@@ -17,9 +18,9 @@ static int stream_of(uint16_t type)
 void kov_losses_note(struct kov_losses *l, const struct proto_frame *f)
 {
 	struct proto_iter it;
-	if (f->type == PROTO_SAMPLES) {
+	if (proto_is_samples(f->type)) {
 		struct proto_samples_head h;
-		if (proto_decode_samples(f, &h, &it) == 0)
+		if (proto_decode_any_samples(f, &h, &it) == 0)
 			l->samples += proto_iter_left(&it);
 	} else if (f->type == PROTO_LOST_SAMPLES) {
 		struct proto_interval h;

@@ -139,7 +139,7 @@ int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, cha
 			if (saw_count || k < 2 || k > 3)
 				return fail(err, n, line, "count takes kernel, user or both, once");
 			saw_count = true;
-			cfg->flags = 0;
+			cfg->flags &= PROTO_CFG_CALLCHAIN;
 			for (int i = 1; i < k; i++) {
 				if (!strcmp(w[i], "kernel"))
 					cfg->flags |= PROTO_CFG_KERNEL;
@@ -148,6 +148,12 @@ int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, cha
 				else
 					return fail(err, n, line, "count: '%s' is neither kernel nor user", w[i]);
 			}
+		} else if (!strcmp(w[0], "chains")) {
+			if (k != 2 || !number(w[1], PROTO_MAX_CHAIN_DEPTH, &v) || v == 0)
+				return fail(err, n, line, "chains takes the frames each sample keeps, 1 "
+					    "to %d: chains 16", PROTO_MAX_CHAIN_DEPTH);
+			cfg->flags |= PROTO_CFG_CALLCHAIN;
+			cfg->chain_depth = (uint16_t)v;
 		} else if (!strcmp(w[0], "group")) {
 			if (k != 3)
 				return fail(err, n, line, "group needs a name and a share: group NAME PERCENT");
@@ -167,7 +173,7 @@ int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, cha
 			share_total += (unsigned)v;
 		} else {
 			if (!g)
-				return fail(err, n, line, "'%s' is not slice, count or group; events come "
+				return fail(err, n, line, "'%s' is not slice, count, chains or group; events come "
 					    "after a group line", w[0]);
 			if (k > 2)
 				return fail(err, n, line, "an event line is: EVENT [THRESHOLD]");
@@ -219,6 +225,8 @@ int kov_pmuconf_format(const struct proto_pmu_config *cfg, char *buf, size_t n)
 	put(&o, "# KOV PMU configuration\nslice %llu %s\ncount%s%s\n", (unsigned long long)cfg->slice,
 	    cfg->unit <= 3 ? units[cfg->unit] : "?", cfg->flags & PROTO_CFG_KERNEL ? " kernel" : "",
 	    cfg->flags & PROTO_CFG_USER ? " user" : "");
+	if (cfg->flags & PROTO_CFG_CALLCHAIN)
+		put(&o, "chains %u\n", (unsigned)cfg->chain_depth);
 	for (unsigned g = 0; g < cfg->n_groups; g++) {
 		const struct proto_group *pg = &cfg->groups[g];
 		put(&o, "group %.*s %u\n", (int)pg->name.len, pg->name.s, (unsigned)pg->share);

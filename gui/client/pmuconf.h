@@ -4,6 +4,8 @@
  *   # comments run to the end of the line
  *   slice 10000 us              slice length: N us | N instructions | N cycles (default 10000 us)
  *   count kernel user           whose events count: kernel, user or both (default both)
+ *   chains 16                   samples carry call chains of up to N frames (1-32; default
+ *                               none)
  *   group spin 50               a group: its name (1-31 characters) and share in percent
  *     PM_INST_CMPL 100000       an event of the group and its sampling threshold
  *     PM_CYC                    (no threshold, or 0: counted, not sampled)
@@ -25,7 +27,7 @@ struct kov_pmuconf {
  * text format above. 0, or -1 with "line N: what is wrong" in err. */
 int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n);
 /* The same contents as JSON:
- *   { "slice": { "length": 10000, "unit": "us" }, "count": ["kernel", "user"],
+ *   { "slice": { "length": 10000, "unit": "us" }, "count": ["kernel", "user"], "chains": 16,
  *     "groups": [ { "name": "spin", "share": 100,
  *                   "events": [ { "name": "PM_INST_CMPL", "threshold": 100003 }, "PM_CYC" ] } ] } */
 int kov_pmuconf_parse_json(const char *text, size_t len, struct kov_pmuconf *out, char *err,

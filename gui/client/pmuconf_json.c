@@ -4,7 +4,7 @@
  * of every mistake too.
  *
  *   { "slice": { "length": 10000, "unit": "us" },
- *     "count": ["kernel", "user"],
+ *     "count": ["kernel", "user"], "chains": 16,
  *     "groups": [ { "name": "spin", "share": 100,
  *                   "events": [ { "name": "PM_INST_CMPL", "threshold": 100003 }, "PM_CYC" ] } ] }
  *
@@ -341,11 +341,18 @@ static bool parse_group(struct conf *c, struct item it, void *config)
 
 static bool parse_config(struct conf *c, const json_t *root, struct proto_pmu_config *cfg)
 {
-	static const char *const known[] = { "slice", "count", "groups", NULL };
+	static const char *const known[] = { "slice", "count", "chains", "groups", NULL };
 	struct item root_item = { root, c->pl->n_values ? c->pl->values[0] : 1 };
-	if (!object(c, root_item) || !only(c, root, "", known, "slice, count, groups"))
+	if (!object(c, root_item) || !only(c, root, "", known, "slice, count, chains, groups"))
 		return false;
 	struct item slice = member(c, root, "slice"), count = member(c, root, "count");
+	struct item chains = member(c, root, "chains");
+	uint64_t depth = 0;
+	if (chains.v && !number(c, chains, &depth))
+		return false;
+	if (chains.v && (depth < 1 || depth > PROTO_MAX_CHAIN_DEPTH))
+		return bad(c, chains.line, "chains: the frames each sample keeps, 1 to %d",
+			   PROTO_MAX_CHAIN_DEPTH);
 	struct item groups = member(c, root, "groups");
 	if (count.v)
 		cfg->flags = 0;
@@ -356,6 +363,10 @@ static bool parse_config(struct conf *c, const json_t *root, struct proto_pmu_co
 		return bad(c, groups.line, "no group: a configuration needs at least one");
 	if (!cfg->flags)
 		return bad(c, count.line, "count: kernel, user or both");
+	if (depth) {
+		cfg->flags |= PROTO_CFG_CALLCHAIN;
+		cfg->chain_depth = (uint16_t)depth;
+	}
 	unsigned total = 0;
 	for (unsigned g = 0; g < cfg->n_groups; g++)
 		total += cfg->groups[g].share;

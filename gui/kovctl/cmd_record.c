@@ -83,6 +83,15 @@ int cmd_record(struct kovctl *k)
 	kov_rec_begin(r.f);
 	if (!kov_rec_write_target(r.f, 0, kov_client_target(k->c)))
 		r.failed = true;
+	/* Pushed frames are recorded from the start, before the catalogue, scan and symbols are
+	 * asked for: a 1.4 target defines each call chain once (CHAINS), so none may be missed.
+	 * Those that came during the handshake first. */
+	struct kov_frame early;
+	while (kov_client_next_push(k->c, &early) == 1) {
+		write_frame(&r, &early.f);
+		kov_frame_free(&early);
+	}
+	kov_client_on_push(k->c, on_push, &r);
 	uint8_t frame[64];
 	int n = proto_encode_empty(frame, sizeof frame, PROTO_CATALOGUE_GET, 0, 0);
 	int rc = record_answer(k, &r, frame, (size_t)n, NULL);
@@ -114,10 +123,15 @@ int cmd_record(struct kovctl *k)
 	kov_answer_free(&scan_answer);
 	struct kov_losses losses = { 0 };
 	if (!rc && !record_stop) {
-		kov_client_on_push(k->c, on_push, &r);
 		struct kovctl_period period;
 		kovctl_period_begin(k, &period);
 		rc = record_until(k, k->o->seconds > 0 ? k->o->seconds : 10);
+		/* A last scan: objects made during the recording (the frames of call chains name
+		 * them) get their classes too. */
+		if (!rc && !record_stop) {
+			n = proto_encode_scan_request(frame, sizeof frame, 0, 0, &sr);
+			rc = record_answer(k, &r, frame, (size_t)n, NULL);
+		}
 		if (!rc)
 			rc = kovctl_period_end(k, &period, &losses);
 	}
@@ -178,11 +192,11 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 		a->frames = realloc(a->frames, (a->count + 1) * sizeof *a->frames);
 		a->frames[a->count++] = *fr;    /* keeps the bytes */
 		fr->bytes = NULL;
-	} else if (f->type == PROTO_SAMPLES) {
+	} else if (proto_is_samples(f->type)) {
 		struct proto_samples_head h;
 		struct proto_sample s;
-		proto_decode_samples(f, &h, &it);
-		while (proto_next_sample(&it, &s)) {
+		proto_decode_any_samples(f, &h, &it);
+		while (proto_next_any_sample(&it, &s)) {
 			rp->samples++;
 			rp->per_event[s.event & 255]++;
 			if (s.flags & PROTO_SMP_NO_OBJECT) {

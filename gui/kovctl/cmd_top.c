@@ -91,14 +91,14 @@ static void on_samples(void *arg, const struct proto_frame *f)
 	struct top *t = arg;
 	if (t->by_calls && f->type == PROTO_INVOCATIONS)
 		on_invocations(t, f);
-	if (f->type != PROTO_SAMPLES || t->by_calls)
+	if (!proto_is_samples(f->type) || t->by_calls)
 		return;
 	struct proto_samples_head h;
 	struct proto_iter it;
 	struct proto_sample s;
-	if (proto_decode_samples(f, &h, &it) < 0)
+	if (proto_decode_any_samples(f, &h, &it) < 0)
 		return;
-	while (proto_next_sample(&it, &s)) {
+	while (proto_next_any_sample(&it, &s)) {
 		if (h.config_id != t->config_id) {
 			t->other_config++;
 			continue;

@@ -25,7 +25,7 @@
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
-                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT };
+                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT };
 
 struct kovctl_opts {
 	bool help;
@@ -43,7 +43,9 @@ struct kovctl_opts {
 	unsigned count;              /* ping */
 	unsigned depth;              /* stream: requests in flight */
 	const char *file;            /* configure, replay */
-	const char *out;             /* record */
+	const char *out;             /* record; export (NULL: stdout) */
+	const char *format;          /* export: folded, callgrind, pprof, speedscope */
+	const char *event;           /* export: only this event's samples (NULL: all) */
 	const char *metric;          /* top */
 	bool by_rep;                 /* top --by rep: a row per rep of per-CPU objects */
 	unsigned top_n;              /* top, replay: rows (0: 10) */
@@ -72,6 +74,9 @@ struct kovctl {
 	char target[300];            /* "host:port", for messages */
 	struct json j;               /* stdout, when o->json */
 };
+
+/* export FILE --format F: a recording's samples and call chains in a profiler's format. */
+int cmd_export(struct kovctl *k);
 
 /* Prints "kovctl: <the client's error>" and returns EXIT_TARGET (EXIT_NOT_CONTROLLER when
  * the target answered NOT_CONTROLLER). */

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	if (opts.cmd == CMD_EXPORT)     /* a file, no target */
+		return cmd_export(&k);
 	if (opts.cmd == CMD_REPLAY) {   /* a file, no target */
 		json_init(&k.j, stdout, true);
 		return cmd_replay(&k);

@@ -39,6 +39,9 @@ const char kovctl_usage[] =
 	"                               configured; --by rep: a row per rep of per-CPU objects\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
 	"  replay FILE [--n K]          summarize a recording (no --target needed)\n"
+	"  export FILE --format F [--out OUT] [--event E]\n"
+	"                               a recording's samples and call chains as folded stacks,\n"
+	"                               callgrind, pprof (gzipped protobuf) or speedscope JSON\n"
 	"  lockstat [--seconds N] [--sort wait|contentions|acquisitions] [--pid N] [--kind spin|sleep]\n"
 	"                               lock_stat per spin and sleep lock, kernel and user:\n"
 	"                               contentions, wait and hold times, bounces, waiters,\n"
@@ -82,6 +85,7 @@ static const struct cmd_def cmds[] = {
 	{ "top", CMD_TOP, "--metric --n --seconds --by" },
 	{ "record", CMD_RECORD, "--out --seconds" },
 	{ "replay", CMD_REPLAY, "--n" },
+	{ "export", CMD_EXPORT, "--format --out --event" },
 	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 };
@@ -241,6 +245,16 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!*val)
 			return usage_error(err, n, "--out needs a file name", "", "");
 		o->out = val;
+	} else if (!strcmp(name, "--format")) {
+		if (strcmp(val, "folded") && strcmp(val, "callgrind") && strcmp(val, "pprof") &&
+		    strcmp(val, "speedscope"))
+			return usage_error(err, n, "--format: folded, callgrind, pprof or speedscope, not "
+					   "'%s'", val, "");
+		o->format = val;
+	} else if (!strcmp(name, "--event")) {
+		if (!*val)
+			return usage_error(err, n, "--event needs an event name", "", "");
+		o->event = val;
 	} else if (!strcmp(name, "--n")) {
 		if (!parse_uint(val, 1, 100000, &u))
 			return usage_error(err, n, "--n needs a number from 1 to 100000, not '%s'", val, "");
@@ -294,7 +308,7 @@ static int positional(struct kovctl_opts *o, const struct cmd_def **cmd, const c
 		o->cmd_name = (*cmd)->name;
 		return 0;
 	}
-	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY) && !o->file) {
+	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY || o->cmd == CMD_EXPORT) && !o->file) {
 		o->file = arg;
 		return 0;
 	}
@@ -358,10 +372,12 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 	}
 	if (!cmd)
 		return usage_error(err, n, "no command given (try --help)", "", "");
-	if (!o->host[0] && o->cmd != CMD_REPLAY)
+	if (!o->host[0] && o->cmd != CMD_REPLAY && o->cmd != CMD_EXPORT)
 		return usage_error(err, n, "--target needs HOST:PORT", "", "");
-	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY) && !o->file)
+	if ((o->cmd == CMD_CONFIGURE || o->cmd == CMD_REPLAY || o->cmd == CMD_EXPORT) && !o->file)
 		return usage_error(err, n, "%s needs a FILE", cmd->name, "");
+	if (o->cmd == CMD_EXPORT && !o->format)
+		return usage_error(err, n, "export needs --format folded|callgrind|pprof|speedscope", "", "");
 	if (o->cmd == CMD_TOP && !o->metric)
 		return usage_error(err, n, "top needs --metric M (spinlock, lockacq, branchmiss, tlbmiss, "
 				   "ipc, invocations or an event name)", "", "");

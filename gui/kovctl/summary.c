@@ -58,9 +58,16 @@ void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n)
 	case PROTO_LOST_SAMPLES:
 		lost_line(f, buf, n);
 		break;
-	case PROTO_SAMPLES: {
+	case PROTO_CHAINS: {
 		struct proto_samples_head h;
-		proto_decode_samples(f, &h, &it);
+		proto_decode_chains(f, &h, &it);
+		snprintf(buf, n, "chains=%u", (unsigned)proto_iter_left(&it));
+		break;
+	}
+	case PROTO_SAMPLES:
+	case PROTO_SAMPLES_CHAINED: {
+		struct proto_samples_head h;
+		proto_decode_any_samples(f, &h, &it);
 		snprintf(buf, n, "config_id=%u samples=%u", (unsigned)h.config_id,
 		         (unsigned)proto_iter_left(&it));
 		break;

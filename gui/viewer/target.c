@@ -228,9 +228,9 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 	struct proto_iter it;
 	struct proto_sample s;
 	uint64_t now = kov_now_ns();
-	if (proto_decode_samples(f, &h, &it) < 0)
+	if (proto_decode_any_samples(f, &h, &it) < 0)
 		return;
-	while (proto_next_sample(&it, &s)) {
+	while (proto_next_any_sample(&it, &s)) {
 		t->samples_total++;
 		t->iv_all++;
 		uint32_t space = s.flags & PROTO_SMP_KERNEL ? 0 : s.pid;
@@ -323,7 +323,8 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 {
 	kov_losses_note(&t->losses, f);
 	switch (f->type) {
-	case PROTO_SAMPLES: on_samples(t, f); break;
+	case PROTO_SAMPLES:
+	case PROTO_SAMPLES_CHAINED: on_samples(t, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS:
 	case PROTO_STATUS_EX: proto_decode_any_status(f, &t->st); break;

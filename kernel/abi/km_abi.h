@@ -66,6 +66,7 @@ struct km_netinfo {
 /* ---- monitoring (kov/km.h) -------------------------------------------------------------- */
 
 #define KM_MAX_GROUPS 16
+#define KM_MAX_CHAIN 32             /* call-chain frames per sample at most */
 #define KM_MAX_GROUP_EVENTS 16
 #define KM_GROUP_NAME 32
 
@@ -88,6 +89,9 @@ struct km_group_config {
 	uint32_t n_events;
 	uint16_t event[KM_MAX_GROUP_EVENTS];     /* catalogue indices */
 	uint64_t threshold[KM_MAX_GROUP_EVENTS]; /* sample every N events; 0 counts only */
+	uint32_t chain_depth;       /* call-chain frames its samples carry, 0..KM_MAX_CHAIN; 0
+	                               takes km_config.chain_depth (with KM_CFG_CALLCHAIN) */
+	uint32_t pad;
 };
 
 /* SYS_KM_CONFIGURE in, SYS_KM_CONFIG_GET out (as applied: the KM adds instructions and
@@ -97,8 +101,8 @@ struct km_config {
 	uint32_t n_groups;
 	uint16_t unit;              /* KM_UNIT_* of slice */
 	uint16_t flags;             /* KM_CFG_* */
-	uint32_t chain_depth;       /* 0: call chains are not recorded yet (KM_CFG_CALLCHAIN is
-	                               refused) */
+	uint32_t chain_depth;       /* with KM_CFG_CALLCHAIN: 1..KM_MAX_CHAIN frames for every
+	                               group that names no depth of its own; else 0 */
 	uint64_t slice;
 	struct km_group_config group[KM_MAX_GROUPS];
 };
@@ -109,7 +113,11 @@ struct km_config {
 
 /* SYS_KM_SAMPLES: records as the sampler took them (struct sample, kov/sample_ring.h, has
  * the same layout); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
- * caller maps to its COID through a scan. */
+ * caller maps to its COID through a scan. With a chain buffer (the call's third argument,
+ * KM_MAX_CHAIN frames per sample) sample i's `depth` frames are at chains[i * KM_MAX_CHAIN],
+ * innermost first: kernel frames, then (a sample taken in the kernel on behalf of a user
+ * thread: a system call, an interrupt or a fault) the user frames from the user state saved
+ * at the entry, each marked KM_FRAME_USER. */
 #define KM_SMP_KERNEL 0x01u         /* the protocol's PROTO_SMP_* */
 #define KM_SMP_USER 0x02u
 #define KM_SMP_TRUNCATED 0x04u
@@ -125,11 +133,18 @@ struct km_sample {
 	uint16_t cpu;
 	uint16_t event;
 	uint16_t flags;
-	uint16_t reserved;
+	uint16_t depth;             /* call-chain frames, 0..KM_MAX_CHAIN */
 	uint32_t period;            /* events that passed for this sample: the counter's period
 	                               that ended with it, drawn from [T - T/8, T + T/8] for hardware
 	                               events (exactly T with KM_CFG_FIXED_PERIOD), T for software
 	                               events; saturated at 2^32 - 1 */
+	uint32_t chain;             /* the KM's own: where it kept the chain */
+	uint32_t pad;
+};
+#define KM_FRAME_USER 0x1u          /* km_frame.pc: a user frame (pcs are 4-byte aligned) */
+struct km_frame {
+	uint64_t pc;                /* KM_FRAME_USER | the pc running in the frame */
+	uint64_t object;            /* rep of the object whose method the frame is, 0 for none */
 };
 
 /* SYS_KM_COUNTS: the counts of the interval since the previous call (or START). */

@@ -12,6 +12,8 @@ long km_configure(const struct km_config *cfg, char *why, size_t why_size);
 long km_config_get(struct km_config *out);
 long km_control(int cmd);                     /* KM_CTL_START, KM_CTL_STOP */
 long km_samples(struct km_sample *buf, unsigned int max);
+/* The same with each sample's call chain: chains holds max * KM_MAX_CHAIN frames. */
+long km_samples_chains(struct km_sample *buf, unsigned int max, struct km_frame *chains);
 long km_counts(struct km_counts_head *head, struct km_count *buf, unsigned int max);
 long km_lost(struct km_lost *buf, unsigned int max);
 long km_state(struct km_state *out);

@@ -6,7 +6,8 @@
  *                                    pairing; QEMU's cycles are emulated)
  *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
  *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
- *   kmcheck cost THOUSANDS THR DEPTH instructions per sample (handler, walk of DEPTH+1 frames),
+ *   kmcheck cost THOUSANDS THR DEPTH [CHAIN]  instructions per sample (handler, walk of DEPTH+1
+ *                               frames; with CHAIN, call chains of up to CHAIN frames kept),
  *                                    from -icount time with and without sampling
  *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
  *   kmcheck overhead-rates ITER      spinbench sampled at 100, 1,000 and 10,000 per second
@@ -348,9 +349,13 @@ static uint64_t timed_program(const char *program, const char *args, const struc
 	return t;
 }
 
-static uint64_t timed_run(const char *args, long threshold, uint64_t *produced)
+static uint64_t timed_run(const char *args, long threshold, long chain, uint64_t *produced)
 {
 	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	if (chain) {
+		c.flags |= KM_CFG_CALLCHAIN;
+		c.chain_depth = (uint32_t)chain;
+	}
 	group(&c, "cost", 100);
 	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
 	return timed_program("ipcbench", args, &c, produced);
@@ -421,20 +426,20 @@ static void overhead_rates(long iterations)
 	}
 }
 
-static void cost(long thousands, long threshold, long depth)
+static void cost(long thousands, long threshold, long depth, long chain)
 {
 	char args[48];
 	snprintf(args, sizeof args, "%ld,1,%ld", thousands, depth);
 	uint64_t n0, n1;
-	uint64_t base = timed_run(args, 0, &n0), sampled = timed_run(args, threshold, &n1);
+	uint64_t base = timed_run(args, 0, 0, &n0), sampled = timed_run(args, threshold, chain, &n1);
 	uint64_t per = n1 ? (sampled - base) / n1 : 0;
 	struct km_info info;
 	km_info(&info);
 	/* -icount shift=0: one instruction per nanosecond of virtual time. */
 	uint64_t handler = handler_samples ?
 		handler_ticks * 1000000000ull / info.timebase_hz / handler_samples : 0;
-	printf("kmcheck: cost depth=%ld samples=%lu base=%lu sampled=%lu per_sample=%lu "
-	       "handler_per_sample=%lu\n", depth, (unsigned long)n1, (unsigned long)base,
+	printf("kmcheck: cost depth=%ld chain=%ld samples=%lu base=%lu sampled=%lu per_sample=%lu "
+	       "handler_per_sample=%lu\n", depth, chain, (unsigned long)n1, (unsigned long)base,
 	       (unsigned long)sampled, (unsigned long)per, (unsigned long)handler);
 	check(n1 > 0 && sampled > base, "sampling took samples and cost instructions");
 }
@@ -685,7 +690,7 @@ int main(int argc, char **argv)
 		overhead(number(argc > 2 ? argv[2] : "2000000"), argc <= 3 || strcmp(argv[3], "nosw") != 0);
 	else if (strcmp(mode, "cost") == 0)
 		cost(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "100000"),
-		     number(argc > 4 ? argv[4] : "15"));
+		     number(argc > 4 ? argv[4] : "15"), number(argc > 5 ? argv[5] : "0"));
 	else if (strcmp(mode, "locks") == 0)
 		locks(number(argc > 2 ? argv[2] : "3"), number(argc > 3 ? argv[3] : "200"));
 	else if (strcmp(mode, "refuse") == 0)

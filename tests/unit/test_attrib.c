@@ -52,7 +52,7 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return true;
 }
 
-static struct attrib_env env = { read_words, read_text, func_start, 0, &map, 0, 16, 8192 };
+static struct attrib_env env = { read_words, read_text, func_start, 0, &map, 0, 16, 8192, 0, 0, 0 };
 
 static void put(uint64_t a, uint64_t v) { stack[(a - STACK) / 8] = v; }
 
@@ -306,6 +306,124 @@ static void test_frame_map(void **state)
 		}
 }
 
+
+/* Call chains: a helper called by B, called by A, called by a helper, in frames F0..F3. */
+static void chained_stack(void)
+{
+	chain(5);
+	put(FRAME(1) + 16, FN(METHOD_B) + 4 * 30);
+	put(FRAME(2) + 48, 0xB0B0);
+	put(FRAME(2) + 16, FN(METHOD_A) + 4 * 30);
+	put(FRAME(3) + 48, 0xA0A0);
+	put(FRAME(3) + 16, FN(HELPER) + 4 * 32);
+}
+
+static void expect_frame(const struct attrib_frame *f, uint64_t pc, uint64_t object)
+{
+	assert_int_equal(f->pc, pc);
+	assert_int_equal(f->object, object);
+}
+
+static void test_chain_whole(void **state)
+{
+	(void)state;
+	struct attrib_frame frames[32];
+	struct attrib_env e = env;
+	e.chain = frames;
+	e.chain_max = 32;
+	chained_stack();
+	struct attrib_result r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0xB0B0);   /* the attribution is still the innermost method */
+	assert_int_equal(r.flags, 0);
+	assert_int_equal(r.depth, 4);
+	expect_frame(&frames[0], FN(HELPER) + 4 * 20, 0);
+	expect_frame(&frames[1], FN(METHOD_B) + 4 * 30, 0xB0B0);
+	expect_frame(&frames[2], FN(METHOD_A) + 4 * 30, 0xA0A0);
+	expect_frame(&frames[3], FN(HELPER) + 4 * 32, 0);
+	assert_false(r.at_stop);
+}
+
+/* The walk ends without truncation at the stop frame (a kernel entry from user mode). */
+static void test_chain_stop_frame(void **state)
+{
+	(void)state;
+	struct attrib_frame frames[32];
+	struct attrib_env e = env;
+	e.chain = frames;
+	e.chain_max = 32;
+	e.stop_frame = FRAME(3);
+	chained_stack();
+	struct attrib_result r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_true(r.at_stop);
+	assert_int_equal(r.flags, 0);
+	assert_int_equal(r.depth, 3);
+	expect_frame(&frames[2], FN(METHOD_A) + 4 * 30, 0xA0A0);
+}
+
+/* A chain longer than asked for is cut and flagged; the attribution is unchanged. */
+static void test_chain_full(void **state)
+{
+	(void)state;
+	struct attrib_frame frames[2];
+	struct attrib_env e = env;
+	e.chain = frames;
+	e.chain_max = 2;
+	chained_stack();
+	struct attrib_result r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0xB0B0);
+	assert_int_equal(r.flags, ATTRIB_TRUNCATED);
+	assert_int_equal(r.depth, 2);
+	/* One frame only: the method is past it, so the walk goes on for the attribution. */
+	e.chain_max = 1;
+	r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.object, 0xB0B0);
+	assert_int_equal(r.depth, 1);
+	assert_int_equal(r.flags, ATTRIB_TRUNCATED);
+}
+
+/* A frameless leaf method: its own frame first (its rep from sp's home slot), then its caller
+ * from LR. */
+static void test_chain_leaf(void **state)
+{
+	(void)state;
+	struct attrib_frame frames[32];
+	struct attrib_env e = env;
+	e.chain = frames;
+	e.chain_max = 32;
+	chain(3);
+	put(FRAME(0) + 48, 0x1EAF);
+	put(FRAME(1) + 48, 0xA0A0);
+	put(FRAME(1) + 16, FN(HELPER) + 4 * 30);
+	struct attrib_result r = attrib_find(&e, FN(LEAF_METHOD) + 4 * 5, FRAME(0),
+					     FN(METHOD_A) + 4 * 30);
+	assert_int_equal(r.object, 0x1EAF);
+	assert_int_equal(r.flags, 0);
+	assert_int_equal(r.depth, 3);
+	expect_frame(&frames[0], FN(LEAF_METHOD) + 4 * 5, 0x1EAF);
+	expect_frame(&frames[1], FN(METHOD_A) + 4 * 30, 0xA0A0);
+	expect_frame(&frames[2], FN(HELPER) + 4 * 30, 0);
+}
+
+/* A chain that loops back down ends truncated with what was walked, never beyond 32. */
+static void test_chain_corrupt(void **state)
+{
+	(void)state;
+	struct attrib_frame frames[32];
+	struct attrib_env e = env;
+	e.chain = frames;
+	e.chain_max = 32;
+	chained_stack();
+	put(FRAME(2), FRAME(1));   /* F2's back chain points down */
+	struct attrib_result r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.flags, ATTRIB_TRUNCATED);
+	assert_int_equal(r.object, 0xB0B0);
+	assert_int_equal(r.depth, 2);
+	put(FRAME(0), STACK + STACK_SIZE + 64);   /* unreadable at once */
+	r = attrib_find(&e, FN(HELPER) + 4 * 20, FRAME(0), 0);
+	assert_int_equal(r.flags, ATTRIB_TRUNCATED | ATTRIB_NO_OBJECT);
+	assert_int_equal(r.depth, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +438,11 @@ int main(void)
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_corrupt_chains),
 		cmocka_unit_test(test_frame_map),
+		cmocka_unit_test(test_chain_whole),
+		cmocka_unit_test(test_chain_stop_frame),
+		cmocka_unit_test(test_chain_full),
+		cmocka_unit_test(test_chain_leaf),
+		cmocka_unit_test(test_chain_corrupt),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -193,7 +193,24 @@ static void test_header_refusals(void **state)
 	refused_with(&qemu, &bad, "count the kernel, user programs or both");
 	bad = cfg;
 	bad.flags |= KM_CFG_CALLCHAIN;
-	refused_with(&qemu, &bad, "call chains");
+	refused_with(&qemu, &bad, "call chains of 0 frames: 1 to 32");
+	bad.chain_depth = 33;
+	refused_with(&qemu, &bad, "call chains of 33 frames: 1 to 32");
+	bad.flags &= ~KM_CFG_CALLCHAIN;
+	refused_with(&qemu, &bad, "a chain depth without call chains");
+	bad = cfg;
+	bad.group[0].chain_depth = 40;
+	refused_with(&qemu, &bad, "call chains of 40 frames: at most 32");
+	bad = cfg;   /* chains for every group, at the configuration's depth */
+	bad.flags |= KM_CFG_CALLCHAIN;
+	bad.chain_depth = 32;
+	assert_int_equal(build(&qemu, &bad), 0);
+	assert_int_equal(plan.group[0].chain_depth, 32);
+	assert_int_equal(applied.group[0].chain_depth, 32);
+	bad = cfg;   /* or one group alone, at its own */
+	bad.group[0].chain_depth = 5;
+	assert_int_equal(build(&qemu, &bad), 0);
+	assert_int_equal(plan.group[0].chain_depth, 5);
 	bad = cfg;
 	bad.flags |= 0x10;
 	refused_with(&qemu, &bad, "unknown flags 0x13");

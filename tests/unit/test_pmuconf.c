@@ -76,6 +76,7 @@ static void test_defaults(void **state)
 	assert_int_equal(conf.cfg.unit, PROTO_UNIT_MICROSECONDS);
 	assert_int_equal(conf.cfg.slice, 10000);
 	assert_int_equal(conf.cfg.flags, PROTO_CFG_KERNEL | PROTO_CFG_USER);
+	assert_int_equal(conf.cfg.chain_depth, 0);
 }
 
 static void refused(const char *text, const char *expect)
@@ -85,12 +86,29 @@ static void refused(const char *text, const char *expect)
 		fail_msg("expected \"%s\" in \"%s\"", expect, err);
 }
 
+/* Call chains: asked for with their depth, kept by count, written back, bounded. */
+static void test_chains(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("chains 32\ncount user\ngroup all 100\nPM_INST_CMPL 1000"), 0);
+	assert_int_equal(conf.cfg.flags, PROTO_CFG_USER | PROTO_CFG_CALLCHAIN);
+	assert_int_equal(conf.cfg.chain_depth, 32);
+	char buf[512];
+	assert_true(kov_pmuconf_format(&conf.cfg, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, "\nchains 32\n"));
+	assert_int_equal(parse(buf), 0);
+	assert_int_equal(conf.cfg.chain_depth, 32);
+	refused("chains 33\ngroup all 100\nPM_CYC\n", "line 1: chains takes the frames each sample keeps, 1 to 32");
+	refused("chains 0\ngroup all 100\nPM_CYC\n", "chains takes");
+	refused("chains\ngroup all 100\nPM_CYC\n", "chains takes");
+}
+
 static void test_mistakes(void **state)
 {
 	(void)state;
 	refused("", "no group");
 	refused("group a 50\nPM_CYC\n", "add up to 50%, not 100%");
-	refused("PM_CYC\n", "line 1: 'PM_CYC' is not slice, count or group");
+	refused("PM_CYC\n", "line 1: 'PM_CYC' is not slice, count, chains or group");
 	refused("group a 100\nPM_CYC x\n", "line 2: threshold 'x' is not a number");
 	refused("group a 100\nPM_CYC -5\n", "line 2: threshold '-5'");
 	refused("group a 100\nPM_CYC 1 2\n", "line 2: an event line is");
@@ -148,6 +166,14 @@ static void test_json(void **state)
 	assert_string_equal(c->groups[1].events[1].name.s, "SW_HPT_MISS");
 	assert_int_equal(c->groups[1].events[1].threshold, 1000);
 
+	assert_int_equal(c->chain_depth, 0);
+	/* Call chains: "chains": N, 1 to 32. */
+	assert_int_equal(parse("{ \"chains\": 32, \"groups\": [ { \"name\": \"a\", \"share\": 100, "
+			       "\"events\": [\"PM_CYC\"] } ] }"), 0);
+	assert_int_equal(c->flags, PROTO_CFG_KERNEL | PROTO_CFG_USER | PROTO_CFG_CALLCHAIN);
+	assert_int_equal(c->chain_depth, 32);
+	refused("{\n\"chains\": 33 }", "line 2: chains: the frames each sample keeps, 1 to 32");
+	refused("{ \"chains\": \"deep\" }", "expected a whole number");
 	refused("{ \"groups\": [] }", "no group");
 	refused("{\n\"groups\": [\n{ \"name\": \"a\", \"share\": 50, \"events\": [\"X\"] } ] }",
 		"add up to 50%");
@@ -232,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_file),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_mistakes),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_json_names_the_text_can_carry),

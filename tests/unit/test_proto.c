@@ -143,12 +143,12 @@ static const struct proto_start start = { PROTO_STREAM_ALL, 100000 };
 static const struct proto_samples_head samples_head = { 3 };
 static const struct proto_sample samples[] = {
 	{ 1000, 0xC000000000001234ull, 0xD000000000000010ull, 1, 0, 0, 2, 0, PROTO_SMP_KERNEL, 3,
-	  { 0xC000000000001100ull, 0xC000000000001200ull, 0xC000000000001300ull } },
+	  { 0xC000000000001100ull, 0xC000000000001200ull, 0xC000000000001300ull }, 0, 0 },
 	{ 1001, 0x0000000010000400ull, 0x00000000D0000040ull, 1, 12, 13, 1, 1,
-	  PROTO_SMP_USER | PROTO_SMP_UNCERTAIN, 0, { 0 } },
+	  PROTO_SMP_USER | PROTO_SMP_UNCERTAIN, 0, { 0 }, 0, 0 },
 	{ 1002, 0xC000000000005678ull, 0, 0, 0, 0, 3, 0,
 	  PROTO_SMP_KERNEL | PROTO_SMP_NO_OBJECT | PROTO_SMP_TRUNCATED, 16,
-	  { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 } },
+	  { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 }, 0, 0 },
 };
 
 static const struct proto_counts_head counts_head = { 3, 5000, 9000 };
@@ -933,6 +933,55 @@ static void check_invocations(const struct proto_frame *f)
 	assert_same_frame(f, again, proto_finish(&bl));
 }
 
+/* 1.4: a chain of a kernel method frame and a user frame, and samples naming it. */
+static const struct proto_chain a_chain = {
+	5, 12, 2, { { PROTO_FRAME_OBJECT, 0xC000000000001234ull, 0xD000000000000010ull, 1 },
+		    { PROTO_FRAME_USER, 0x10000400ull, 0, 0 } } };
+
+static int build_chains(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_chains(&bl, b, cap, 0, 0, &samples_head);
+	err = err ? err : proto_add_chain(&bl, &a_chain);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_chains(const struct proto_frame *f)
+{
+	struct proto_samples_head h;
+	struct proto_iter it;
+	struct proto_chain c;
+	assert_int_equal(proto_decode_chains(f, &h, &it), 0);
+	assert_true(proto_next_chain(&it, &c));
+	assert_int_equal(c.id, 5);
+	assert_int_equal(c.depth, 2);
+	assert_int_equal(c.frames[1].pc, 0x10000400ull);
+	assert_false(proto_next_chain(&it, &c));
+}
+
+static int build_samples_chained(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	struct proto_sample s = samples[1];
+	s.chain_id = 5;
+	s.period = 1000;
+	int err = proto_begin_samples_chained(&bl, b, cap, 0, 0, &samples_head);
+	err = err ? err : proto_add_sample_chained(&bl, &s);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_samples_chained(const struct proto_frame *f)
+{
+	struct proto_samples_head h;
+	struct proto_iter it;
+	struct proto_sample s;
+	assert_int_equal(proto_decode_samples_chained(f, &h, &it), 0);
+	assert_true(proto_next_sample_chained(&it, &s));
+	assert_int_equal(s.chain_id, 5);
+	assert_int_equal(s.period, 1000);
+	assert_int_equal(s.pc, samples[1].pc);
+}
+
 static int build_lost(uint8_t *b, size_t cap)
 {
 	struct proto_builder bl;
@@ -1004,6 +1053,8 @@ static const struct kind kinds[] = {
 	{ "lock_contention", PROTO_LOCK_CONTENTION, build_lock_contention, check_lock_contention },
 	{ "invocations", PROTO_INVOCATIONS, build_invocations, check_invocations },
 	{ "lost", PROTO_LOST_SAMPLES, build_lost, check_lost },
+	{ "chains", PROTO_CHAINS, build_chains, check_chains },
+	{ "samples_chained", PROTO_SAMPLES_CHAINED, build_samples_chained, check_samples_chained },
 };
 #define KINDS N(kinds)
 
@@ -1080,7 +1131,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 30);
+	assert_int_equal(known, 32);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -1930,7 +1981,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.3"));
+	assert_non_null(strstr(reason, "1.4"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);

@@ -112,8 +112,12 @@ static void test_record_minimum(void **state)
 			rec.event.name = PROTO_STR("E");
 			rec.event.why_not = PROTO_STR("w");
 		}
-		if (t == PROTO_SAMPLES)
+		if (t == PROTO_SAMPLES || t == PROTO_SAMPLES_CHAINED)
 			rec.sample.flags = PROTO_SMP_KERNEL;
+		if (t == PROTO_CHAINS) {
+			rec.chain.id = 1;
+			rec.chain.depth = 1;
+		}
 		assert_int_equal(proto_list_begin(&b, buf, sizeof buf, (uint16_t)t, 1, 0, &head), 0);
 		size_t before = b.len;
 		int rc = proto_list_add(&b, (uint16_t)t, &rec);
