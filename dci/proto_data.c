@@ -33,16 +33,20 @@ static int check_sample(const void *msg)
 	return 0;
 }
 
+/* The fields SAMPLES and SAMPLES_CHAINED records share, offsets 0 to 42. */
+#define SAMPLE_HEAD_FIELDS                                   \
+	PF(struct proto_sample, timebase, PF_U64),           \
+	PF(struct proto_sample, pc, PF_U64),                 \
+	PF(struct proto_sample, coid, PF_U64),               \
+	PF(struct proto_sample, gen, PF_U32),                \
+	PF(struct proto_sample, pid, PF_U32),                \
+	PF(struct proto_sample, tid, PF_U32),                \
+	PF(struct proto_sample, cpu, PF_U16),                \
+	PF(struct proto_sample, event, PF_U16),              \
+	PF(struct proto_sample, flags, PF_U16)
+
 static const struct proto_field sample_fields[] = {
-	PF(struct proto_sample, timebase, PF_U64),
-	PF(struct proto_sample, pc, PF_U64),
-	PF(struct proto_sample, coid, PF_U64),
-	PF(struct proto_sample, gen, PF_U32),
-	PF(struct proto_sample, pid, PF_U32),
-	PF(struct proto_sample, tid, PF_U32),
-	PF(struct proto_sample, cpu, PF_U16),
-	PF(struct proto_sample, event, PF_U16),
-	PF(struct proto_sample, flags, PF_U16),
+	SAMPLE_HEAD_FIELDS,
 	PF(struct proto_sample, depth, PF_U16),
 };
 
@@ -69,15 +73,7 @@ static void get_chain(struct rd *r, void *msg)
 /* ---- SAMPLES_CHAINED, CHAINS (1.4) ---------------------------------------------------- */
 
 static const struct proto_field sample_chained_fields[] = {
-	PF(struct proto_sample, timebase, PF_U64),
-	PF(struct proto_sample, pc, PF_U64),
-	PF(struct proto_sample, coid, PF_U64),
-	PF(struct proto_sample, gen, PF_U32),
-	PF(struct proto_sample, pid, PF_U32),
-	PF(struct proto_sample, tid, PF_U32),
-	PF(struct proto_sample, cpu, PF_U16),
-	PF(struct proto_sample, event, PF_U16),
-	PF(struct proto_sample, flags, PF_U16),
+	SAMPLE_HEAD_FIELDS,
 	PF(struct proto_sample, period, PF_U32),
 	PF(struct proto_sample, chain_id, PF_U32),
 };
