@@ -118,6 +118,11 @@ struct uthread *uthread_alloc(void)
 	for (int i = 1; i < UTHREAD_MAX && !t; i++)
 		if (!records[i].alive) {
 			t = &records[i];
+			/* Parked until it runs: a thread not yet started holds no rep pointers, and
+			 * one that waits for a CPU must not hold up every deferred destruction
+			 * (cotest on 2 CPUs saw the runtime's scanner, created but not yet run,
+			 * keep two objects from being reclaimed). */
+			t->parked = 1;
 			t->alive = 1;
 		}
 	spin_unlock(&records_lock);
@@ -150,6 +155,7 @@ static void thread_entry(struct start *s)
 	struct start copy = *s;
 	free(s);
 	uthread_set_self(copy.self);
+	uthread_unpark();
 	copy.fn(copy.arg);
 	thread_exit(0);
 }
