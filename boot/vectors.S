@@ -80,8 +80,15 @@ kov_booted:
 	VECTOR_STUB(0xd00)	/* trace */
 	. = 0xe00
 	VECTOR_STUB(0xe00)
-	. = 0xf00
-	VECTOR_STUB(0xf00)	/* performance monitor: exactly 8 instructions before 0xf20 */
+	. = 0xf00		/* performance monitor: exactly 8 instructions before 0xf20 */
+	mtspr	SPRN_SPRG1, r13
+	mfspr	r13, SPRN_SPRG0
+	std	r9, PC_SCRATCH0(r13)
+	std	r10, PC_SCRATCH1(r13)
+	std	r11, PC_SCRATCH2(r13)
+	mfcr	r9
+	li	r10, 0xf00
+	b	pmu_common
 	. = 0xf20
 	VECTOR_STUB(0xf20)	/* vector (AltiVec) unavailable */
 	. = 0x1300
@@ -182,6 +189,88 @@ exc_return:
 	mtsrr0	r11
 	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
 	mtsrr1	r11
+	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
+	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
+	rfid
+
+/* The performance-monitor interrupt's own entry (the monitor's sampler, kov/km_sampler.c:
+ * km_pmu_interrupt). The handler returns to the code it interrupted, never switching threads,
+ * so only what a C call may clobber is saved: the volatile registers, CR, LR, CTR, XER and
+ * SRR0/1, in a trap frame laid out as exc_common's (r14-r31, DAR and DSISR left unset: the
+ * ABI keeps r14-r31, and the handler reads only the PC, MSR, LR and r1). Nor does it take
+ * exception_dispatch's way back (the end-of-exception checks a sample never needs): about
+ * 100 instructions a sample less. Input as exc_common's. */
+pmu_common:
+	mfsrr1	r11
+	andi.	r11, r11, MSR_PR
+	mr	r11, r1
+	beq	1f
+	ld	r1, PC_KSTACK_TOP(r13)	/* from user mode: the thread's kernel stack */
+	b	2f
+1:	subi	r1, r1, STACK_RED_ZONE	/* from the kernel: below the interrupted frame */
+2:	clrrdi	r1, r1, 4
+	stdu	r11, -(STACK_FRAME_MIN + TF_SIZE)(r1)
+	std	r0,  TF_GPR0+0*8+STACK_FRAME_MIN(r1)
+	std	r11, TF_GPR0+1*8+STACK_FRAME_MIN(r1)
+	.irp n, 2,3,4,5,6,7,8,12
+	std	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
+	ld	r11, PC_SCRATCH0(r13)
+	std	r11, TF_GPR0+9*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH1(r13)
+	std	r11, TF_GPR0+10*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH2(r13)
+	std	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
+	mfspr	r11, SPRN_SPRG1
+	std	r11, TF_GPR0+13*8+STACK_FRAME_MIN(r1)
+	std	r9,  TF_CR+STACK_FRAME_MIN(r1)
+	std	r10, TF_VECTOR+STACK_FRAME_MIN(r1)
+	mfsrr0	r11
+	std	r11, TF_NIP+STACK_FRAME_MIN(r1)
+	std	r11, 16(r1)		/* LR save slot: lets a back-chain walk see the interrupted PC */
+	mfsrr1	r11
+	std	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	mflr	r11
+	std	r11, TF_LR+STACK_FRAME_MIN(r1)
+	mfctr	r11
+	std	r11, TF_CTR+STACK_FRAME_MIN(r1)
+	mfxer	r11
+	std	r11, TF_XER+STACK_FRAME_MIN(r1)
+	LOAD_ADDR(r11, 1f)
+	mtctr	r11
+	bctr
+1:	LOAD_TOC(r2)
+	mfmsr	r11			/* translation on, as exception_dispatch turns it on */
+	ori	r11, r11, MSR_IR | MSR_DR
+	mtmsrd	r11
+	isync
+	addi	r3, r1, STACK_FRAME_MIN
+	bl	km_pmu_interrupt
+	nop
+	li	r11, 1			/* translation off: see exc_return */
+	rldicr	r11, r11, MSR_SF_BIT, 0
+	ori	r11, r11, MSR_ME
+	mtmsrd	r11
+	isync
+	addi	r11, r13, PC_SCRATCH0	/* drop any reservation, as exc_return does */
+	stdcx.	r0, 0, r11
+	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
+	mtcr	r11
+	ld	r11, TF_LR+STACK_FRAME_MIN(r1)
+	mtlr	r11
+	ld	r11, TF_CTR+STACK_FRAME_MIN(r1)
+	mtctr	r11
+	ld	r11, TF_XER+STACK_FRAME_MIN(r1)
+	mtxer	r11
+	ld	r11, TF_NIP+STACK_FRAME_MIN(r1)
+	mtsrr0	r11
+	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	lis	r12, MSR_POW >> 16	/* never return into a nap (exception_dispatch) */
+	andc	r11, r11, r12
+	mtsrr1	r11
+	.irp n, 0,2,3,4,5,6,7,8,9,10,12,13
+	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
 	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
 	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
 	rfid

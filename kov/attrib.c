@@ -1,8 +1,6 @@
 /* Stack-walked object attribution (kov/attrib.h). */
-#include "attrib.h"
+#include "attrib_walk.h"
 
-#define LR_SAVE 16
-#define HOME_SLOT 48          /* first parameter's doubleword in the caller's save area */
 #define PROLOGUE_SCAN 64      /* instructions from a function's start looked at */
 #define EPILOGUE_SCAN 16
 
@@ -35,8 +33,6 @@ void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t sta
 	}
 }
 
-enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
-
 void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
 	uint64_t start, const uint32_t *code, uint64_t n)
 {
@@ -59,9 +55,9 @@ void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t
 	}
 }
 
-/* Whether the function at pc has its own frame at sp now: its instructions from the start to
- * pc (at most PROLOGUE_SCAN) are read in one piece, then up to EPILOGUE_SCAN from pc on. */
-static enum frame_state frame_state(const struct attrib_env *env, uint64_t pc)
+/* Its instructions from the start to pc (at most PROLOGUE_SCAN) are read in one piece, then up
+ * to EPILOGUE_SCAN from pc on. */
+enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc)
 {
 	uint64_t start;
 	uint32_t text[PROLOGUE_SCAN > EPILOGUE_SCAN ? PROLOGUE_SCAN : EPILOGUE_SCAN];
@@ -87,116 +83,14 @@ static enum frame_state frame_state(const struct attrib_env *env, uint64_t pc)
 	return FRAME_OWNED;
 }
 
-static bool read1(const struct attrib_env *env, uint64_t addr, uint64_t *v)
+/* The walk with the environment's own read callback. */
+static bool read_through_callback(const struct attrib_env *env, uint64_t addr, uint64_t *v, int n)
 {
-	return !(addr & 7) && env->read_words(env->ctx, addr, v, 1);
-}
-
-/* Records a frame of the chain; false when there is no room. */
-static bool keep(const struct attrib_env *env, struct attrib_result *r, uint64_t pc,
-	uint64_t object)
-{
-	if (r->depth >= env->chain_max)
-		return false;
-	env->chain[r->depth++] = (struct attrib_frame){ pc, object };
-	return true;
-}
-
-/* The walk failed at a frame it could not read or trust. */
-static struct attrib_result cut(struct attrib_result r, bool found)
-{
-	r.flags |= ATTRIB_TRUNCATED | (found ? 0 : ATTRIB_NO_OBJECT);
-	return r;
+	return env->read_words(env->ctx, addr, v, n);
 }
 
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr)
 {
-	struct attrib_result r = { 0, 0, 0, 0, false };
-	uint64_t frame = sp, owner = pc, v;
-	bool chain = env->chain && env->chain_max > 0, found = false;
-
-	enum frame_state state;
-	if (!env->frames)
-		state = frame_state(env, pc);
-	else if (pc < env->frames->noframe.base || pc >= env->frames->noframe.limit)
-		state = FRAME_UNKNOWN;
-	else
-		state = method_map_has(&env->frames->popped, pc) ? FRAME_POPPED :
-			method_map_has(&env->frames->noframe, pc) ? FRAME_NONE_YET : FRAME_OWNED;
-	switch (state) {
-	case FRAME_UNKNOWN:
-		r.flags |= ATTRIB_UNCERTAIN;
-		break;
-	case FRAME_OWNED:
-		break;
-	case FRAME_LONG_LEAF:
-		r.flags |= ATTRIB_UNCERTAIN;
-		/* fall through */
-	case FRAME_NONE_YET:
-	case FRAME_POPPED:
-		/* sp is the caller's frame: this function's home slot is in it. */
-		v = 0;
-		if (method_map_has(env->methods, pc)) {
-			if (!read1(env, sp + HOME_SLOT, &v))
-				return cut(r, false);
-			r.object = v;
-			found = true;
-			if (!chain)
-				return r;
-		}
-		if (chain)
-			keep(env, &r, pc, v);
-		/* Its return address: still in LR, or saved in the caller's frame once popped
-		 * (LR may by then hold a return address inside this function). */
-		if (state != FRAME_POPPED)
-			owner = lr;
-		else if (!read1(env, sp + LR_SAVE, &owner))
-			return cut(r, found);
-		break;
-	}
-
-	/* One read per frame: the caller's frame header (back chain, CR save, LR save). */
-	uint64_t caller;
-	if (!read1(env, frame, &caller))
-		return cut(r, found);
-	int max_depth = env->max_depth;
-	if (chain && max_depth < env->chain_max + 1)
-		max_depth = env->chain_max + 1;
-	for (int depth = 0; depth < max_depth; depth++) {
-		uint64_t head[3];
-		r.frames++;
-		if (caller == 0)
-			break;
-		if (caller <= frame || caller - frame > env->max_frame || (caller & 7))
-			return cut(r, found);
-		v = 0;
-		if (method_map_has(env->methods, owner)) {
-			if (!read1(env, caller + HOME_SLOT, &v))
-				return cut(r, found);
-			if (!found) {
-				r.object = v;
-				found = true;
-			}
-			if (!chain)
-				return r;
-		}
-		if (chain && !keep(env, &r, owner, v)) {
-			if (found)
-				return cut(r, found);   /* the chain is full and the object known */
-			chain = false;                 /* on for the attribution alone */
-		}
-		if (env->stop_frame && caller == env->stop_frame) {
-			r.at_stop = true;
-			break;
-		}
-		if (depth + 1 == max_depth || !env->read_words(env->ctx, caller, head, 3))
-			return cut(r, found);
-		frame = caller;
-		caller = head[0];
-		owner = head[2];
-	}
-	if (!found)
-		r.flags |= ATTRIB_NO_OBJECT;
-	return r;
+	return attrib_walk(env, read_through_callback, pc, sp, lr);
 }

@@ -6,26 +6,48 @@
 #include "pmu_probe.h"
 #include "pmu_backend.h"
 #include "chain_ring.h"
+#include "attrib_walk.h"
 #include "../kernel/arch/cpu.h"
 #include "../kernel/lib/ksyms.h"
 #include "../kernel/lib/string.h"
 
 extern const char _vectors_end[], _etext[];
 
+/* The memory a walk may read: a kernel stack, or (user) all of user space. */
 struct walk_ctx {
 	struct stack_range stack;
 	const struct km_program *prog;
+	bool user;
 };
 
-static bool kernel_read_words(void *ctx, uint64_t a, uint64_t *v, int n)
+/* The walk's reads (kov/attrib_walk.h), inlined into it: a range check, then plain loads from
+ * a kernel stack (mapped, cannot fault) or fault-safe loads from user memory. For user
+ * memory this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not mapped
+ * now ends the read instead of being faulted in. Through the callbacks they replace, each read
+ * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). */
+static inline bool km_read(const struct attrib_env *env, uint64_t a, uint64_t *v, int n)
 {
-	const struct stack_range *r = &((struct walk_ctx *)ctx)->stack;
+	const struct walk_ctx *w = env->ctx;
 	uint64_t len = 8 * (uint64_t)n;
-	if (a < r->lo || a > r->hi || len > r->hi - a || (a & 7))
+	if (a < w->stack.lo || a > w->stack.hi || len > w->stack.hi - a || (a & 7))
 		return false;
+	if (w->user) {
+		/* The frame header's back chain and LR save; its CR save word is never used. */
+		for (int i = 0; i < n; i++)
+			if ((n != 3 || i != 1) && !uaccess_load((const uint64_t *)a + i, &v[i]))
+				return false;
+		return true;
+	}
 	for (int i = 0; i < n; i++)
 		v[i] = ((const uint64_t *)a)[i];
 	return true;
+}
+
+/* The same through the callback interface, for the code-reading slow path's needs. */
+static bool walk_read_words(void *ctx, uint64_t a, uint64_t *v, int n)
+{
+	struct attrib_env env = { .ctx = ctx };
+	return km_read(&env, a, v, n);
 }
 
 static bool kernel_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
@@ -36,15 +58,6 @@ static bool kernel_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
 		return false;
 	memcpy(v, (const void *)a, len);
 	return true;
-}
-
-/* User memory: this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not
- * mapped now ends the read instead of being faulted in. */
-static bool user_read_words(void *ctx, uint64_t a, uint64_t *v, int n)
-{
-	(void)ctx;
-	return !(a & 7) && n > 0 && user_range_ok(a, 8 * (uint64_t)n) &&
-	       uaccess_words(v, (const uint64_t *)a, (uint64_t)n) == 0;
 }
 
 static bool user_read_text(void *ctx, uint64_t a, uint32_t *v, int n)
@@ -80,14 +93,14 @@ static const struct trap_frame *user_entry(const struct stack_range *stack, uint
 static struct attrib_result user_chain(const struct trap_frame *utf, const struct km_proc *k,
 	struct attrib_frame *chain, int room)
 {
-	struct walk_ctx w = { { 0, 0 }, k->prog };
+	struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
 	struct attrib_env env = {
-		.read_words = user_read_words, .read_text = user_read_text,
+		.read_words = walk_read_words, .read_text = user_read_text,
 		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
 		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
 		.max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20, .chain = chain, .chain_max = room,
 	};
-	struct attrib_result r = attrib_find(&env, utf->nip, utf->gpr[1], utf->lr);
+	struct attrib_result r = attrib_walk(&env, km_read, utf->nip, utf->gpr[1], utf->lr);
 	for (int i = 0; i < r.depth; i++)
 		chain[i].pc |= KM_FRAME_USER;
 	return r;
@@ -115,11 +128,12 @@ here:
 		lr = 0;
 		user = false;
 	}
-	struct walk_ctx w = { { 0, 0 }, user ? (k ? k->prog : 0) : &km_kernel_program };
+	struct walk_ctx w = { { USER_BASE, USER_END }, user ? (k ? k->prog : 0) : &km_kernel_program,
+			      user };
 	if (!w.prog)
 		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
 	struct attrib_env env = {
-		.read_words = user ? user_read_words : kernel_read_words,
+		.read_words = walk_read_words,
 		.read_text = user ? user_read_text : kernel_read_text,
 		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
 		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
@@ -135,7 +149,7 @@ here:
 			utf = user_entry(&w.stack, &env.stop_frame);
 	}
 	cpu->uaccess_nofault = 1;
-	struct attrib_result r = attrib_find(&env, pc, sp, lr);
+	struct attrib_result r = attrib_walk(&env, km_read, pc, sp, lr);
 	if (user)
 		for (int i = 0; i < r.depth; i++)
 			chain[i].pc |= KM_FRAME_USER;
@@ -174,18 +188,66 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	if (want && c->chains.slots)
 		chain = chain_ring_claim(&c->chains, &seq);
 	struct attrib_result r = attribute(tf, run.km, chain, chain ? want : 0, &depth);
-	struct sample s = {
-		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
-		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
-		.cpu = (uint16_t)this_cpu()->index, .event = event,
-		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
-		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
-		.depth = depth, .chain = seq,
-	};
-	if (sample_ring_push(&c->ring[ring], &s))
-		c->taken++;
-	else
+	/* Written in place: a copy through sample_ring_push() cost about 30 instructions. */
+	struct sample_ring *ring_of = &c->ring[ring];
+	struct sample *s = sample_ring_slot(ring_of);
+	if (!s) {
 		c->lost[ring][event]++;
+		return;
+	}
+	s->timebase = mftb();
+	s->pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0);
+	s->object = r.object;
+	s->config_id = km.applied.id;
+	s->pid = run.pid;
+	s->tid = run.tid;
+	s->cpu = (uint16_t)this_cpu()->index;
+	s->event = event;
+	s->flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags;
+	s->depth = depth;
+	s->period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period;
+	s->chain = seq;
+	s->pad = 0;
+	sample_ring_commit(ring_of);
+	c->taken++;
+}
+
+/* Sampled counter pmc overflowed (read as v): one sample for the period that just ended, and
+ * the counter preloaded with the next period. */
+static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, int pmc,
+	uint32_t v, const struct trap_frame *tf)
+{
+	int i = g->ev_of_pmc[pmc - 1];
+	uint32_t next = 0;
+	if (i >= 0) {
+		const struct km_plan_event *e = &g->ev[i];
+		c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
+		if (e->threshold) {
+			km_record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
+			next = period_reload(&c->periods, e->threshold, v, &c->period[pmc - 1],
+					     &c->lost[pmc - 1][e->event]);
+			c->handler_samples++;
+		}
+	}
+	write_pmc(pmc, next);
+	c->base[pmc - 1] = next;
+}
+
+/* No sampled counter overflowed: a counting-only one reached the top bit. Its count is folded
+ * and it restarts from 0. */
+__attribute__((noinline)) static void fold_counting_only(struct km_cpu *c,
+	const struct km_plan_group *g, const struct pmu_backend *pmu)
+{
+	for (int pmc = 1; pmc <= pmu->counters; pmc++) {
+		uint32_t v = read_pmc(pmc);
+		if (!pmu_overflowed(pmu, v))
+			continue;
+		int i = g->ev_of_pmc[pmc - 1];
+		if (i >= 0)
+			c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
+		write_pmc(pmc, 0);
+		c->base[pmc - 1] = 0;
+	}
 }
 
 /* Overflowed counters: a sampled one records one sample for the period that just ended and is
@@ -215,33 +277,19 @@ void km_pmu_interrupt(struct trap_frame *tf)
 	const struct km_plan_group *g = &km.plan.group[c->group];
 	c->in_handler = true;
 	/* The sampled counters first: almost always the reason for the interrupt. Only when none
-	 * of them overflowed are the others looked at (a counting-only counter reaching bit 31). */
+	 * of them overflowed are the others looked at (a counting-only counter reaching bit 31),
+	 * out of line, so the common path keeps few registers live. */
 	bool handled = false;
-	for (int pass = 0; pass < 2 && !handled; pass++) {
-		for (int pmc = 1; pmc <= pmu->counters; pmc++) {
-			if (pass == 0 && !(g->sample_pmcs & PMCS(pmc)))
-				continue;
-			uint32_t v = read_pmc(pmc);
-			if (!pmu_overflowed(pmu, v))
-				continue;
+	for (unsigned left = g->sample_pmcs; left; left &= left - 1) {
+		int pmc = __builtin_ctz(left) + 1;
+		uint32_t v = read_pmc(pmc);
+		if (pmu_overflowed(pmu, v)) {
+			take_sample(c, g, pmc, v, tf);
 			handled = true;
-			int i = g->ev_of_pmc[pmc - 1];
-			uint32_t next = 0;
-			if (i >= 0) {
-				const struct km_plan_event *e = &g->ev[i];
-				c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
-				if (e->threshold) {
-					km_record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
-					next = period_reload(&c->periods, e->threshold, v,
-							     &c->period[pmc - 1],
-							     &c->lost[pmc - 1][e->event]);
-					c->handler_samples++;
-				}
-			}
-			write_pmc(pmc, next);
-			c->base[pmc - 1] = next;
 		}
 	}
+	if (!handled)
+		fold_counting_only(c, g, pmu);
 	c->in_handler = false;
 	c->handler_ticks += mftb() - t0;
 	mtspr(SPRN_MMCR0, pmu_unfreeze(pmu, pmu_rearm(pmu, mmcr0)));

@@ -19,17 +19,11 @@ int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t cap
 
 bool sample_ring_push(struct sample_ring *r, const struct sample *s)
 {
-	uint32_t head = r->head;   /* only this side writes it */
-	/* Acquire: the consumer's copies out of the slots it released are done before we
-	 * overwrite them. */
-	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-	if (head - tail >= r->capacity) {
-		__atomic_store_n(&r->lost, r->lost + 1, __ATOMIC_RELAXED);
+	struct sample *slot = sample_ring_slot(r);
+	if (!slot)
 		return false;
-	}
-	r->slots[head & (r->capacity - 1)] = *s;
-	/* Release: the record is complete before the consumer can see the new head. */
-	__atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+	*slot = *s;
+	sample_ring_commit(r);
 	return true;
 }
 

@@ -53,6 +53,28 @@ int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t cap
 /* Producer side. Returns false (and counts the sample lost) when the ring is full. */
 bool sample_ring_push(struct sample_ring *r, const struct sample *s);
 
+/* Producer side, in two steps, for a sampler that fills the record in place instead of copying
+ * it: the next free slot (NULL, and the sample counted lost, when the ring is full), then
+ * sample_ring_commit() hands it over once every field is written. */
+static inline struct sample *sample_ring_slot(struct sample_ring *r)
+{
+	uint32_t head = r->head;   /* only this side writes it */
+	/* Acquire: the consumer's copies out of the slots it released are done before we
+	 * overwrite them. */
+	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	if (head - tail >= r->capacity) {
+		__atomic_store_n(&r->lost, r->lost + 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return &r->slots[head & (r->capacity - 1)];
+}
+
+static inline void sample_ring_commit(struct sample_ring *r)
+{
+	/* Release: the record is complete before the consumer can see the new head. */
+	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+}
+
 /* Consumer side: copies up to `max` samples, oldest first, into out and returns how many;
  * *lost (if not NULL) receives the samples lost since the previous drain. */
 uint32_t sample_ring_drain(struct sample_ring *r, struct sample *out, uint32_t max,

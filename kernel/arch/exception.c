@@ -150,10 +150,7 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "unexpected exception");
 		translation_on();
 		kill_process(tf, program_cause(tf->msr), tf->nip, tf->msr & (1ull << 17) ? -5 : -4);
-	case 0xf00:
-		translation_on();
-		km_pmu_interrupt(tf);
-		break;
+	/* 0xf00, the performance monitor, has its own entry (boot/vectors.S: pmu_common). */
 	case 0x100:
 		panic_trap(tf, "NMI");
 	default:

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include "../arch/trap.h"
 #include "../abi/syscall_nr.h"
+#include "uaccess.h"
 
 #define SEGMENT_SHIFT 28
 #define PAGE_SHIFT 12
@@ -28,9 +29,7 @@
 #define PTE_PP_RW 0x2ull          /* user segments (both keys 1): read/write */
 #define PTE_PP_RO 0x3ull          /* user segments: read only */
 
-/* User address space: the first 4 GiB (segments 0-15), above a guard at 0. */
-#define USER_BASE 0x10000ull
-#define USER_END  0x100000000ull
+/* User address space: USER_BASE .. USER_END (mm/uaccess.h). */
 
 /* Each process's own local translation table (user-level clustered objects): one user segment,
  * the same address on every CPU, backed per CPU through a per-CPU VSID. */

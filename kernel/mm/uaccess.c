@@ -53,10 +53,20 @@ bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume)
 	return this_cpu()->uaccess_nofault && uaccess_fixup(pc, resume);
 }
 
+/* The loads of uaccess_load(): each one's address and where it resumes after a fault. */
+struct uaccess_entry { uint64_t insn, fixup; };
+extern const struct uaccess_entry __uaccess_table_start[], __uaccess_table_end[];
+
 bool uaccess_fixup(uint64_t pc, uint64_t *resume)
 {
-	if (pc < (uint64_t)uaccess_code_start || pc >= (uint64_t)uaccess_code_end)
-		return false;
-	*resume = (uint64_t)uaccess_failed;
-	return true;
+	if (pc >= (uint64_t)uaccess_code_start && pc < (uint64_t)uaccess_code_end) {
+		*resume = (uint64_t)uaccess_failed;
+		return true;
+	}
+	for (const struct uaccess_entry *e = __uaccess_table_start; e < __uaccess_table_end; e++)
+		if (e->insn == pc) {
+			*resume = e->fixup;
+			return true;
+		}
+	return false;
 }

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+/* User address space: the first 4 GiB (segments 0-15), above a guard at 0. */
+#define USER_BASE 0x10000ull
+#define USER_END  0x100000000ull
+
 bool user_range_ok(uint64_t addr, uint64_t len);
 /* An array of count elements of size bytes, checked without the product overflowing. */
 bool user_array_ok(uint64_t addr, uint64_t count, uint64_t size);
@@ -25,6 +29,30 @@ long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len);
  * doublewords / words; 0 or -KOV_EFAULT. */
 long uaccess_words(uint64_t *dst, const uint64_t *src, uint64_t n);
 long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
+/* One user doubleword at p (aligned, range checked by the caller) loaded in the caller's own
+ * code, for the sampler's stack walk with this_cpu()->uaccess_nofault set: a fault resumes
+ * after the load through the fixup table (uaccess_fixup) with false instead of faulting the
+ * page in. No call: uaccess_words() from the walk cost a call and the spilling around it for
+ * every frame. */
+static inline bool uaccess_load(const uint64_t *p, uint64_t *v)
+{
+	long err = 0;
+	uint64_t x;
+	__asm__ volatile("1:	ld	%1, 0(%2)\n"
+			 "2:\n"
+			 "	.pushsection __uaccess_table, \"a\"\n"
+			 "	.balign 8\n"
+			 "	.quad	1b, 3f\n"
+			 "	.popsection\n"
+			 "	.pushsection .text.uaccess_fixup, \"ax\"\n"
+			 "3:	li	%0, -14\n"
+			 "	b	2b\n"
+			 "	.popsection\n"
+			 : "+r"(err), "=&r"(x) : "b"(p) : "memory");
+	*v = x;
+	return err == 0;
+}
+
 /* Whether a kernel-mode fault at pc must fail instead of faulting in (nofault copy). */
 bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume);
 

@@ -5,7 +5,9 @@
 # virtual ns: this is not a check of any processor's IPC); two groups at 50/50 scale to the single-group count within 2%; an overload whose
 # lost count is exactly produced minus delivered, after which the ring grows; configurations
 # the KM refuses with their reasons; software events (system calls) counted and sampled; a
-# monitored mutex's lockstat figures (every acquisition, waiters seen = threads - 1).
+# monitored mutex's lockstat figures (every acquisition, waiters seen = threads - 1); a user
+# stack whose back chain leads to unmapped memory ends each walk there, truncated, on both
+# profiles (the walk's fault-safe loads).
 cd "$(dirname "$0")/../.."
 
 run() { # profile-args... -- kmcheck-args...
@@ -35,4 +37,6 @@ run -- overload 20000 1000
 run -- locks 3 200
 run -- refuse
 run -- sw 1000
+run -- walkfault 2000
+run --profile g5 -- walkfault 2000
 exit 0

@@ -1,0 +1,137 @@
+/* The stack walk of kov/attrib.h, as an inline function specialized by its memory read: the
+ * KM's sampler passes reads that load directly (a range check, and for user memory one
+ * fault-safe load), so the walk costs no calls per frame; attrib_find() passes the
+ * environment's read_words callback (the host tests' synthetic stacks). One walk, two
+ * builds of it. */
+#ifndef KOV_ATTRIB_WALK_H
+#define KOV_ATTRIB_WALK_H
+
+#include "attrib.h"
+
+#define ATTRIB_LR_SAVE 16
+#define ATTRIB_HOME_SLOT 48   /* first parameter's doubleword in the caller's save area */
+
+/* Reads n aligned doublewords at addr; false when any cannot be read. */
+typedef bool (*attrib_read_fn)(const struct attrib_env *env, uint64_t addr, uint64_t *v, int n);
+
+/* Whether the function at pc has its own frame at sp now, from its code (the slow path, used
+ * when the program has no frame map: kov/attrib.c). */
+enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
+enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc);
+
+static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn read, uint64_t addr,
+	uint64_t *v)
+{
+	return !(addr & 7) && read(env, addr, v, 1);
+}
+
+/* The walk of attrib_find(), with reads through `read`. Everything the loop uses is in locals:
+ * a store into the chain could alias *env, and the compiler would otherwise reload all of it
+ * after each frame. */
+static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
+	const struct attrib_env *env, attrib_read_fn read, uint64_t pc, uint64_t sp, uint64_t lr)
+{
+	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
+	const int chain_max = chain ? env->chain_max : 0;
+	const struct method_map methods = *env->methods;
+	const uint64_t max_frame = env->max_frame, stop = env->stop_frame;
+	uint64_t object = 0, frame = sp, owner = pc, v;
+	unsigned flags = 0, frames = 0;
+	int depth = 0;                       /* frames recorded into the chain */
+	bool found = false, at_stop = false;
+
+	enum frame_state state;
+	if (!env->frames)
+		state = attrib_frame_state(env, pc);
+	else if (pc < env->frames->noframe.base || pc >= env->frames->noframe.limit)
+		state = FRAME_UNKNOWN;
+	else
+		state = method_map_has(&env->frames->popped, pc) ? FRAME_POPPED :
+			method_map_has(&env->frames->noframe, pc) ? FRAME_NONE_YET : FRAME_OWNED;
+	switch (state) {
+	case FRAME_UNKNOWN:
+		flags |= ATTRIB_UNCERTAIN;
+		break;
+	case FRAME_OWNED:
+		break;
+	case FRAME_LONG_LEAF:
+		flags |= ATTRIB_UNCERTAIN;
+		/* fall through */
+	case FRAME_NONE_YET:
+	case FRAME_POPPED:
+		/* sp is the caller's frame: this function's home slot is in it. */
+		v = 0;
+		if (method_map_has(&methods, pc)) {
+			if (!attrib_read1(env, read, sp + ATTRIB_HOME_SLOT, &v))
+				goto cut;
+			object = v;
+			found = true;
+			if (!chain)
+				goto out;
+		}
+		if (chain)
+			chain[depth++] = (struct attrib_frame){ pc, v };
+		/* Its return address: still in LR, or saved in the caller's frame once popped
+		 * (LR may by then hold a return address inside this function). */
+		if (state != FRAME_POPPED)
+			owner = lr;
+		else if (!attrib_read1(env, read, sp + ATTRIB_LR_SAVE, &owner))
+			goto cut;
+		break;
+	}
+
+	/* One read per frame: the caller's frame header (back chain, CR save, LR save). */
+	uint64_t caller;
+	if (!attrib_read1(env, read, frame, &caller))
+		goto cut;
+	int max_depth = env->max_depth;
+	if (chain && max_depth < chain_max + 1)
+		max_depth = chain_max + 1;
+	for (int d = 0; d < max_depth; d++) {
+		uint64_t head[3];
+		frames++;
+		if (caller == 0)
+			break;
+		if (caller <= frame || caller - frame > max_frame || (caller & 7))
+			goto cut;
+		v = 0;
+		if (method_map_has(&methods, owner)) {
+			if (!attrib_read1(env, read, caller + ATTRIB_HOME_SLOT, &v))
+				goto cut;
+			if (!found) {
+				object = v;
+				found = true;
+			}
+			if (!chain)
+				goto out;
+		}
+		if (chain) {
+			if (depth < chain_max)
+				chain[depth++] = (struct attrib_frame){ owner, v };
+			else if (found)
+				goto cut;      /* the chain is full and the object known */
+			else
+				chain = 0;     /* on for the attribution alone */
+		}
+		if (stop && caller == stop) {
+			at_stop = true;
+			break;
+		}
+		if (d + 1 == max_depth || !read(env, caller, head, 3))
+			goto cut;
+		frame = caller;
+		caller = head[0];
+		owner = head[2];
+	}
+	if (!found)
+		flags |= ATTRIB_NO_OBJECT;
+	goto out;
+cut:
+	/* The walk failed at a frame it could not read or trust. */
+	flags |= ATTRIB_TRUNCATED | (found ? 0 : ATTRIB_NO_OBJECT);
+out:
+	return (struct attrib_result){ object, (uint16_t)flags, (uint16_t)frames, (uint16_t)depth,
+				       at_stop };
+}
+
+#endif
