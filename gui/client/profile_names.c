@@ -5,6 +5,7 @@
 #include <string.h>
 #include "client/chains.h"
 #include "client/profile_priv.h"
+#include "client/scan.h"
 
 struct sym { uint64_t start; uint32_t size; char *name; };
 struct symtab { uint32_t pid; struct sym *s; size_t n, cap; };
@@ -191,7 +192,9 @@ static bool note_objects(struct kov_profile_names *n, const struct proto_frame *
 	size_t sorted = n->n_objs;
 	bool ok = true;
 	while (ok && proto_next_object(&it, &o)) {
-		struct obj key = { o.pid, o.coid, NULL };
+		/* A kernel object is listed under the process owning it; frames name it in the
+		 * kernel's space. */
+		struct obj key = { o.coid >= KOV_KERNEL_COID_BASE ? 0 : o.pid, o.coid, NULL };
 		struct obj *old = bsearch(&key, n->objs, sorted, sizeof key, obj_cmp);
 		if (old && strlen(old->cls) == o.class_name.len &&
 		    !memcmp(old->cls, o.class_name.s, o.class_name.len))
@@ -206,7 +209,7 @@ static bool note_objects(struct kov_profile_names *n, const struct proto_frame *
 			free(old->cls);
 			old->cls = cls;
 		} else {
-			n->objs[n->n_objs++] = (struct obj){ o.pid, o.coid, cls };
+			n->objs[n->n_objs++] = (struct obj){ key.pid, o.coid, cls };
 		}
 		n->gen++;
 	}
