@@ -242,7 +242,8 @@ int kov_flame_callers(struct kov_flame_callers *c, const struct kov_profile *p,
 	}
 	for (size_t k = 0; k < c->n; k++)
 		c->items[k].share = 100.0 * (double)c->items[k].samples / (double)c->total;
-	qsort(c->items, c->n, sizeof *c->items, by_samples);
+	if (c->n)
+		qsort(c->items, c->n, sizeof *c->items, by_samples);
 	return 0;
 }
 

@@ -131,7 +131,7 @@ const char *kov_names_symbol(const struct kov_profile_names *n, uint32_t space, 
 const char *kov_names_class(const struct kov_profile_names *n, uint32_t space, uint64_t coid)
 {
 	struct obj key = { space, coid, NULL };
-	const struct obj *o = bsearch(&key, n->objs, n->n_objs, sizeof key, obj_cmp);
+	const struct obj *o = n->n_objs ? bsearch(&key, n->objs, n->n_objs, sizeof key, obj_cmp) : NULL;
 	return o ? o->cls : NULL;
 }
 
@@ -176,7 +176,8 @@ static bool note_symbols(struct kov_profile_names *n, const struct proto_frame *
 		if (ok)
 			t->s[t->n++] = (struct sym){ s.start, s.size, name };
 	}
-	qsort(t->s, t->n, sizeof *t->s, sym_cmp);
+	if (t->n)
+		qsort(t->s, t->n, sizeof *t->s, sym_cmp);
 	n->gen++;
 	return ok;
 }
@@ -195,7 +196,7 @@ static bool note_objects(struct kov_profile_names *n, const struct proto_frame *
 		/* A kernel object is listed under the process owning it; frames name it in the
 		 * kernel's space. */
 		struct obj key = { o.coid >= KOV_KERNEL_COID_BASE ? 0 : o.pid, o.coid, NULL };
-		struct obj *old = bsearch(&key, n->objs, sorted, sizeof key, obj_cmp);
+		struct obj *old = sorted ? bsearch(&key, n->objs, sorted, sizeof key, obj_cmp) : NULL;
 		if (old && strlen(old->cls) == o.class_name.len &&
 		    !memcmp(old->cls, o.class_name.s, o.class_name.len))
 			continue;
@@ -213,7 +214,8 @@ static bool note_objects(struct kov_profile_names *n, const struct proto_frame *
 		}
 		n->gen++;
 	}
-	qsort(n->objs, n->n_objs, sizeof *n->objs, obj_cmp);
+	if (n->n_objs)
+		qsort(n->objs, n->n_objs, sizeof *n->objs, obj_cmp);
 	return ok;
 }
 

@@ -168,7 +168,7 @@ static void hover(struct ctx *c, struct view *v)
 	if (f->hover_node == KOV_FLAME_NONE)
 		return;
 	const struct kov_flame_node *n = &f->tree.nodes[f->hover_node];
-	char name[400], what[300], figures[400], parent[400] = "";
+	char name[400], what[300], figures[900], parent[400] = "";
 	label_of(c, f->hover_node, name, sizeof name);
 	if (n->name == KOV_FLAME_NONE || root_like(c, f->hover_node)) {
 		snprintf(what, sizeof what, "%s", n->depth ? "a process: every stack of it" :
