@@ -1,67 +1,55 @@
-/* Call stacks from a recording (gui/client/profile.h). The recording is read whole first, so
- * symbols, scans and chain definitions are known whatever their order among the samples. */
+/* Call stacks from samples (gui/client/profile.h): naming a raw stack's frames, interning
+ * names and stacks, and reading a recording whole (so symbols, scans and chain definitions
+ * are known whatever their order among the samples). */
 #include <stdlib.h>
 #include <string.h>
-#include "client/chains.h"
-#include "client/profile.h"
+#include "client/profile_priv.h"
 #include "client/recording.h"
 
-struct sym { uint64_t start; uint32_t size; char *name; };
-struct symtab { uint32_t pid; struct sym *s; size_t n, cap; };
-struct obj { uint32_t pid; uint64_t coid; char *cls; };
-struct proc { uint32_t pid; char *name; };
-
-struct builder {
-	struct symtab *tabs; size_t n_tabs;
-	struct obj *objs; size_t n_objs, cap_objs;
-	struct proc *procs; size_t n_procs, cap_procs;
-	struct kov_chains chains;
-	char names_ev[1024][PROTO_NAME_MAX + 1];   /* catalogue */
-	/* name -> index and stack -> index: open addressing, sized for at most half full */
-	uint32_t *name_slot; size_t name_slots;
-	uint32_t *stack_slot; size_t stack_slots;
-	size_t cap_names, cap_stacks;
-	bool oom;
+/* name -> index and stack -> index: open addressing, sized for at most half full */
+struct kov_profile_index {
+	uint32_t *name_slot;
+	size_t name_slots, cap_names, cap_files, cap_objects;
+	uint32_t *stack_slot;
+	size_t stack_slots, cap_stacks;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size, bool *oom)
-{
-	if (need <= *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(p, c * size);
-	if (!q) {
-		*oom = true;
-		return p;
-	}
-	*cap = c;
-	return q;
-}
-
-static char *dup_str(struct proto_str s)
-{
-	char *d = malloc((size_t)s.len + 1);
-	if (d) {
-		memcpy(d, s.s, s.len);
-		d[s.len] = 0;
-	}
-	return d;
-}
-
-static uint64_t hash_bytes(const void *p, size_t n)
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
 	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ull;
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211ull;
 	return h;
 }
 
+static uint64_t key_hash(const char *name, const char *file, const struct kov_profile_obj *o)
+{
+	uint64_t h = hash_bytes(name, strlen(name) + 1, 1469598103934665603ull);
+	h = hash_bytes(file, strlen(file), h);
+	return hash_bytes(&o->coid, sizeof o->coid, h) ^ ((uint64_t)o->space << 7) ^ o->gen;
+}
+
+static const struct kov_profile_obj no_obj;
+
+static const struct kov_profile_obj *obj_of(const struct kov_profile *p, uint32_t i)
+{
+	return p->objects ? &p->objects[i] : &no_obj;
+}
+
+static uint64_t name_hash(const struct kov_profile *p, uint32_t i)
+{
+	return key_hash(p->names[i], p->files[i], obj_of(p, i));
+}
+
+static uint64_t stack_hash(const struct kov_profile *p, uint32_t i)
+{
+	return hash_bytes(p->stacks[i].frames, p->stacks[i].depth * sizeof(uint32_t),
+			  1469598103934665603ull);
+}
+
 /* Rebuilds a hash index of n entries into at least 2n slots. */
-static bool rehash(uint32_t **slot, size_t *slots, size_t n, uint64_t (*h)(const struct kov_profile *, uint32_t),
-		   const struct kov_profile *p)
+static bool rehash(uint32_t **slot, size_t *slots, size_t n,
+		   uint64_t (*h)(const struct kov_profile *, uint32_t), const struct kov_profile *p)
 {
 	size_t m = *slots ? *slots : 256;
 	while (m < 2 * (n + 1))
@@ -83,285 +71,146 @@ static bool rehash(uint32_t **slot, size_t *slots, size_t n, uint64_t (*h)(const
 	return true;
 }
 
-static uint64_t pair_hash(const char *name, const char *file)
+static bool same_obj(const struct kov_profile_obj *a, const struct kov_profile_obj *b)
 {
-	return hash_bytes(name, strlen(name)) ^ (hash_bytes(file, strlen(file)) * 31);
+	return a->space == b->space && a->coid == b->coid && a->gen == b->gen;
 }
 
-static uint64_t name_hash(const struct kov_profile *p, uint32_t i)
+/* The index of frame (name, file, object), added if new; -1 when memory ran out. */
+static long intern(struct kov_profile *p, const char *name, const char *file,
+		   const struct kov_profile_obj *o)
 {
-	return pair_hash(p->names[i], p->files[i]);
-}
-
-static uint64_t stack_hash(const struct kov_profile *p, uint32_t i)
-{
-	return hash_bytes(p->stacks[i].frames, p->stacks[i].depth * sizeof(uint32_t));
-}
-
-static uint32_t intern(struct kov_profile *p, struct builder *b, const char *name,
-		       const char *file)
-{
-	if (!rehash(&b->name_slot, &b->name_slots, p->n_names, name_hash, p)) {
-		b->oom = true;
-		return 0;
+	struct kov_profile_index *x = p->index;
+	if (!p->by_object)
+		o = &no_obj;
+	if (!rehash(&x->name_slot, &x->name_slots, p->n_names, name_hash, p))
+		return -1;
+	size_t k = key_hash(name, file, o) & (x->name_slots - 1);
+	for (; x->name_slot[k]; k = (k + 1) & (x->name_slots - 1)) {
+		uint32_t i = x->name_slot[k] - 1;
+		if (!strcmp(p->names[i], name) && !strcmp(p->files[i], file) && same_obj(obj_of(p, i), o))
+			return i;
 	}
-	size_t k = pair_hash(name, file) & (b->name_slots - 1);
-	for (; b->name_slot[k]; k = (k + 1) & (b->name_slots - 1))
-		if (!strcmp(p->names[b->name_slot[k] - 1], name) &&
-		    !strcmp(p->files[b->name_slot[k] - 1], file))
-			return b->name_slot[k] - 1;
-	size_t cap = b->cap_names;
-	p->names = grow(p->names, &cap, p->n_names + 1, sizeof *p->names, &b->oom);
-	p->files = grow(p->files, &b->cap_names, p->n_names + 1, sizeof *p->files, &b->oom);
 	char *d = strdup(name), *fd = strdup(file);
-	if (b->oom || !d || !fd) {
+	if (!d || !fd || !kov_grow((void **)&p->names, &x->cap_names, p->n_names + 1, sizeof *p->names) ||
+	    !kov_grow((void **)&p->files, &x->cap_files, p->n_names + 1, sizeof *p->files) ||
+	    (p->by_object && !kov_grow((void **)&p->objects, &x->cap_objects, p->n_names + 1, sizeof *p->objects))) {
 		free(d), free(fd);
-		b->oom = true;
-		return 0;
+		return -1;
 	}
 	p->names[p->n_names] = d;
 	p->files[p->n_names] = fd;
-	b->name_slot[k] = (uint32_t)++p->n_names;
-	return (uint32_t)p->n_names - 1;
+	if (p->by_object)
+		p->objects[p->n_names] = *o;
+	x->name_slot[k] = (uint32_t)++p->n_names;
+	return (long)p->n_names - 1;
 }
 
-static void add_stack(struct kov_profile *p, struct builder *b, const uint32_t *f, uint32_t depth,
+static long add_stack(struct kov_profile *p, const uint32_t *f, uint32_t depth, uint64_t samples,
 		      uint64_t events)
 {
-	if (!rehash(&b->stack_slot, &b->stack_slots, p->n_stacks, stack_hash, p)) {
-		b->oom = true;
-		return;
-	}
-	size_t k = hash_bytes(f, depth * sizeof *f) & (b->stack_slots - 1);
-	for (; b->stack_slot[k]; k = (k + 1) & (b->stack_slots - 1)) {
-		struct kov_profile_stack *s = &p->stacks[b->stack_slot[k] - 1];
+	struct kov_profile_index *x = p->index;
+	if (!rehash(&x->stack_slot, &x->stack_slots, p->n_stacks, stack_hash, p))
+		return -1;
+	size_t k = hash_bytes(f, depth * sizeof *f, 1469598103934665603ull) & (x->stack_slots - 1);
+	for (; x->stack_slot[k]; k = (k + 1) & (x->stack_slots - 1)) {
+		struct kov_profile_stack *s = &p->stacks[x->stack_slot[k] - 1];
 		if (s->depth == depth && !memcmp(s->frames, f, depth * sizeof *f)) {
-			s->samples++;
+			s->samples += samples;
 			s->events += events;
-			return;
+			p->samples += samples;
+			return x->stack_slot[k] - 1;
 		}
 	}
-	p->stacks = grow(p->stacks, &b->cap_stacks, p->n_stacks + 1, sizeof *p->stacks, &b->oom);
 	uint32_t *copy = malloc(depth * sizeof *copy);
-	if (b->oom || !copy) {
+	if (!copy || !kov_grow((void **)&p->stacks, &x->cap_stacks, p->n_stacks + 1, sizeof *p->stacks)) {
 		free(copy);
-		b->oom = true;
-		return;
+		return -1;
 	}
 	memcpy(copy, f, depth * sizeof *f);
-	p->stacks[p->n_stacks] = (struct kov_profile_stack){ copy, depth, 1, events };
-	b->stack_slot[k] = (uint32_t)++p->n_stacks;
+	p->stacks[p->n_stacks] = (struct kov_profile_stack){ copy, depth, samples, events };
+	p->samples += samples;
+	x->stack_slot[k] = (uint32_t)++p->n_stacks;
+	return (long)p->n_stacks - 1;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static int obj_cmp(const void *a, const void *b)
-{
-	const struct obj *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->coid < y->coid ? -1 : x->coid > y->coid;
-}
-
-static struct symtab *symtab(struct builder *b, uint32_t pid, bool make)
-{
-	for (size_t i = 0; i < b->n_tabs; i++)
-		if (b->tabs[i].pid == pid)
-			return &b->tabs[i];
-	if (!make)
-		return NULL;
-	struct symtab *t = realloc(b->tabs, (b->n_tabs + 1) * sizeof *t);
-	if (!t) {
-		b->oom = true;
-		return NULL;
-	}
-	b->tabs = t;
-	t[b->n_tabs] = (struct symtab){ pid, NULL, 0, 0 };
-	return &t[b->n_tabs++];
-}
-
-static const char *symbol(struct builder *b, uint32_t pid, uint64_t pc)
-{
-	struct symtab *t = symtab(b, pid, false);
-	if (!t || !t->n)
-		return NULL;
-	size_t lo = 0, hi = t->n;   /* the last symbol starting at or below pc */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->s[mid].start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	const struct sym *s = &t->s[lo - 1];
-	uint64_t end = s->size ? s->start + s->size : lo < t->n ? t->s[lo].start : s->start + 1;
-	return pc < end || (!s->size && lo == t->n) ? s->name : NULL;
-}
-
-static const char *class_of(struct builder *b, uint32_t pid, uint64_t coid)
-{
-	struct obj key = { pid, coid, NULL };
-	const struct obj *o = bsearch(&key, b->objs, b->n_objs, sizeof key, obj_cmp);
-	return o ? o->cls : NULL;
-}
-
-static const char *proc_name(struct builder *b, uint32_t pid)
-{
-	for (size_t i = 0; i < b->n_procs; i++)
-		if (b->procs[i].pid == pid)
-			return b->procs[i].name;
-	return NULL;
-}
-
-static uint32_t frame(struct kov_profile *p, struct builder *b, const char *root, uint32_t pid,
-		      bool kernel, uint64_t pc, bool object, uint64_t coid)
+static long frame(struct kov_profile *p, const struct kov_profile_names *n, const char *root,
+		  uint32_t pid, const struct proto_chain_frame *cf)
 {
 	char name[PROTO_SYMBOL_MAX + PROTO_NAME_MAX + 40], fn[PROTO_SYMBOL_MAX + 24];
-	const char *s = symbol(b, kernel ? 0 : pid, pc);
+	bool kernel = !(cf->flags & PROTO_FRAME_USER), object = cf->flags & PROTO_FRAME_OBJECT;
+	uint32_t space = kernel ? 0 : pid;
+	const char *s = kov_names_symbol(n, space, cf->pc);
 	if (s)
 		snprintf(fn, sizeof fn, "%s", s);
 	else
-		snprintf(fn, sizeof fn, "0x%llx", (unsigned long long)pc);
-	const char *cls = object ? class_of(b, kernel ? 0 : pid, coid) : NULL;
+		snprintf(fn, sizeof fn, "0x%llx", (unsigned long long)cf->pc);
+	const char *cls = object ? kov_names_class(n, space, cf->coid) : NULL;
 	if (object && cls)
 		snprintf(name, sizeof name, "%s::%s%s", cls, fn, kernel ? "_[k]" : "");
 	else if (object)
-		snprintf(name, sizeof name, "object@0x%llx::%s%s", (unsigned long long)coid, fn,
+		snprintf(name, sizeof name, "object@0x%llx::%s%s", (unsigned long long)cf->coid, fn,
 			 kernel ? "_[k]" : "");
 	else
 		snprintf(name, sizeof name, "%s%s", fn, kernel ? "_[k]" : "");
-	return intern(p, b, name, kernel ? "kernel" : root);
+	struct kov_profile_obj o = { 0 };
+	if (object)
+		o = (struct kov_profile_obj){ space, cf->coid, cf->gen };
+	return intern(p, name, kernel ? "kernel" : root, &o);
 }
 
-static void note_sample(struct kov_profile *p, struct builder *b, const struct proto_sample *s)
+void kov_raw_stack_of(const struct proto_sample *s, const struct proto_chain *c,
+		      struct kov_raw_stack *r)
 {
+	r->pid = s->pid;
+	if (c) {
+		r->user_pid = c->pid;
+		r->depth = c->depth;
+		memcpy(r->frames, c->frames, c->depth * sizeof *c->frames);
+		return;
+	}
+	bool object = !(s->flags & PROTO_SMP_NO_OBJECT);
+	r->user_pid = s->pid;
+	r->depth = 1;
+	r->frames[0] = (struct proto_chain_frame){
+		(uint8_t)((s->flags & PROTO_SMP_KERNEL ? 0 : PROTO_FRAME_USER) | (object ? PROTO_FRAME_OBJECT : 0)),
+		s->pc, object ? s->coid : 0, object ? s->gen : 0 };
+}
+
+long kov_profile_add(struct kov_profile *p, const struct kov_profile_names *n,
+		     const struct kov_raw_stack *r, uint64_t samples, uint64_t events)
+{
+	if (!p->index && !(p->index = calloc(1, sizeof *p->index)))
+		return -1;
 	uint32_t f[PROTO_MAX_CHAIN_DEPTH + 1], depth = 0;
 	char root[PROTO_NAME_MAX + 16];
-	const char *pn = s->pid ? proc_name(b, s->pid) : "kernel";
+	const char *pn = r->pid ? kov_names_process(n, r->pid) : "kernel";
 	if (pn)
 		snprintf(root, sizeof root, "%s", pn);
 	else
-		snprintf(root, sizeof root, "pid %u", (unsigned)s->pid);
-	f[depth++] = intern(p, b, root, root);
-	const struct proto_chain *c = s->chain_id ? kov_chains_get(&b->chains, s->chain_id) : NULL;
-	if (s->chain_id && !c)
-		p->unknown_chain++;
-	if (c) {
-		for (int i = c->depth - 1; i >= 0; i--) {
-			const struct proto_chain_frame *cf = &c->frames[i];
-			f[depth++] = frame(p, b, root, c->pid, !(cf->flags & PROTO_FRAME_USER), cf->pc,
-					   cf->flags & PROTO_FRAME_OBJECT, cf->coid);
-		}
-		p->chained++;
-	} else {
-		f[depth++] = frame(p, b, root, s->pid, s->flags & PROTO_SMP_KERNEL, s->pc,
-				   !(s->flags & PROTO_SMP_NO_OBJECT), s->coid);
+		snprintf(root, sizeof root, "pid %u", (unsigned)r->pid);
+	struct kov_profile_obj ro = { r->pid, 0, 0 };
+	long i = intern(p, root, root, &ro);
+	if (i < 0)
+		return -1;
+	f[depth++] = (uint32_t)i;
+	for (int k = r->depth - 1; k >= 0 && k < PROTO_MAX_CHAIN_DEPTH; k--) {
+		if ((i = frame(p, n, root, r->user_pid, &r->frames[k])) < 0)
+			return -1;
+		f[depth++] = (uint32_t)i;
 	}
-	add_stack(p, b, f, depth, s->period);
-	p->samples++;
-}
-
-/* First pass over one frame: what names things. */
-static void note_names(struct builder *b, const struct proto_frame *f)
-{
-	struct proto_iter it;
-	if (f->type == PROTO_EVENT_CATALOGUE) {
-		struct proto_catalogue_head h;
-		struct proto_event e;
-		if (proto_decode_event_catalogue(f, &h, &it) == 0)
-			for (unsigned i = h.first; proto_next_event(&it, &e); i++)
-				if (i < 1024)
-					proto_str_copy(b->names_ev[i], sizeof b->names_ev[i], e.name);
-	} else if (f->type == PROTO_SYMBOLS) {
-		struct proto_symbols_head h;
-		struct proto_symbol s;
-		struct symtab *t;
-		if (proto_decode_symbols(f, &h, &it) != 0 || !(t = symtab(b, h.pid, true)))
-			return;
-		while (proto_next_symbol(&it, &s)) {
-			if (!s.name.len)
-				continue;
-			t->s = grow(t->s, &t->cap, t->n + 1, sizeof *t->s, &b->oom);
-			char *name = dup_str(s.name);
-			if (b->oom || !name) {
-				free(name);
-				b->oom = true;
-				return;
-			}
-			t->s[t->n++] = (struct sym){ s.start, s.size, name };
-		}
-	} else if (f->type == PROTO_SCAN_OBJECTS) {
-		struct proto_scan_head h;
-		struct proto_object o;
-		if (proto_decode_scan_objects(f, &h, &it) != 0)
-			return;
-		while (proto_next_object(&it, &o)) {
-			b->objs = grow(b->objs, &b->cap_objs, b->n_objs + 1, sizeof *b->objs, &b->oom);
-			char *cls = dup_str(o.class_name);
-			if (b->oom || !cls) {
-				free(cls);
-				b->oom = true;
-				return;
-			}
-			b->objs[b->n_objs++] = (struct obj){ o.pid, o.coid, cls };
-		}
-	} else if (f->type == PROTO_SCAN_PROCESSES) {
-		struct proto_scan_head h;
-		struct proto_process pr;
-		if (proto_decode_scan_processes(f, &h, &it) != 0)
-			return;
-		while (proto_next_process(&it, &pr)) {
-			if (proc_name(b, pr.pid))
-				continue;
-			b->procs = grow(b->procs, &b->cap_procs, b->n_procs + 1, sizeof *b->procs, &b->oom);
-			char *name = dup_str(pr.name);
-			if (b->oom || !name) {
-				free(name);
-				b->oom = true;
-				return;
-			}
-			b->procs[b->n_procs++] = (struct proc){ pr.pid, name };
-		}
-	} else if (f->type == PROTO_CHAINS) {
-		if (kov_chains_note(&b->chains, f) != 0)
-			b->oom = true;   /* decoded before it was recorded: only memory fails here */
-	}
-}
-
-static void builder_free(struct builder *b)
-{
-	for (size_t i = 0; i < b->n_tabs; i++) {
-		for (size_t k = 0; k < b->tabs[i].n; k++)
-			free(b->tabs[i].s[k].name);
-		free(b->tabs[i].s);
-	}
-	free(b->tabs);
-	for (size_t i = 0; i < b->n_objs; i++)
-		free(b->objs[i].cls);
-	free(b->objs);
-	for (size_t i = 0; i < b->n_procs; i++)
-		free(b->procs[i].name);
-	free(b->procs);
-	kov_chains_free(&b->chains);
-	free(b->name_slot);
-	free(b->stack_slot);
-	free(b);
+	return add_stack(p, f, depth, samples, events);
 }
 
 int kov_profile_load(FILE *f, const char *event, struct kov_profile *p, char *err, size_t n)
 {
 	memset(p, 0, sizeof *p);
-	struct builder *b = calloc(1, sizeof *b);
+	struct kov_profile_names *names = kov_profile_names_new();
 	struct kov_frame *frames = NULL;
 	size_t n_frames = 0, cap_frames = 0;
+	bool oom = !names;
 	int rc = -1;
-	if (!b) {
+	if (oom) {
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
@@ -373,9 +222,9 @@ int kov_profile_load(FILE *f, const char *event, struct kov_profile *p, char *er
 	uint64_t ns;
 	int got;
 	while ((got = kov_rec_next(f, &fr, &ns)) == 1) {
-		frames = grow(frames, &cap_frames, n_frames + 1, sizeof *frames, &b->oom);
-		if (b->oom) {
+		if (!kov_grow((void **)&frames, &cap_frames, n_frames + 1, sizeof *frames)) {
 			kov_frame_free(&fr);
+			oom = true;
 			break;
 		}
 		frames[n_frames++] = fr;
@@ -384,36 +233,34 @@ int kov_profile_load(FILE *f, const char *event, struct kov_profile *p, char *er
 		snprintf(err, n, "the recording is broken after %zu frames", n_frames);
 		goto out;
 	}
-	for (size_t i = 0; i < n_frames && !b->oom; i++)
-		note_names(b, &frames[i].f);
-	for (size_t t = 0; t < b->n_tabs; t++)
-		qsort(b->tabs[t].s, b->tabs[t].n, sizeof *b->tabs[t].s, sym_cmp);
-	qsort(b->objs, b->n_objs, sizeof *b->objs, obj_cmp);
-	int want = -1;
-	if (event) {
-		for (int i = 0; i < 1024 && want < 0; i++)
-			if (!strcmp(b->names_ev[i], event))
-				want = i;
-		if (want < 0) {
-			snprintf(err, n, "event %s is not in the recording's catalogue", event);
-			goto out;
-		}
+	for (size_t i = 0; i < n_frames && !oom; i++)
+		oom = !kov_profile_names_note(names, &frames[i].f);
+	int want = event ? kov_names_event(names, event) : -1;
+	if (event && want < 0 && !oom) {
+		snprintf(err, n, "event %s is not in the recording's catalogue", event);
+		goto out;
 	}
-	for (size_t i = 0; i < n_frames && !b->oom; i++) {
+	for (size_t i = 0; i < n_frames && !oom; i++) {
 		const struct proto_frame *pf = &frames[i].f;
 		struct proto_samples_head h;
 		struct proto_iter it;
 		struct proto_sample s;
 		if (!proto_is_samples(pf->type) || proto_decode_any_samples(pf, &h, &it) != 0)
 			continue;
-		while (proto_next_any_sample(&it, &s) && !b->oom) {
-			if (want >= 0 && s.event != want)
+		while (proto_next_any_sample(&it, &s) && !oom) {
+			if (want >= 0 && s.event != want) {
 				p->skipped++;
-			else
-				note_sample(p, b, &s);
+				continue;
+			}
+			const struct proto_chain *c = s.chain_id ? kov_profile_names_chain(names, s.chain_id) : NULL;
+			struct kov_raw_stack r;
+			p->unknown_chain += s.chain_id && !c;
+			p->chained += c != NULL;
+			kov_raw_stack_of(&s, c, &r);
+			oom = kov_profile_add(p, names, &r, 1, s.period) < 0;
 		}
 	}
-	if (b->oom)
+	if (oom)
 		snprintf(err, n, "out of memory");
 	else
 		rc = 0;
@@ -421,7 +268,7 @@ out:
 	for (size_t i = 0; i < n_frames; i++)
 		kov_frame_free(&frames[i]);
 	free(frames);
-	builder_free(b);
+	kov_profile_names_free(names);
 	if (rc)
 		kov_profile_free(p);
 	return rc;
@@ -435,12 +282,20 @@ bool kov_profile_kernel(const struct kov_profile *p, uint32_t i)
 
 void kov_profile_free(struct kov_profile *p)
 {
+	bool by_object = p->by_object;
 	for (size_t i = 0; i < p->n_names; i++)
 		free(p->names[i]), free(p->files[i]);
 	free(p->names);
 	free(p->files);
+	free(p->objects);
 	for (size_t i = 0; i < p->n_stacks; i++)
 		free(p->stacks[i].frames);
 	free(p->stacks);
+	if (p->index) {
+		free(p->index->name_slot);
+		free(p->index->stack_slot);
+		free(p->index);
+	}
 	memset(p, 0, sizeof *p);
+	p->by_object = by_object;   /* a setting, not content */
 }

@@ -22,17 +22,17 @@ static double age_s(uint64_t now, uint64_t t)
 	return t >= now ? 0 : (double)(now - t) / 1e9;
 }
 
-static void rgb(cairo_t *cr, unsigned hex)
+void draw_rgb(cairo_t *cr, unsigned hex)
 {
 	cairo_set_source_rgb(cr, ((hex >> 16) & 255) / 255.0, ((hex >> 8) & 255) / 255.0, (hex & 255) / 255.0);
 }
 
-static void box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line)
+void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line)
 {
 	cairo_rectangle(cr, x + 0.5, y + 0.5, w - 1, h - 1);
-	rgb(cr, fill);
+	draw_rgb(cr, fill);
 	cairo_fill_preserve(cr);
-	rgb(cr, line);
+	draw_rgb(cr, line);
 	cairo_set_line_width(cr, 1);
 	cairo_stroke(cr);
 }
@@ -60,7 +60,7 @@ static void heat(cairo_t *cr, double f)
 
 static void draw_bar(cairo_t *cr, struct view *v, double w)
 {
-	box(cr, 0, 0, w, BAR_H, 0xF3F4F6, 0xD6D9DE);
+	draw_box(cr, 0, 0, w, BAR_H, 0xF3F4F6, 0xD6D9DE);
 	double x = PAD;
 	for (size_t i = 0; i < v->n_targets; i++) {
 		const struct target *t = &v->targets[i];
@@ -71,13 +71,13 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 			 t->port, conn_name(t->state));
 		double tw = text_width(cr, FONT_BOLD, label) + 30;
 		if (i == v->current)
-			box(cr, x - 4, 4, tw + 8, 20, 0xFFFFFF, 0xB8BEC6);
+			draw_box(cr, x - 4, 4, tw + 8, 20, 0xFFFFFF, 0xB8BEC6);
 		v->tab_x[i] = x - 4;
 		v->tab_w[i] = tw + 8;
-		rgb(cr, dot);
+		draw_rgb(cr, dot);
 		cairo_arc(cr, x + 6, 14, 4.5, 0, 2 * M_PI);
 		cairo_fill(cr);
-		rgb(cr, 0x1F2328);
+		draw_rgb(cr, 0x1F2328);
 		text_draw(cr, x + 16, 6, FONT_BOLD, label);
 		x += tw + 14;
 	}
@@ -85,10 +85,10 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 		char prompt[360];
 		snprintf(prompt, sizeof prompt, "connect to HOST:PORT: %s▏  (Enter connects, Esc cancels)",
 			 v->new_target);
-		rgb(cr, 0x0B3D91);
+		draw_rgb(cr, 0x0B3D91);
 		text_draw(cr, x + 10, 6, FONT_BOLD, prompt);
 	} else if (v->n_targets < MAX_TARGETS) {
-		rgb(cr, 0x8C959F);
+		draw_rgb(cr, 0x8C959F);
 		text_draw(cr, x + 10, 8, FONT_SMALL, "N: connect another target");
 	}
 	const struct target *t = &v->targets[v->current];
@@ -107,13 +107,13 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 	} else {
 		snprintf(line, sizeof line, "%s — retrying every 2 s", t->status);
 	}
-	rgb(cr, 0x57606A);
+	draw_rgb(cr, 0x57606A);
 	double lw = text_draw(cr, PAD, 26, FONT_SMALL, line);
 	/* Counts and samples of a configuration asking for one mode that the counters ignore. */
 	char modes[400];
 	target_modes_warning(t, modes, sizeof modes);
 	if (modes[0]) {
-		rgb(cr, 0xB35900);
+		draw_rgb(cr, 0xB35900);
 		text_fit(cr, PAD + lw + 12, 26, w - lw - 2 * PAD - 12, FONT_SMALL, modes);
 	}
 }
@@ -149,13 +149,13 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 {
 	struct target *t = &v->targets[v->current];
 	struct tree *tr = &v->tree;
-	box(cr, 0, BAR_H, TREE_W, h - BAR_H, 0xFFFFFF, 0xD6D9DE);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, 0, BAR_H, TREE_W, h - BAR_H, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
 	text_draw(cr, PAD, BAR_H + 6, FONT_TITLE, "Kernel Object Tree");
 	char f[128];
 	snprintf(f, sizeof f, v->typing_filter ? "filter: %s▏" : tr->filter[0] ? "filter: %s  (Esc clears)" :
 		 "%s/ filters by class or process · arrows move · Enter opens", tr->filter);
-	rgb(cr, 0x57606A);
+	draw_rgb(cr, 0x57606A);
 	text_draw(cr, PAD, BAR_H + 26, FONT_SMALL, f);
 	v->drawn_rows = 0;
 	if (!t->have_scan) {
@@ -189,13 +189,13 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 			cairo_fill(cr);
 		}
 		double x = PAD + r->depth * 14.0;
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		if (r->has_children)
 			text_draw(cr, x, y + 1, FONT_SMALL, r->expanded ? "▾" : "▸");
 		char label[320];
 		row_label(t, r, label, sizeof label);
 		bool object_like = r->kind == ROW_OBJECT || r->kind == ROW_REP;
-		rgb(cr, r->kind == ROW_REP ? 0x57606A : object_like ? 0x1F2328 : 0x0B3D91);
+		draw_rgb(cr, r->kind == ROW_REP ? 0x57606A : object_like ? 0x1F2328 : 0x0B3D91);
 		text_draw(cr, x + 13, y + 1, r->kind == ROW_REP ? FONT_SMALL : object_like ? FONT : FONT_BOLD,
 			  label);
 		if (object_like) {
@@ -205,7 +205,7 @@ static void draw_tree(cairo_t *cr, struct view *v, double h)
 				char n[32];
 				snprintf(n, sizeof n, "%llu", (unsigned long long)(r->kind == ROW_REP ?
 					 st->rep_samples[r->cpu] : st->samples));
-				rgb(cr, 0x8A4B08);
+				draw_rgb(cr, 0x8A4B08);
 				text_draw(cr, TREE_W - PAD - text_width(cr, FONT_SMALL, n), y + 2, FONT_SMALL, n);
 			}
 		}
@@ -267,7 +267,7 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	cairo_set_line_width(cr, 1);
 	for (int s = 0; s <= (int)v->window_s; s += step) {
 		double gx = cx + cw - cw * s / v->window_s;
-		rgb(cr, 0xEEF0F2);
+		draw_rgb(cr, 0xEEF0F2);
 		cairo_move_to(cr, floor(gx) + 0.5, cy);
 		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
 		cairo_stroke(cr);
@@ -276,7 +276,7 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 			snprintf(lab, sizeof lab, "-%ds", s + (int)v->pan_s);
 		else
 			snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
-		rgb(cr, 0x8C959F);
+		draw_rgb(cr, 0x8C959F);
 		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
 	}
 	char ytop[32];
@@ -295,7 +295,7 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 		}
 	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
 	cairo_fill(cr);
-	rgb(cr, 0x2F6FDE);
+	draw_rgb(cr, 0x2F6FDE);
 	cairo_set_line_width(cr, 1.5);
 	mean_path(cr, &col, ncols, cx, cy, cw, ch, top);
 	cairo_stroke(cr);
@@ -304,7 +304,7 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	if (mean_path(cr, &col, ncols, cx, cy, cw, ch, top)) {
 		static const double dash[] = { 4, 3 };
 		cairo_set_dash(cr, dash, 2, 0);
-		rgb(cr, 0x8C959F);
+		draw_rgb(cr, 0x8C959F);
 		cairo_set_line_width(cr, 1.2);
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
@@ -356,8 +356,8 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
 		      double w, double h, uint64_t now)
 {
-	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
 	double title_w = text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
 	double mn = 0, avg = 0, mx = 0, mn2, avg2, mx2;
@@ -366,10 +366,10 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	uint64_t to = v->pan_s > 0 ? now + 1 : UINT64_MAX;
 	bool have = p->available && series_stats(&p->s, from, to, &mn, &avg, &mx, &count);
 	if (!p->available || !have) {
-		rgb(cr, p->available ? 0x57606A : 0xA23B2A);
+		draw_rgb(cr, p->available ? 0x57606A : 0xA23B2A);
 		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ? p->no_data : p->why);
 		if (p->available) {
-			rgb(cr, 0x8C959F);
+			draw_rgb(cr, 0x8C959F);
 			text_wrap(cr, x + 8, y + 40, w - 16, FONT_SMALL, p->subtitle);
 		}
 		return;
@@ -380,13 +380,13 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	char stats[160];
 	snprintf(stats, sizeof stats, "now %.3g%s   min %.3g   avg %.3g   max %.3g", now_v, p->unit, mn,
 		 avg, mx);
-	rgb(cr, 0x57606A);
+	draw_rgb(cr, 0x57606A);
 	double sw = text_width(cr, FONT_SMALL, stats);
 	text_draw(cr, x + w - 8 - sw, y + 6, FONT_SMALL, stats);
 	/* What it is, between the title and the figures, cut to the room there is. */
 	double room = w - 16 - title_w - sw - 24;
 	if (room > 40) {
-		rgb(cr, 0x8C959F);
+		draw_rgb(cr, 0x8C959F);
 		text_fit(cr, x + 8 + title_w + 12, y + 6, room, FONT_SMALL, p->subtitle);
 	}
 	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
@@ -419,8 +419,8 @@ static void draw_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	char tip[64];
 	snprintf(tip, sizeof tip, "%.4g%s  %.1f s ago", best_v, p->unit, age_s(now, best_t));
 	double tw = text_width(cr, FONT_SMALL, tip) + 10, tx = px + 6 + tw > cx + cw ? px - tw - 6 : px + 6;
-	box(cr, tx, cy + 2, tw, 17, 0xFFFDE7, 0xB8BEC6);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, tx, cy + 2, tw, 17, 0xFFFDE7, 0xB8BEC6);
+	draw_rgb(cr, 0x1F2328);
 	text_draw(cr, tx + 5, cy + 3, FONT_SMALL, tip);
 	v->hover_shown = true;
 }
@@ -433,8 +433,8 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 	static struct kov_top_item *items;
 	static struct kov_top_row *rows;
 	static size_t cap;
-	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
 	double tw = text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
 	/* A ranking from an incomplete period says so: samples the target produced that it
 	 * does not have. */
@@ -443,7 +443,7 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 		char note[160];
 		snprintf(note, sizeof note, "incomplete: %llu samples lost, dropped or discarded",
 			 (unsigned long long)missing);
-		rgb(cr, 0xB35900);
+		draw_rgb(cr, 0xB35900);
 		text_fit(cr, x + 16 + tw, y + 6, w - tw - 24, FONT_SMALL, note);
 	}
 	v->drawn_top[0] = 0;
@@ -482,7 +482,7 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 		order[j] = r;
 	}
 	if (!n) {
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		text_draw(cr, x + 8, y + 26, FONT_SMALL, "no samples attributed to objects yet");
 		return;
 	}
@@ -503,7 +503,7 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 				 1e3 * (double)ticks / (double)t->desc.timebase_hz);
 		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu samples%s", 100 * share, cls,
 			 proc, (unsigned long long)r->v[0], wait);
-		rgb(cr, 0x1F2328);
+		draw_rgb(cr, 0x1F2328);
 		text_fit(cr, x + 12 + w * 0.25, ry, w * 0.75 - 20, FONT_SMALL, line);
 		size_t used = strlen(v->drawn_top);
 		snprintf(v->drawn_top + used, sizeof v->drawn_top - used, "%s%s · %s", i ? " | " : "",
@@ -550,7 +550,7 @@ static double draw_object_locks(cairo_t *cr, struct target *t, uint32_t space,
 	if (!n)
 		return 0;
 	double ly = y;
-	rgb(cr, 0x1F2328);
+	draw_rgb(cr, 0x1F2328);
 	text_draw(cr, x, ly, FONT_BOLD, n == 1 ? "Its lock" : "Its locks");
 	ly += 17;
 	for (size_t i = 0; i < n && i < 4 && ly < bottom - 14; i++) {
@@ -563,14 +563,14 @@ static double draw_object_locks(cairo_t *cr, struct target *t, uint32_t space,
 			 (unsigned long long)l->lock, (unsigned long long)l->contentions, acq,
 			 ms_of(t, l->wait_total), ms_of(t, l->wait_max), (unsigned long long)l->holds,
 			 ms_of(t, l->hold_total));
-		rgb(cr, 0x1F2328);
+		draw_rgb(cr, 0x1F2328);
 		text_fit(cr, x, ly, w, FONT_SMALL, line);
 		ly += 15;
 		for (int k = 0; k < PROTO_LOCK_SITES && l->site[k].pc && ly < bottom - 14; k++, ly += 14) {
 			const char *name = target_symbol(t, space, l->site[k].pc);
 			snprintf(line, sizeof line, "    %6llu  from %s", (unsigned long long)l->site[k].count,
 				 name ? name : "…");
-			rgb(cr, 0x57606A);
+			draw_rgb(cr, 0x57606A);
 			text_fit(cr, x, ly, w, FONT_SMALL, line);
 		}
 	}
@@ -589,12 +589,12 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 			  uint64_t now)
 {
 	struct target *t = &v->targets[v->current];
-	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
 	const struct row *r = v->tree.selected < v->tree.n ? &v->tree.rows[v->tree.selected] : NULL;
 	if (!r || (r->kind != ROW_OBJECT && r->kind != ROW_REP) || !t->have_scan) {
 		text_draw(cr, x + 8, y + 5, FONT_BOLD, "Selected object (L: locks)");
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		text_draw(cr, x + 8, y + 26, FONT_SMALL, "select an object in the tree");
 		return;
 	}
@@ -608,15 +608,15 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	target_want_symbols(t, space, ob->coid, ob->gen);
 	double cx = x + 8, cy = y + 26, cw = w - 16, ch = 50;
 	if (!o) {
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		text_draw(cr, cx, cy, FONT_SMALL, "no samples attributed to it yet (I counts its calls)");
 		draw_object_locks(cr, t, space, ob, cx, cy + 20, cw, y + h - 4);
 		return;
 	}
 	/* Contribution over the window: its samples / all samples, per interval. */
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
-	box(cr, cx, cy, cw, ch, 0xFBFBFC, 0xEEF0F2);
-	rgb(cr, 0xD9480F);
+	draw_box(cr, cx, cy, cw, ch, 0xFBFBFC, 0xEEF0F2);
+	draw_rgb(cr, 0xD9480F);
 	cairo_set_line_width(cr, 1.5);
 	bool first = true;
 	for (size_t i = 0; i < o->hist_n; i++) {
@@ -644,12 +644,12 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 	snprintf(line, sizeof line, "share of all samples per interval (top: 100%%) · %llu samples, "
 		 "%.0f%% in spin wait loops%s", (unsigned long long)o->samples,
 		 kov_share(o->spin, o->samples), calls);
-	rgb(cr, 0x57606A);
+	draw_rgb(cr, 0x57606A);
 	text_fit(cr, cx, cy + ch + 2, cw, FONT_SMALL, line);
 	double ly = cy + ch + 20;
 	ly += draw_object_locks(cr, t, space, ob, cx, ly, cw, y + h - 4);
 	/* Hot spots. */
-	rgb(cr, 0x1F2328);
+	draw_rgb(cr, 0x1F2328);
 	text_draw(cr, cx, ly, FONT_BOLD, "Code hot spots");
 	size_t order[OBJ_PCS];
 	for (size_t i = 0; i < o->n_pcs; i++)
@@ -674,8 +674,8 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w, double h)
 {
 	struct target *t = &v->targets[v->current];
-	box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
-	rgb(cr, 0x1F2328);
+	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
 	v->drawn_locks = v->hidden_locks = 0;
 	v->drawn_lock_top[0] = 0;
 	size_t total = t->locks ? t->locks->n : 0;
@@ -684,7 +684,7 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 		 "wait since connected (L: selected object)");
 	text_fit(cr, x + 8, y + 5, w - 16, FONT_BOLD, head);
 	if (!total) {
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: no lock was "
 			  "contended or counted, or the lock stream is not running (the viewer starts it "
 			  "with --config)");
@@ -702,7 +702,7 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 	double ly = y + 24;
 	for (int c = 0; c < NCOL; c++) {
 		double cx = x + 8 + cw * col[c].at - (col[c].right ? text_width(cr, FONT_SMALL, col[c].name) : 0);
-		rgb(cr, 0x57606A);
+		draw_rgb(cr, 0x57606A);
 		text_draw(cr, cx, ly, FONT_SMALL, col[c].name);
 	}
 	ly += 16;
@@ -728,7 +728,7 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 		snprintf(cell[8], sizeof cell[8], "%.1f", ms_of(t, l->hold_total));
 		snprintf(cell[9], sizeof cell[9], "%llu", (unsigned long long)l->bounces);
 		for (int c = 0; c < NCOL; c++) {
-			rgb(cr, c == 4 ? 0x8A4B08 : 0x1F2328);
+			draw_rgb(cr, c == 4 ? 0x8A4B08 : 0x1F2328);
 			if (col[c].right)
 				text_draw(cr, x + 8 + cw * col[c].at - text_width(cr, FONT_SMALL, cell[c]), ly,
 					  FONT_SMALL, cell[c]);
@@ -750,7 +750,7 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 	snprintf(foot, sizeof foot, "%zu lock%s%s; ACQUIRED '-': only contended acquisitions are "
 		 "counted (F counts all for the selected object or process)", total,
 		 total == 1 ? "" : "s", hidden);
-	rgb(cr, 0x57606A);
+	draw_rgb(cr, 0x57606A);
 	text_fit(cr, x + 8, y + h - 18, w - 16, FONT_SMALL, foot);
 }
 
@@ -776,8 +776,8 @@ static void draw_tab_tip(cairo_t *cr, struct view *v)
 				 conn_name(t->state), t->status);
 		}
 		double w = 420, h = text_wrap(cr, -10000, 0, w - 16, FONT_SMALL, tip) + 12;
-		box(cr, v->tab_x[i], 28, w, h, 0xFFFDE7, 0xB8BEC6);
-		rgb(cr, 0x1F2328);
+		draw_box(cr, v->tab_x[i], 28, w, h, 0xFFFDE7, 0xB8BEC6);
+		draw_rgb(cr, 0x1F2328);
 		text_wrap(cr, v->tab_x[i] + 8, 34, w - 16, FONT_SMALL, tip);
 		v->hover_shown = true;
 	}
@@ -787,7 +787,7 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 {
 	double w = v->width / v->scale, h = v->height / v->scale;
 	v->drawn_series = v->drawn_points = 0;
-	rgb(cr, 0xECEEF1);
+	draw_rgb(cr, 0xECEEF1);
 	cairo_paint(cr);
 	draw_bar(cr, v, w);
 	draw_tree(cr, v, h);
@@ -796,16 +796,18 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
 	/* Panned back: the panes end pan_s before now (the axis labels count from there). */
 	uint64_t pane_now = now - (uint64_t)(v->pan_s * 1e9);
-	for (int p = 0; p < PANES; p++)
-		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
 	double ty = py + panes_h + PAD, tw = pw * 0.56;
 	v->drawn_top[0] = 0;
-	if (v->show_locks) {   /* the lock table takes the whole width below the panes */
+	if (v->flame.open) {   /* the flame graph takes the panes' and panels' room */
+		flame_draw(cr, v, px, py, pw, h - py - PAD, now);
+	} else if (v->show_locks) {   /* the lock table takes the whole width below the panes */
 		draw_locks(cr, v, px, ty, pw, h - ty - PAD);
 	} else {
 		draw_top(cr, v, t, px, ty, tw - PAD / 2, h - ty - PAD);
 		draw_selected(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 	}
+	for (int p = 0; p < PANES && !v->flame.open; p++)
+		draw_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);

@@ -12,8 +12,9 @@
 
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
-	"                  [--record FILE] [--size WxH] [--select CLASS] [--view locks|object]\n"
-	"                  [--config-keys KEYS] [--keys KEYS] [--csv FILE] [--hover X,Y]\n"
+	"                  [--record FILE] [--size WxH] [--select CLASS]\n"
+	"                  [--view locks|object|flame|callers] [--config-keys KEYS] [--keys KEYS]\n"
+	"                  [--csv FILE] [--hover X,Y] [--click X,Y]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
@@ -21,7 +22,8 @@ static const char usage[] =
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, measured spin-lock wait, MMU misses, branch mispredictions, lock acquisition\n"
 	"success; what the target cannot count says why), the top contributing objects, the\n"
-	"selected object's locks and hot spots, and every contended lock (L). With --token and --config FILE (kovctl's configuration\n"
+	"selected object's locks and hot spots, every contended lock (L), and a flame graph of the\n"
+	"samples' call stacks with the selected object's callers (G, W). With --token and --config FILE (kovctl's configuration\n"
 	"format) it configures and starts monitoring on targets where nothing runs yet. --select\n"
 	"CLASS selects the first object of that class once it is in the tree. --record FILE writes\n"
 	"what the target sends (kovctl's recording format); --replay FILE plays a recording back\n"
@@ -33,7 +35,12 @@ static const char usage[] =
 	"      N connect another target, K sleep-lock figures of the selected process off/on,\n"
 	"      F full lock counting (every acquisition and hold) of the selected object's or\n"
 	"      process's locks on/off (the acquisition pane's software counts need it),\n"
-	"      Ctrl-Q quit\n";
+	"      G flame graph: whole target, then selected process, selected object, off;\n"
+	"      in it: click a box to zoom, a box above or Esc to zoom out, / search, W the\n"
+	"      selected object's callers, Ctrl-Q quit\n"
+	"--view flame|callers opens the flame graph (callers: of the --select'ed object);\n"
+	"--keys types keys once an object is selected, --hover and --click put the pointer\n"
+	"and click (just before the screenshot) at X,Y points, for tests.\n";
 
 struct options {
 	const char *hosts[MAX_TARGETS];
@@ -44,6 +51,9 @@ struct options {
 	const char *config_keys;          /* opens the utility and types these once connected */
 	const char *csv;                  /* with --screenshot: the series as CSV too */
 	double hover_x, hover_y;
+	double click_x, click_y;           /* clicked once, just before the screenshot */
+	bool click;
+	const char *view;
 	const char *keys;                 /* typed into the main view once an object is selected */
 	bool sort_metric;
 	bool locks;
@@ -101,14 +111,20 @@ static int parse(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--hover")) {   /* a pointer position, for tests */
 			if (sscanf(val, "%lf,%lf", &o->hover_x, &o->hover_y) != 2)
 				return usage_error("--hover needs X,Y", val);
+		} else if (!strcmp(a, "--click")) {
+			if (sscanf(val, "%lf,%lf", &o->click_x, &o->click_y) != 2)
+				return usage_error("--click needs X,Y", val);
+			o->click = true;
 		} else if (!strcmp(a, "--csv")) {
 			o->csv = val;
 		} else if (!strcmp(a, "--config-keys")) {
 			o->config_keys = val;
 		} else if (!strcmp(a, "--view")) {
-			if (strcmp(val, "locks") && strcmp(val, "object"))
-				return usage_error("--view: locks or object", val);
+			if (strcmp(val, "locks") && strcmp(val, "object") && strcmp(val, "flame") &&
+			    strcmp(val, "callers"))
+				return usage_error("--view: locks, object, flame or callers", val);
 			o->locks = !strcmp(val, "locks");
+			o->view = val;
 		} else if (!strcmp(a, "--select")) {
 			o->select = val;
 		} else if (!strcmp(a, "--config")) {
@@ -216,6 +232,32 @@ static void export_view(const struct view *v, uint64_t now)
 	fprintf(stderr, "kov-viewer: %s %s and %s\n", ok ? "exported" : "could not export", png, csv);
 }
 
+/* Typed text: into the flame graph's search, the tree's filter or the connect line, whichever
+ * is being typed; false when none is. */
+static bool type_text(struct view *v, const char *text)
+{
+	char *into = v->typing_filter ? v->tree.filter : v->typing_target ? v->new_target : NULL;
+	size_t cap = v->typing_filter ? sizeof v->tree.filter : sizeof v->new_target;
+	if (v->flame.typing)
+		flame_type(v, text);
+	else if (into && strlen(into) + strlen(text) < cap)
+		strcat(into, text);
+	return v->flame.typing || into;
+}
+
+/* A left click at (x, y) points: a tree row selects (a selected one opens), a flame box zooms. */
+static void click(struct view *v, double x, double y)
+{
+	size_t r = view_row_at(v, x, y);
+	if (r != (size_t)-1) {
+		if (r == v->tree.selected && v->targets[v->current].have_scan)
+			tree_toggle(&v->tree, &v->targets[v->current].scan, r);
+		v->tree.selected = r;
+	} else if (v->flame.open) {
+		flame_click(v, x, y);
+	}
+}
+
 static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 {
 	struct tree *tr = &v->tree;
@@ -253,6 +295,17 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		}
 		return;
 	}
+	if (v->flame.typing) {   /* the flame graph's search; its text comes as text input */
+		if (k == SDLK_BACKSPACE)
+			flame_backspace(v);
+		else if (k == SDLK_RETURN || k == SDLK_ESCAPE) {
+			SDL_StopTextInput();
+			if (k == SDLK_ESCAPE)
+				flame_escape(v);
+			v->flame.typing = false;
+		}
+		return;
+	}
 	if (v->typing_filter) {
 		size_t n = strlen(tr->filter);
 		if (k == SDLK_BACKSPACE && n)
@@ -276,8 +329,21 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		    (k == SDLK_RETURN || (k == SDLK_RIGHT) != tr->rows[tr->selected].expanded))
 			tree_toggle(tr, &t->scan, tr->selected);
 		break;
-	case SDLK_SLASH: v->typing_filter = true; SDL_StartTextInput(); break;
-	case SDLK_ESCAPE: tr->filter[0] = 0; break;
+	case SDLK_SLASH:
+		if (v->flame.open)
+			v->flame.typing = true;
+		else
+			v->typing_filter = true;
+		SDL_StartTextInput();
+		break;
+	case SDLK_ESCAPE:
+		if (v->flame.open)
+			flame_escape(v);
+		else
+			tr->filter[0] = 0;
+		break;
+	case SDLK_g: flame_cycle(v); break;
+	case SDLK_w: flame_toggle_callers(v); break;
 	case SDLK_l: v->show_locks = !v->show_locks; break;
 	case SDLK_e: export_view(v, kov_now_ns()); break;
 	case SDLK_m: v->sort_by_metric = !v->sort_by_metric; break;
@@ -361,6 +427,10 @@ int main(int argc, char **argv)
 	}
 	struct view v = { .targets = targets, .n_targets = o.n, .window_s = 60, .scale = 1,
 			  .show_locks = o.locks, .mouse_x = -1, .mouse_y = -1, .sort_by_metric = o.sort_metric };
+	if (o.view && !strcmp(o.view, "flame"))
+		flame_cycle(&v);
+	else if (o.view && !strcmp(o.view, "callers"))
+		flame_toggle_callers(&v);
 
 	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
 		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
@@ -391,18 +461,11 @@ int main(int argc, char **argv)
 				quit = true;
 			else if (e.type == SDL_KEYDOWN)
 				key(&v, e.key.keysym.sym, SDL_GetModState(), &quit);
-			else if (e.type == SDL_TEXTINPUT && v.typing_filter) {
-				size_t n = strlen(v.tree.filter);
-				if (n + strlen(e.text.text) < sizeof v.tree.filter)
-					strcat(v.tree.filter, e.text.text);
-			} else if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
-				size_t r = view_row_at(&v, e.button.x, e.button.y);
-				if (r != (size_t)-1) {
-					if (r == v.tree.selected && targets[v.current].have_scan)
-						tree_toggle(&v.tree, &targets[v.current].scan, r);
-					v.tree.selected = r;
-				}
-			} else if (e.type == SDL_MOUSEMOTION) {
+			else if (e.type == SDL_TEXTINPUT)
+				type_text(&v, e.text.text);
+			else if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT)
+				click(&v, e.button.x, e.button.y);
+			else if (e.type == SDL_MOUSEMOTION) {
 				v.mouse_x = e.motion.x;
 				v.mouse_y = e.motion.y;
 			} else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_LEAVE) {
@@ -437,9 +500,12 @@ int main(int argc, char **argv)
 			v.scale = ww > 0 ? (double)pw / ww : 1;
 		}
 		struct target *t = &targets[v.current];
-		if (o.keys && !o.select && t->have_scan && t->state == CONN_UP) {
-			for (const char *k = o.keys; *k; k++)
-				key(&v, (SDL_Keycode)*k, 0, &quit);
+		if (o.keys && !o.select && t->have_scan && (t->state == CONN_UP || t->state == CONN_REPLAY)) {
+			for (const char *k = o.keys; *k; k++) {   /* printable keys while typing are text */
+				char text[2] = { *k, 0 };
+				if (*k < ' ' || !type_text(&v, text))
+					key(&v, (SDL_Keycode)*k, 0, &quit);
+			}
 			o.keys = NULL;
 		}
 		if (o.config_keys && t->cat && t->state == CONN_UP) {
@@ -485,6 +551,11 @@ int main(int argc, char **argv)
 		SDL_RenderClear(ren);
 		SDL_RenderCopy(ren, tex, NULL, NULL);
 		SDL_RenderPresent(ren);
+		if (o.screenshot && now - start >= (uint64_t)(o.after * 1e9) && o.click) {
+			click(&v, o.click_x, o.click_y);   /* on what was just drawn; shot next frame */
+			o.click = false;
+			continue;
+		}
 		if (o.screenshot && now - start >= (uint64_t)(o.after * 1e9)) {
 			size_t connected = 0, events = 0;
 			for (size_t i = 0; i < v.n_targets; i++)
@@ -574,6 +645,8 @@ int main(int argc, char **argv)
 			if (v.show_locks)
 				printf("viewer: locks: rows=%zu hidden=%zu top: %s\n", v.drawn_locks,
 				       v.hidden_locks, v.drawn_lock_top);
+			if (v.flame.open)
+				flame_report(&v, stdout);
 			printf("viewer: status: %s\n", t->status);
 			if (v.config.open) {
 				printf("viewer: config: %s\n", v.config.msg);
@@ -589,6 +662,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < v.n_targets; i++)
 		target_free(&targets[i]);
 	tree_free(&v.tree);
+	flame_free(&v.flame);
 	if (surf)
 		cairo_surface_destroy(surf);
 	SDL_Quit();

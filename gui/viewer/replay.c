@@ -72,6 +72,7 @@ bool target_open_replay(struct target *t, const char *file, char *why, size_t n)
 		if (fr.f.type == PROTO_SCAN_PROCESSES || fr.f.type == PROTO_SCAN_OBJECTS) {
 			scan.frames = realloc(scan.frames, (scan.count + 1) * sizeof *scan.frames);
 			scan.frames[scan.count++] = fr;   /* borrowed: the frame stays in rp_frames */
+			kov_live_frame(&t->stacks, &fr.f);   /* names the call stacks' objects */
 		}
 	}
 	if (got < 0) {

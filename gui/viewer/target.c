@@ -38,6 +38,8 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 	t->token = token;
 	t->ev_inst = -1;
 	t->locks = calloc(1, sizeof *t->locks);
+	if (!kov_live_init(&t->stacks, FLAME_MAX_STACKS))
+		t->stacks.oom = true;   /* the flame view says so; everything else works */
 	snprintf(t->status, sizeof t->status, "connecting to %s:%s", host, port);
 	for (int p = 0; p < PANES; p++) {
 		t->pane[p].title = pane_names[p].title;
@@ -241,6 +243,11 @@ static void on_samples(struct target *t, const struct proto_frame *f)
 		}
 		if (space && !t->want_space && !space_known(t, space))
 			t->want_space = space;   /* asked for from target_poll: not from a callback */
+		/* A kernel sample's chain goes on in its process's frames: their names too. */
+		const struct proto_chain *c = s.chain_id && t->stacks.names ?
+			kov_profile_names_chain(t->stacks.names, s.chain_id) : NULL;
+		if (c && c->pid && !t->want_space && !space_known(t, c->pid))
+			t->want_space = c->pid;
 		if (s.flags & PROTO_SMP_NO_OBJECT)
 			continue;
 		struct obj_stat *o = obj_of(t, space, s.coid, s.gen);
@@ -324,7 +331,8 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	kov_losses_note(&t->losses, f);
 	switch (f->type) {
 	case PROTO_SAMPLES:
-	case PROTO_SAMPLES_CHAINED: on_samples(t, f); break;
+	case PROTO_SAMPLES_CHAINED: on_samples(t, f); kov_live_frame(&t->stacks, f); break;
+	case PROTO_CHAINS: kov_live_frame(&t->stacks, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS:
 	case PROTO_STATUS_EX: proto_decode_any_status(f, &t->st); break;
@@ -408,6 +416,7 @@ static void replay_poll(struct target *t, uint64_t now)
 				struct kov_answer a = { (struct kov_frame *)fr, 1, 0 };
 				t->sym_space = h.pid;
 				take_symbols(t, &a);
+				kov_live_frame(&t->stacks, &fr->f);
 			}
 		} else if (fr->f.req == 0) {
 			target_take_frame(t, &fr->f);
@@ -617,8 +626,10 @@ void target_poll(struct target *t, uint64_t now)
 	if (t->sym_req) {
 		rc = kov_client_take(t->c, t->sym_req, &a);
 		if (rc == 1) {
-			for (size_t k = 0; k < a.count; k++)
+			for (size_t k = 0; k < a.count; k++) {
 				target_record_frame(t, &a.frames[k].f);
+				kov_live_frame(&t->stacks, &a.frames[k].f);   /* names the stacks */
+			}
 			take_symbols(t, &a);
 			kov_answer_free(&a);
 			t->sym_req = 0;
@@ -662,6 +673,8 @@ void target_poll(struct target *t, uint64_t now)
 			for (size_t k = 0; k < a.count && !t->recorded_scan; k++)
 				target_record_frame(t, &a.frames[k].f);
 			t->recorded_scan = t->rec != NULL;
+			for (size_t k = 0; k < a.count; k++)
+				kov_live_frame(&t->stacks, &a.frames[k].f);
 			struct kov_scan s;
 			char err[200];
 			if (kov_scan_build(&a, &s, err, sizeof err) == 0)
@@ -723,6 +736,7 @@ void target_free(struct target *t)
 	}
 	free(t->objs);
 	free(t->locks);
+	kov_live_free(&t->stacks);
 	for (size_t i = 0; i < t->rp_n; i++)
 		free(t->rp_frames[i].bytes);
 	free(t->rp_frames);

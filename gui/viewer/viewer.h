@@ -1,7 +1,7 @@
 /* kov-viewer: the SDL2 + Cairo viewer of KOV targets. Shared types of its files:
  * target.c (connections and the data they push), series.c (metric time series), tree.c (the
- * object tree's rows), draw.c and text.c (Cairo and Pango drawing), main.c (window, input,
- * the frame loop, screenshots). Nothing here waits on the network: every socket is polled
+ * object tree's rows), draw.c and text.c (Cairo and Pango drawing), flame_view.c (the flame
+ * graph and callers view), main.c (window, input, the frame loop, screenshots). Nothing here waits on the network: every socket is polled
  * without blocking once per frame. */
 #ifndef KOV_VIEWER_H
 #define KOV_VIEWER_H
@@ -18,6 +18,8 @@
 #include "client/metrics.h"
 #include "client/lockstat.h"
 #include "client/losses.h"
+#include "client/flame.h"
+#include "client/livestacks.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -78,6 +80,7 @@ enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
                                          its locks' call sites */
 #define LOCK_NAMES 64                 /* kernel locks of no object named by symbol */
 #define MAX_LOCK_ROWS 32              /* locks the lock view lists, the heaviest waits */
+#define FLAME_MAX_STACKS 20000        /* distinct call stacks kept for the flame graph */
 
 struct spin_range { uint32_t space; uint64_t lo, hi; };
 
@@ -136,6 +139,8 @@ struct target {
 	uint64_t samples_total, frames, intervals;
 	struct kov_losses losses;         /* lost, dropped, discarded since connected (or in the
 	                                     recording): the top contributors say so */
+	struct kov_live_stacks stacks;    /* every sample's call stack, named by the symbol
+	                                     tables, scans and chains the target sent */
 	/* The configuration in effect as last seen (CONFIG_GET at connect, PMU_CONFIG pushed or
 	 * answered): the modes it asks for, and its events whose counts include both anyway. */
 	uint16_t cfg_modes;
@@ -269,6 +274,64 @@ bool config_key(struct config_ui *ui, struct target *t, int key);
 void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t, double x,
 		 double y, double w, double h);
 
+/* ---- flame_view.c: the flame graph (G) and the selected object's callers (W) ------------ */
+#define FLAME_ZOOM_MAX (PROTO_MAX_CHAIN_DEPTH + 2)
+struct flame_box {                    /* a box as last drawn, in points */
+	uint32_t node;
+	double x, y, w, h;
+};
+struct flame_ui {
+	bool open;
+	enum kov_flame_scope scope;
+	bool callers;                     /* the callers panel beside the graph */
+	bool typing;                      /* the search is being typed */
+	char search[64];
+	/* the zoomed node as the path of frames to it from the root, so that it survives the
+	 * tree being built again (new samples) and frames being named again */
+	struct { char *name; struct kov_profile_obj obj; } zoom[FLAME_ZOOM_MAX];
+	size_t n_zoom;
+	struct kov_flame tree;
+	bool built;
+	uint64_t built_version, built_ns, renamed_ns;
+	size_t built_target;              /* the target, process and object it was built for */
+	uint32_t built_pid;
+	struct kov_profile_obj built_obj;
+	bool *match;                      /* per node: matches the search */
+	size_t match_cap;
+	uint64_t matched;                 /* samples under matching nodes */
+	struct kov_flame_callers callers_of;
+	struct flame_box *boxes;
+	size_t n_boxes, cap_boxes;
+	uint32_t zoom_node, hover_node;   /* KOV_FLAME_NONE: none */
+	char scope_name[200];             /* what the root stands for */
+	char note[400];                   /* what the view says instead of (or above) a graph */
+};
+struct view;
+/* G: opens the flame view (the whole target), then the selected process, the selected
+ * object, then closes it. */
+void flame_cycle(struct view *v);
+/* W: the callers panel of the selected object (opening the flame view on the object). */
+void flame_toggle_callers(struct view *v);
+/* Esc in the flame view: ends the search being typed, else clears the search, else zooms
+ * out, else closes the view. */
+void flame_escape(struct view *v);
+/* A click at (x, y) points: zooms into the box there (a box above the zoomed one zooms out
+ * to it); false when no box is there. */
+bool flame_click(struct view *v, double x, double y);
+/* Text typed into the search. */
+void flame_type(struct view *v, const char *text);
+void flame_backspace(struct view *v);
+/* Draws the view in (x, y, w, h), the tree built again when due. */
+void flame_draw(cairo_t *cr, struct view *v, double x, double y, double w, double h, uint64_t now);
+/* What the last frame drew, for --screenshot's report. */
+void flame_report(const struct view *v, FILE *out);
+/* Builds the tree again when due (new samples, names, scope or selection). */
+void flame_update(struct view *v, uint64_t now);
+/* Node i's frames from the root (a process's root is one), ';' between (folded stacks). */
+void flame_path(const struct flame_ui *f, const struct kov_profile *p, uint32_t i, char *buf,
+		size_t n);
+void flame_free(struct flame_ui *f);
+
 /* ---- draw.c ---------------------------------------------------------------------------- */
 struct view {
 	struct target *targets;
@@ -294,8 +357,17 @@ struct view {
 	size_t drawn_rows, drawn_series, drawn_points;
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
+	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
 };
+/* The selected row's process and object (flame_view.c), each with a name ("chainbench pid 5",
+ * "ChainBench 0xd0000050"): VIEW_SEL_PROCESS and VIEW_SEL_OBJECT say which there are. */
+enum { VIEW_SEL_PROCESS = 1, VIEW_SEL_OBJECT = 2 };
+int view_selection(const struct view *v, uint32_t *pid, struct kov_profile_obj *obj,
+		   char *proc_name, size_t pn, char *obj_name, size_t on);
 void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);
+/* Cairo's source colour from 0xRRGGBB; a filled box with a one-point outline. */
+void draw_rgb(cairo_t *cr, unsigned hex);
+void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line);
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
 
