@@ -53,7 +53,8 @@ static bool word_ok(struct proto_str s, bool event)
 	for (uint16_t i = 0; i < s.len; i++)
 		if (strchr(" \t\r\n#", s.s[i]) || !s.s[i])
 			return false;
-	return !event || !(proto_str_eq(s, "slice") || proto_str_eq(s, "count") || proto_str_eq(s, "group"));
+	return !event || !(proto_str_eq(s, "slice") || proto_str_eq(s, "count") ||
+			   proto_str_eq(s, "chains") || proto_str_eq(s, "group"));
 }
 
 /* A configuration from JSON must be one the text format can write back (kovctl and the

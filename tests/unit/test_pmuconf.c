@@ -250,6 +250,9 @@ static void test_json_names_the_text_can_carry(void **state)
 	assert_non_null(strstr(err, "white space"));
 	assert_int_equal(parse("{\"groups\":[{\"name\":\"g\",\"share\":100,\"events\":[\"slice\"]}]}"), -1);
 	assert_non_null(strstr(err, "event name 'slice'"));
+	/* The same for the directive chains added since (found by fuzz_pmuconf again). */
+	assert_int_equal(parse("{\"groups\":[{\"name\":\"g\",\"share\":100,\"events\":[\"chains\"]}]}"), -1);
+	assert_non_null(strstr(err, "event name 'chains'"));
 	assert_int_equal(parse("{\"groups\":[{\"name\":\"slice\",\"share\":100,\"events\":[\"PM_CYC\"]}]}"), 0);
 }
 
