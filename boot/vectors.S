@@ -101,108 +101,14 @@ kov_booted:
 	VECTOR_STUB(0x1800)	/* 970: thermal */
 	. = 0x1900
 
-/* Shared tail of every vector. In: r13 = per-CPU area, r9 = CR, r10 = vector,
- * scratch[0..2] = r9..r11, SPRG1 = r13 of the interrupted code. */
-exc_common:
+/* Builds a trap frame on the kernel stack (entered from user mode) or below the interrupted
+ * frame (from the kernel) holding what a C call may clobber: r0-r13, CR, LR, CTR, XER, SRR0/1,
+ * and the vector. In: r13 = per-CPU area, r9 = CR, r10 = vector, scratch[0..2] = r9..r11,
+ * SPRG1 = r13 of the interrupted code. Out: r1 = the frame (the trap frame STACK_FRAME_MIN
+ * above it). */
+.macro SAVE_VOLATILE
 	mfsrr1	r11
 	andi.	r11, r11, MSR_PR	/* CR is already saved in r9 */
-	mr	r11, r1
-	beq	1f
-	ld	r1, PC_KSTACK_TOP(r13)	/* from user mode: the thread's kernel stack */
-	b	2f
-1:	subi	r1, r1, STACK_RED_ZONE	/* from the kernel: below the interrupted frame */
-2:	clrrdi	r1, r1, 4
-	stdu	r11, -(STACK_FRAME_MIN + TF_SIZE)(r1)
-	std	r0,  TF_GPR0+0*8+STACK_FRAME_MIN(r1)
-	std	r11, TF_GPR0+1*8+STACK_FRAME_MIN(r1)
-	std	r2,  TF_GPR0+2*8+STACK_FRAME_MIN(r1)
-	std	r3,  TF_GPR0+3*8+STACK_FRAME_MIN(r1)
-	std	r4,  TF_GPR0+4*8+STACK_FRAME_MIN(r1)
-	std	r5,  TF_GPR0+5*8+STACK_FRAME_MIN(r1)
-	std	r6,  TF_GPR0+6*8+STACK_FRAME_MIN(r1)
-	std	r7,  TF_GPR0+7*8+STACK_FRAME_MIN(r1)
-	std	r8,  TF_GPR0+8*8+STACK_FRAME_MIN(r1)
-	ld	r11, PC_SCRATCH0(r13)
-	std	r11, TF_GPR0+9*8+STACK_FRAME_MIN(r1)
-	ld	r11, PC_SCRATCH1(r13)
-	std	r11, TF_GPR0+10*8+STACK_FRAME_MIN(r1)
-	ld	r11, PC_SCRATCH2(r13)
-	std	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
-	std	r12, TF_GPR0+12*8+STACK_FRAME_MIN(r1)
-	mfspr	r11, SPRN_SPRG1
-	std	r11, TF_GPR0+13*8+STACK_FRAME_MIN(r1)
-	.irp n, 14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	std	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
-	.endr
-	std	r9,  TF_CR+STACK_FRAME_MIN(r1)
-	std	r10, TF_VECTOR+STACK_FRAME_MIN(r1)
-	mfsrr0	r11
-	std	r11, TF_NIP+STACK_FRAME_MIN(r1)
-	std	r11, 16(r1)		/* LR save slot: lets a back-chain walk see the interrupted PC */
-	mfsrr1	r11
-	std	r11, TF_MSR+STACK_FRAME_MIN(r1)
-	mflr	r11
-	std	r11, TF_LR+STACK_FRAME_MIN(r1)
-	mfctr	r11
-	std	r11, TF_CTR+STACK_FRAME_MIN(r1)
-	mfxer	r11
-	std	r11, TF_XER+STACK_FRAME_MIN(r1)
-	mfdar	r11
-	std	r11, TF_DAR+STACK_FRAME_MIN(r1)
-	mfdsisr	r11
-	std	r11, TF_DSISR+STACK_FRAME_MIN(r1)
-	/* Continue at the link address: the vector ran at its physical address, and a handler
-	 * that switches threads may be resumed later with translation on. */
-	LOAD_ADDR(r11, 1f)
-	mtctr	r11
-	bctr
-1:	LOAD_TOC(r2)
-	addi	r3, r1, STACK_FRAME_MIN
-	bl	exception_dispatch
-	nop
-
-	/* Return to the (possibly modified) state in the trap frame. Translation goes off first,
-	 * so no miss can clobber SRR0/SRR1 between loading them and rfid. */
-	.globl exc_return
-exc_return:
-	li	r11, 1
-	rldicr	r11, r11, MSR_SF_BIT, 0
-	ori	r11, r11, MSR_ME
-	mtmsrd	r11
-	isync
-	/* Drop any reservation: a thread switched out between its lwarx and stwcx. must not
-	 * have its stwcx. succeed after another thread on this CPU stored to the word. */
-	addi	r11, r13, PC_SCRATCH0
-	stdcx.	r0, 0, r11
-	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
-	mtcr	r11
-	ld	r11, TF_LR+STACK_FRAME_MIN(r1)
-	mtlr	r11
-	ld	r11, TF_CTR+STACK_FRAME_MIN(r1)
-	mtctr	r11
-	ld	r11, TF_XER+STACK_FRAME_MIN(r1)
-	mtxer	r11
-	.irp n, 0,2,3,4,5,6,7,8,9,10,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
-	.endr
-	ld	r11, TF_NIP+STACK_FRAME_MIN(r1)
-	mtsrr0	r11
-	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
-	mtsrr1	r11
-	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
-	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
-	rfid
-
-/* The performance-monitor interrupt's own entry (the monitor's sampler, kov/km_sampler.c:
- * km_pmu_interrupt). The handler returns to the code it interrupted, never switching threads,
- * so only what a C call may clobber is saved: the volatile registers, CR, LR, CTR, XER and
- * SRR0/1, in a trap frame laid out as exc_common's (r14-r31, DAR and DSISR left unset: the
- * ABI keeps r14-r31, and the handler reads only the PC, MSR, LR and r1). Nor does it take
- * exception_dispatch's way back (the end-of-exception checks a sample never needs): about
- * 100 instructions a sample less. Input as exc_common's. */
-pmu_common:
-	mfsrr1	r11
-	andi.	r11, r11, MSR_PR
 	mr	r11, r1
 	beq	1f
 	ld	r1, PC_KSTACK_TOP(r13)	/* from user mode: the thread's kernel stack */
@@ -236,23 +142,20 @@ pmu_common:
 	std	r11, TF_CTR+STACK_FRAME_MIN(r1)
 	mfxer	r11
 	std	r11, TF_XER+STACK_FRAME_MIN(r1)
-	LOAD_ADDR(r11, 1f)
-	mtctr	r11
-	bctr
-1:	LOAD_TOC(r2)
-	mfmsr	r11			/* translation on, as exception_dispatch turns it on */
-	ori	r11, r11, MSR_IR | MSR_DR
-	mtmsrd	r11
-	isync
-	addi	r3, r1, STACK_FRAME_MIN
-	bl	km_pmu_interrupt
-	nop
-	li	r11, 1			/* translation off: see exc_return */
+.endm
+
+/* Returns to the state in the trap frame at r1 + STACK_FRAME_MIN: what SAVE_VOLATILE saved
+ * (r14-r31 are the caller's to reload). Translation goes off first, so no miss can clobber
+ * SRR0/SRR1 between loading them and rfid. */
+.macro RESTORE_VOLATILE_RFID
+	li	r11, 1
 	rldicr	r11, r11, MSR_SF_BIT, 0
 	ori	r11, r11, MSR_ME
 	mtmsrd	r11
 	isync
-	addi	r11, r13, PC_SCRATCH0	/* drop any reservation, as exc_return does */
+	/* Drop any reservation: a thread switched out between its lwarx and stwcx. must not
+	 * have its stwcx. succeed after another thread on this CPU stored to the word. */
+	addi	r11, r13, PC_SCRATCH0
 	stdcx.	r0, 0, r11
 	ld	r11, TF_CR+STACK_FRAME_MIN(r1)
 	mtcr	r11
@@ -265,8 +168,6 @@ pmu_common:
 	ld	r11, TF_NIP+STACK_FRAME_MIN(r1)
 	mtsrr0	r11
 	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
-	lis	r12, MSR_POW >> 16	/* never return into a nap (exception_dispatch) */
-	andc	r11, r11, r12
 	mtsrr1	r11
 	.irp n, 0,2,3,4,5,6,7,8,9,10,12,13
 	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
@@ -274,6 +175,62 @@ pmu_common:
 	ld	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
 	ld	r1,  TF_GPR0+1*8+STACK_FRAME_MIN(r1)
 	rfid
+.endm
+
+/* Shared tail of every vector but the performance monitor's: the whole register state (the
+ * handler may switch threads). In as SAVE_VOLATILE's. */
+exc_common:
+	SAVE_VOLATILE
+	.irp n, 14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	std	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
+	mfdar	r11
+	std	r11, TF_DAR+STACK_FRAME_MIN(r1)
+	mfdsisr	r11
+	std	r11, TF_DSISR+STACK_FRAME_MIN(r1)
+	/* Continue at the link address: the vector ran at its physical address, and a handler
+	 * that switches threads may be resumed later with translation on. */
+	LOAD_ADDR(r11, 1f)
+	mtctr	r11
+	bctr
+1:	LOAD_TOC(r2)
+	addi	r3, r1, STACK_FRAME_MIN
+	bl	exception_dispatch
+	nop
+
+	/* Return to the (possibly modified) state in the trap frame. */
+	.globl exc_return
+exc_return:
+	.irp n, 14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
+	.endr
+	RESTORE_VOLATILE_RFID
+
+/* The performance-monitor interrupt's own entry (the monitor's sampler, kov/km_sampler.c:
+ * km_pmu_interrupt). The handler returns to the code it interrupted, never switching threads,
+ * so only what a C call may clobber is saved: the volatile registers, CR, LR, CTR, XER and
+ * SRR0/1 (SAVE_VOLATILE), in a trap frame laid out as exc_common's (r14-r31, DAR and DSISR
+ * left unset: the ABI keeps r14-r31, and the handler reads only the PC, MSR, LR and r1). Nor
+ * does it take exception_dispatch's way back (the end-of-exception checks a sample never
+ * needs): about 100 instructions a sample less. Input as exc_common's. */
+pmu_common:
+	SAVE_VOLATILE
+	LOAD_ADDR(r11, 1f)
+	mtctr	r11
+	bctr
+1:	LOAD_TOC(r2)
+	mfmsr	r11			/* translation on, as exception_dispatch turns it on */
+	ori	r11, r11, MSR_IR | MSR_DR
+	mtmsrd	r11
+	isync
+	addi	r3, r1, STACK_FRAME_MIN
+	bl	km_pmu_interrupt
+	nop
+	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	lis	r12, MSR_POW >> 16	/* never return into a nap (exception_dispatch) */
+	andc	r11, r11, r12
+	std	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	RESTORE_VOLATILE_RFID
 
 /* void enter_user(struct trap_frame *tf): leaves the kernel through the exception return path
  * with the state in tf (a new user thread's first entry). tf must sit STACK_FRAME_MIN bytes
