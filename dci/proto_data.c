@@ -107,6 +107,16 @@ static int check_chain(const void *msg)
 	return user && c->pid == 0 ? PROTO_E_INCONSISTENT : 0;
 }
 
+bool proto_chain_frames_equal(const struct proto_chain_frame *a, const struct proto_chain_frame *b,
+                              unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].flags != b[i].flags || a[i].pc != b[i].pc || a[i].coid != b[i].coid ||
+		    a[i].gen != b[i].gen)
+			return false;
+	return true;
+}
+
 static const struct proto_field chain_fields[] = {
 	PF(struct proto_chain, id, PF_U32),
 	PF(struct proto_chain, pid, PF_U32),

@@ -564,6 +564,9 @@ int proto_add_chain(struct proto_builder *b, const struct proto_chain *r);
 int proto_decode_chains(const struct proto_frame *f, struct proto_samples_head *h,
                         struct proto_iter *it);
 bool proto_next_chain(struct proto_iter *it, struct proto_chain *r);
+/* Whether frames a[0..n) and b[0..n) are the same (pc, object, flags): one chain. */
+bool proto_chain_frames_equal(const struct proto_chain_frame *a, const struct proto_chain_frame *b,
+                              unsigned n);
 
 /* INTERVAL_COUNTS */
 int proto_begin_interval_counts(struct proto_builder *b, void *buf, size_t cap, uint32_t req,

@@ -195,19 +195,14 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 		c->lost[ring][event]++;
 		return;
 	}
-	s->timebase = mftb();
-	s->pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0);
-	s->object = r.object;
-	s->config_id = km.applied.id;
-	s->pid = run.pid;
-	s->tid = run.tid;
-	s->cpu = (uint16_t)this_cpu()->index;
-	s->event = event;
-	s->flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags;
-	s->depth = depth;
-	s->period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period;
-	s->chain = seq;
-	s->pad = 0;
+	*s = (struct sample){
+		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
+		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
+		.cpu = (uint16_t)this_cpu()->index, .event = event,
+		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
+		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
+		.depth = depth, .chain = seq,
+	};
 	sample_ring_commit(ring_of);
 	c->taken++;
 }

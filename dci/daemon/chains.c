@@ -26,14 +26,8 @@ static uint64_t hash(const struct proto_chain *c)
 
 static bool same(const struct proto_chain *a, const struct proto_chain *b)
 {
-	if (a->pid != b->pid || a->depth != b->depth)
-		return false;
-	for (unsigned i = 0; i < a->depth; i++) {
-		const struct proto_chain_frame *x = &a->frames[i], *y = &b->frames[i];
-		if (x->flags != y->flags || x->pc != y->pc || x->coid != y->coid || x->gen != y->gen)
-			return false;
-	}
-	return true;
+	return a->pid == b->pid && a->depth == b->depth &&
+	       proto_chain_frames_equal(a->frames, b->frames, a->depth);
 }
 
 void chains_reserve(uint32_t n)

@@ -24,14 +24,8 @@ static uint64_t raw_hash(const struct kov_raw_stack *r)
 
 static bool same(const struct kov_live_raw *a, const struct kov_raw_stack *r)
 {
-	if (a->pid != r->pid || a->user_pid != r->user_pid || a->depth != r->depth)
-		return false;
-	for (int i = 0; i < r->depth; i++) {
-		const struct proto_chain_frame *x = &a->frames[i], *y = &r->frames[i];
-		if (x->pc != y->pc || x->coid != y->coid || x->gen != y->gen || x->flags != y->flags)
-			return false;
-	}
-	return true;
+	return a->pid == r->pid && a->user_pid == r->user_pid && a->depth == r->depth &&
+	       proto_chain_frames_equal(a->frames, r->frames, r->depth);
 }
 
 static void raw_stack(const struct kov_live_raw *a, struct kov_raw_stack *r)

@@ -25,15 +25,14 @@ long string_from_user(char *dst, uint64_t src, uint64_t max);
  * that would have to be faulted in ends the copy with -KOV_EFAULT. Interrupts must be off. */
 long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len);
 /* The same without the checks and the flag, for a caller that checked the range and set
- * this_cpu()->uaccess_nofault itself (the sampler, once per stack walk): n >= 1 aligned
- * doublewords / words; 0 or -KOV_EFAULT. */
-long uaccess_words(uint64_t *dst, const uint64_t *src, uint64_t n);
+ * this_cpu()->uaccess_nofault itself (the sampler, once per stack walk): n >= 1 aligned words
+ * (instructions); 0 or -KOV_EFAULT. */
 long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
 /* One user doubleword at p (aligned, range checked by the caller) loaded in the caller's own
  * code, for the sampler's stack walk with this_cpu()->uaccess_nofault set: a fault resumes
  * after the load through the fixup table (uaccess_fixup) with false instead of faulting the
- * page in. No call: uaccess_words() from the walk cost a call and the spilling around it for
- * every frame. */
+ * page in. No call: a copy routine called from the walk cost the call and the spilling around
+ * it for every frame. */
 static inline bool uaccess_load(const uint64_t *p, uint64_t *v)
 {
 	long err = 0;

@@ -76,21 +76,8 @@ FUNC(uaccess_strncpy)
 	blr
 ENDFUNC(uaccess_strncpy)
 
-/* long uaccess_words(uint64_t *dst, const uint64_t *src, uint64_t n): n >= 1 aligned
- * doublewords; 0 or -14. For the monitor's stack walker (with uaccess_nofault set). */
-FUNC(uaccess_words)
-	mtctr	r5
-1:	ld	r6, 0(r4)
-	std	r6, 0(r3)
-	addi	r4, r4, 8
-	addi	r3, r3, 8
-	bdnz	1b
-	li	r3, 0
-	blr
-ENDFUNC(uaccess_words)
-
-/* long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n): the same for n >= 1
- * aligned words (instructions). */
+/* long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n): n >= 1 aligned words
+ * (instructions); 0 or -14. For the monitor's stack walker (with uaccess_nofault set). */
 FUNC(uaccess_words32)
 	mtctr	r5
 1:	lwz	r6, 0(r4)

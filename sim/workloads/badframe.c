@@ -19,21 +19,13 @@ CO_METHOD(long, spinner_run, struct spinner *s, long thousands)
 	long x = getpid();
 	__asm__ volatile(
 		"	mr	11, 1\n"
-		"	mr	1, %1\n"
-		"2:	li	0, 125\n"
-		"	mtctr	0\n"
-		"1:	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	add	%0, %0, %0\n"
-		"	bdnz	1b\n"
-		"	addic.	%2, %2, -1\n"
+		"	mr	1, %2\n"
+		"2:\n"
+		WL_ADDS_1000
+		"	addic.	%1, %1, -1\n"
 		"	bgt	2b\n"
 		"	mr	1, 11\n"
-		: "+r"(x) : "r"(s->frame), "r"(thousands) : "r0", "r11", "ctr", "cr0", "memory");
+		: "+r"(x), "+r"(thousands) : "r"(s->frame) : "r0", "r11", "ctr", "cr0", "memory");
 	return x;
 }
 

@@ -20,17 +20,7 @@ __attribute__((noinline)) static long add_chain(long x, long thousands, long dep
 	}
 	for (long i = 0; i < thousands; i++) {
 		/* 1000 instructions: 125 passes of 7 dependent adds and a branch. */
-		__asm__ volatile(
-			"	li	0, 125\n"
-			"	mtctr	0\n"
-			"1:	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	add	%0, %0, %0\n"
-			"	bdnz	1b\n"
+		__asm__ volatile(WL_ADDS_1000
 			: "+r"(x) : : "r0", "ctr");
 	}
 	return x;

@@ -6,6 +6,21 @@
 #include <cobj.h>
 #include "../../kernel/abi/syscall_nr.h"
 
+/* Inline assembly: 1000 instructions of dependent adds on operand %0 (125 passes of seven adds
+ * and a bdnz), so the processor completes one per cycle at best. Clobbers r0 and CTR; uses
+ * local label 1. */
+#define WL_ADDS_1000                   \
+	"	li	0, 125\n"             \
+	"	mtctr	0\n"                  \
+	"1:	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	add	%0, %0, %0\n"         \
+	"	bdnz	1b\n"
+
 /* A decimal argument, or fallback when it is missing. */
 static inline long wl_number(const char *s, long fallback)
 {
