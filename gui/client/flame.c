@@ -183,19 +183,18 @@ uint64_t kov_flame_search(const struct kov_flame *fl, const struct kov_profile *
 			  bool *match)
 {
 	uint64_t matched = 0;
-	/* covered: the node or an ancestor matched; parents come before their children. */
-	bool *covered = calloc(fl->n ? fl->n : 1, sizeof *covered);
+	/* Parents come before their children, so an ancestor's match is known when a node's is. */
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct kov_flame_node *n = &fl->nodes[i];
 		match[i] = text[0] && n->name != KOV_FLAME_NONE && n->name < p->n_names &&
 			   contains(p->names[n->name], text);
-		bool above = n->parent != KOV_FLAME_NONE && covered && covered[n->parent];
+		bool above = false;
+		for (uint32_t a = n->parent; match[i] && !above && a != KOV_FLAME_NONE;
+		     a = fl->nodes[a].parent)
+			above = match[a];
 		if (match[i] && !above)
 			matched += n->total;
-		if (covered)
-			covered[i] = match[i] || above;
 	}
-	free(covered);
 	return matched;
 }
 
