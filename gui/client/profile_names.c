@@ -195,7 +195,7 @@ static bool note_objects(struct kov_profile_names *n, const struct proto_frame *
 	while (ok && proto_next_object(&it, &o)) {
 		/* A kernel object is listed under the process owning it; frames name it in the
 		 * kernel's space. */
-		struct obj key = { o.coid >= KOV_KERNEL_COID_BASE ? 0 : o.pid, o.coid, NULL };
+		struct obj key = { kov_object_space(o.pid, o.coid), o.coid, NULL };
 		struct obj *old = sorted ? bsearch(&key, n->objs, sorted, sizeof key, obj_cmp) : NULL;
 		if (old && strlen(old->cls) == o.class_name.len &&
 		    !memcmp(old->cls, o.class_name.s, o.class_name.len))

@@ -52,6 +52,12 @@ size_t kov_scan_find(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint
  * them, but samples and counts name them under pid 0: with pid 0 this also finds a kernel
  * object whatever process it is listed under. */
 #define KOV_KERNEL_COID_BASE 0xD000000000000000ull
+/* The space samples and lock records name object (pid, coid) in: 0 (the kernel) for a kernel
+ * COID, else pid. */
+static inline uint32_t kov_object_space(uint32_t pid, uint64_t coid)
+{
+	return coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
+}
 size_t kov_scan_find_any(const struct kov_scan *s, uint32_t pid, uint64_t coid, uint32_t gen);
 /* The CPU whose rep of per-CPU object o holds address addr (a lock inside a rep: the nearest
  * rep at or below it); -1 for a single-rep object or when no rep lies at or below addr. */

@@ -599,7 +599,7 @@ static void draw_selected(cairo_t *cr, struct view *v, double x, double y, doubl
 		return;
 	}
 	const struct kov_scan_object *ob = &t->scan.objects[r->obj];
-	uint32_t space = obj_space(ob->pid, ob->coid);
+	uint32_t space = kov_object_space(ob->pid, ob->coid);
 	char title[200], coid[KOV_COID_CHARS];
 	snprintf(title, sizeof title, "%s  %s  gen %u%s", ob->class_name, kov_coid_str(ob->coid, coid),
 		 ob->gen, target_full_counting(t, space, ob->coid) ? "  · full lock counting" : "");

@@ -24,7 +24,7 @@ int view_selection(const struct view *v, uint32_t *pid, struct kov_profile_obj *
 	if (r->kind == ROW_OBJECT || r->kind == ROW_REP) {
 		const struct kov_scan_object *o = &t->scan.objects[r->obj];
 		char coid[KOV_COID_CHARS];
-		*obj = (struct kov_profile_obj){ obj_space(o->pid, o->coid), o->coid, o->gen };
+		*obj = (struct kov_profile_obj){ kov_object_space(o->pid, o->coid), o->coid, o->gen };
 		snprintf(obj_name, on, "%s %s", o->class_name, kov_coid_str(o->coid, coid));
 		*pid = o->pid;
 		have = VIEW_SEL_OBJECT | VIEW_SEL_PROCESS;

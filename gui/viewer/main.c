@@ -360,7 +360,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = (r->kind == ROW_OBJECT || r->kind == ROW_REP) ? &t->scan.objects[r->obj] : NULL;
-			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
+			uint32_t pid = ob ? kov_object_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			uint64_t coid = ob ? ob->coid : 0;
 			bool on = true;   /* I again on something counted turns it off */
 			for (size_t c = 0; c < t->n_counted; c++)
@@ -386,7 +386,7 @@ static void key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 		if (t->have_scan && tr->selected < tr->n && tr->rows[tr->selected].kind != ROW_MACHINE) {
 			const struct row *r = &tr->rows[tr->selected];
 			const struct kov_scan_object *ob = (r->kind == ROW_OBJECT || r->kind == ROW_REP) ? &t->scan.objects[r->obj] : NULL;
-			uint32_t pid = ob ? obj_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
+			uint32_t pid = ob ? kov_object_space(ob->pid, ob->coid) : t->scan.procs[r->proc].pid;
 			target_toggle_full_counting(t, pid, ob ? ob->coid : 0);
 		}
 		break;
@@ -577,7 +577,7 @@ int main(int argc, char **argv)
 			if (r && r->kind == ROW_OBJECT && t->have_scan) {
 				const struct kov_scan_object *ob = &t->scan.objects[r->obj];
 				const struct obj_stat *os = target_object(t, ob->pid, ob->coid, ob->gen);
-				uint32_t space = obj_space(ob->pid, ob->coid);
+				uint32_t space = kov_object_space(ob->pid, ob->coid);
 				selected = os ? os->samples : 0;
 				for (size_t k = 0; os && k < t->n_hot; k++)
 					for (size_t i = 0; i < os->n_pcs; i++)

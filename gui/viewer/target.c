@@ -50,10 +50,6 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 	series_init(&t->pane[PANE_SPIN].s2);
 }
 
-uint32_t obj_space(uint32_t pid, uint64_t coid)
-{
-	return coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
-}
 
 static void pane_says(struct pane *p, bool available, const char *subtitle, const char *no_data,
 		      const char *why)
@@ -194,7 +190,7 @@ void target_take_scan(struct target *t, struct kov_scan *s)
 
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen)
 {
-	uint32_t space = coid >= KOV_KERNEL_COID_BASE ? 0 : pid;
+	uint32_t space = kov_object_space(pid, coid);
 	for (size_t i = 0; i < t->n_objs; i++)
 		if (t->objs[i].pid == space && t->objs[i].coid == coid && t->objs[i].gen == gen)
 			return &t->objs[i];

@@ -181,8 +181,6 @@ void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32
 const char *target_symbol(const struct target *t, uint32_t space, uint64_t pc);
 /* A looked-up symbol as the viewer shows it: "name+0xoff", or the address when it has none. */
 void target_symbol_text(const struct proto_symbol *s, char *buf, size_t n);
-/* Where samples and lock records name an object: 0 (the kernel) for kernel COIDs. */
-uint32_t obj_space(uint32_t pid, uint64_t coid);
 const struct obj_stat *target_object(const struct target *t, uint32_t pid, uint64_t coid, uint32_t gen);
 const char *conn_name(enum conn_state s);
 /* From the catalogue: which panes this target can show (target.c). */
