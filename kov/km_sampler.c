@@ -73,6 +73,21 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
+/* The walk of w's memory and program (its stack range may still be set), keeping up to
+ * chain_max frames into chain. */
+static inline struct attrib_env walk_env(struct walk_ctx *w, struct attrib_frame *chain,
+	int chain_max)
+{
+	return (struct attrib_env){
+		.read_words = walk_read_words,
+		.read_text = w->user ? user_read_text : kernel_read_text,
+		.func_start = func_start, .ctx = w, .methods = &w->prog->methods,
+		.frames = w->prog->frames.noframe.bits ? &w->prog->frames : 0,
+		.max_depth = KM_WALK_DEPTH, .max_frame = w->user ? 1u << 20 : 16384,
+		.chain = chain, .chain_max = chain_max,
+	};
+}
+
 /* Where a user thread's entry into the kernel left the user state: at the top of its kernel
  * stack (boot/vectors.S: exc_common), under the entry's own minimal frame. 0 when the stack is
  * not the running thread's kernel stack or the frame there is not from user mode. */
@@ -94,12 +109,7 @@ static struct attrib_result user_chain(const struct trap_frame *utf, const struc
 	struct attrib_frame *chain, int room)
 {
 	struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
-	struct attrib_env env = {
-		.read_words = walk_read_words, .read_text = user_read_text,
-		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
-		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
-		.max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20, .chain = chain, .chain_max = room,
-	};
+	struct attrib_env env = walk_env(&w, chain, room);
 	struct attrib_result r = attrib_walk(&env, km_read, utf->nip, utf->gpr[1], utf->lr);
 	for (int i = 0; i < r.depth; i++)
 		chain[i].pc |= KM_FRAME_USER;
@@ -132,14 +142,7 @@ here:
 			      user };
 	if (!w.prog)
 		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
-	struct attrib_env env = {
-		.read_words = walk_read_words,
-		.read_text = user ? user_read_text : kernel_read_text,
-		.func_start = func_start, .ctx = &w, .methods = &w.prog->methods,
-		.frames = w.prog->frames.noframe.bits ? &w.prog->frames : 0,
-		.max_depth = KM_WALK_DEPTH, .max_frame = user ? 1u << 20 : 16384,
-		.chain = chain, .chain_max = chain_max,
-	};
+	struct attrib_env env = walk_env(&w, chain, chain_max);
 	struct percpu *cpu = this_cpu();
 	uint32_t nofault = cpu->uaccess_nofault;
 	const struct trap_frame *utf = 0;
