@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 		warm[i] = spawn("hello", "0,quiet");
 	for (int i = 0; i < WAVE; i++)
 		wait_pid(warm[i], 0);
+	wl_warm_every_cpu();
 	long blocks = wl_settled_heap_blocks(), procs = meminfo(MEMINFO_PROCESSES);
 	long pages = meminfo(MEMINFO_FREE_PAGES), frames = meminfo(MEMINFO_PM_FRAMES);
 	uint64_t start = clock_ns();

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
 	}
 	int warm = spawn("threadexit", "child");
 	wait_pid(warm, 0);
+	wl_warm_every_cpu();
 	/* Kernel heap blocks and page-manager frames are exact; free pages may differ by the heap's
 	 * fragmentation (same blocks on different pages), so they are only reported. */
 	long blocks = wl_settled_heap_blocks(), pages = meminfo(MEMINFO_FREE_PAGES);
