@@ -300,6 +300,11 @@ static void notes(struct flame_ui *f, const struct target *t)
 			 "stacks not shown: the first %zu distinct stacks are kept", used ? "; " : "",
 			 (unsigned long long)l->not_kept, (unsigned long long)l->not_kept_stacks, l->max_raw);
 	}
+	used = strlen(f->note);
+	if (l->unknown_chain && l->chained && used < sizeof f->note)
+		snprintf(f->note + used, sizeof f->note - used, "%s%llu samples named a chain the target "
+			 "never defined: shown as their process and function only", used ? "; " : "",
+			 (unsigned long long)l->unknown_chain);
 }
 
 void flame_draw(cairo_t *cr, struct view *v, double x, double y, double w, double h, uint64_t now)
