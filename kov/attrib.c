@@ -92,5 +92,7 @@ static bool read_through_callback(const struct attrib_env *env, uint64_t addr, u
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr)
 {
-	return attrib_walk(env, read_through_callback, pc, sp, lr);
+	enum frame_state state = env->frames ? frame_map_state(env->frames, pc) :
+					       attrib_frame_state(env, pc);
+	return attrib_walk(env, read_through_callback, state, pc, sp, lr);
 }

@@ -14,10 +14,22 @@
 /* Reads n aligned doublewords at addr; false when any cannot be read. */
 typedef bool (*attrib_read_fn)(const struct attrib_env *env, uint64_t addr, uint64_t *v, int n);
 
-/* Whether the function at pc has its own frame at sp now, from its code (the slow path, used
- * when the program has no frame map: kov/attrib.c). */
+/* Whether the function at pc has its own frame at sp now: from the program's frame map, or
+ * from its code (the slow path, for a program without a map: kov/attrib.c). */
 enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
 enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc);
+
+/* One index for both bitmaps (they cover the same text); `popped` is a subset of `noframe`,
+ * so most pcs (inside a frame) take one bit test. */
+static inline enum frame_state frame_map_state(const struct frame_map *f, uint64_t pc)
+{
+	if (pc < f->noframe.base || pc >= f->noframe.limit)
+		return FRAME_UNKNOWN;
+	uint64_t i = (pc - f->noframe.base) >> 2;
+	if (!((f->noframe.bits[i >> 5] >> (i & 31)) & 1))
+		return FRAME_OWNED;
+	return (f->popped.bits[i >> 5] >> (i & 31)) & 1 ? FRAME_POPPED : FRAME_NONE_YET;
+}
 
 static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn read, uint64_t addr,
 	uint64_t *v)
@@ -25,11 +37,16 @@ static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn rea
 	return !(addr & 7) && read(env, addr, v, 1);
 }
 
-/* The walk of attrib_find(), with reads through `read`. Everything the loop uses is in locals:
- * a store into the chain could alias *env, and the compiler would otherwise reload all of it
- * after each frame. */
+/* The walk of attrib_find(), with reads through `read`, from the interrupted function's frame
+ * state (frame_map_state() or attrib_frame_state(), the caller's choice: a call here would
+ * take env's address, and the sampler's env would then be built in memory on every sample).
+ * Everything the loop uses is in locals: a store into the chain could alias *env, and the
+ * compiler would otherwise reload all of it after each frame. The per-frame read asks for 3
+ * doublewords of which only [0] (back chain) and [2] (LR save) are used; [1] need not be
+ * read. */
 static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
-	const struct attrib_env *env, attrib_read_fn read, uint64_t pc, uint64_t sp, uint64_t lr)
+	const struct attrib_env *env, attrib_read_fn read, enum frame_state state, uint64_t pc,
+	uint64_t sp, uint64_t lr)
 {
 	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
 	const int chain_max = chain ? env->chain_max : 0;
@@ -40,14 +57,6 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	int depth = 0;                       /* frames recorded into the chain */
 	bool found = false, at_stop = false;
 
-	enum frame_state state;
-	if (!env->frames)
-		state = attrib_frame_state(env, pc);
-	else if (pc < env->frames->noframe.base || pc >= env->frames->noframe.limit)
-		state = FRAME_UNKNOWN;
-	else
-		state = method_map_has(&env->frames->popped, pc) ? FRAME_POPPED :
-			method_map_has(&env->frames->noframe, pc) ? FRAME_NONE_YET : FRAME_OWNED;
 	switch (state) {
 	case FRAME_UNKNOWN:
 		flags |= ATTRIB_UNCERTAIN;

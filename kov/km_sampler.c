@@ -25,21 +25,28 @@ struct walk_ctx {
  * memory this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not mapped
  * now ends the read instead of being faulted in. Through the callbacks they replace, each read
  * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). */
-static inline bool km_read(const struct attrib_env *env, uint64_t a, uint64_t *v, int n)
+static inline __attribute__((always_inline)) bool km_read(const struct attrib_env *env,
+	uint64_t a, uint64_t *v, int n)
 {
 	const struct walk_ctx *w = env->ctx;
 	uint64_t len = 8 * (uint64_t)n;
-	if (a < w->stack.lo || a > w->stack.hi || len > w->stack.hi - a || (a & 7))
+	if (a < w->stack.lo || len > w->stack.hi || a > w->stack.hi - len || (a & 7))
 		return false;
-	if (w->user) {
-		/* The frame header's back chain and LR save; its CR save word is never used. */
-		for (int i = 0; i < n; i++)
-			if ((n != 3 || i != 1) && !uaccess_load((const uint64_t *)a + i, &v[i]))
-				return false;
-		return true;
+	const uint64_t *p = (const uint64_t *)a;
+	if (n == 3) {   /* a frame header: the back chain and LR save; its CR word is never used */
+		if (!w->user) {
+			v[0] = p[0];
+			v[2] = p[2];
+			return true;
+		}
+		return uaccess_load(p, &v[0]) && uaccess_load(p + 2, &v[2]);
 	}
-	for (int i = 0; i < n; i++)
-		v[i] = ((const uint64_t *)a)[i];
+	for (int i = 0; i < n; i++) {
+		if (!w->user)
+			v[i] = p[i];
+		else if (!uaccess_load(p + i, &v[i]))
+			return false;
+	}
 	return true;
 }
 
@@ -73,19 +80,42 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return p->syms && ksyms_lookup(p->syms, pc, start) != 0;
 }
 
-/* The walk of w's memory and program (its stack range may still be set), keeping up to
- * chain_max frames into chain. */
-static inline struct attrib_env walk_env(struct walk_ctx *w, struct attrib_frame *chain,
-	int chain_max)
+/* A walk of w's memory and program from pc/sp/lr, ending at stop (0: none), keeping up to
+ * chain_max frames into chain. `mapped`: the program has a frame map (a constant at each use;
+ * without one the frame state is read from the code, through callbacks). */
+static inline __attribute__((always_inline)) struct attrib_result walk_from(
+	const struct walk_ctx *w, bool mapped, uint64_t pc, uint64_t sp, uint64_t lr,
+	uint64_t stop, struct attrib_frame *chain, int chain_max)
 {
-	return (struct attrib_env){
+	struct attrib_env env = {
 		.read_words = walk_read_words,
 		.read_text = w->user ? user_read_text : kernel_read_text,
-		.func_start = func_start, .ctx = w, .methods = &w->prog->methods,
-		.frames = w->prog->frames.noframe.bits ? &w->prog->frames : 0,
+		.func_start = func_start, .ctx = (void *)w, .methods = &w->prog->methods,
+		.frames = mapped ? &w->prog->frames : 0,
 		.max_depth = KM_WALK_DEPTH, .max_frame = w->user ? 1u << 20 : 16384,
-		.chain = chain, .chain_max = chain_max,
+		.chain = chain, .chain_max = chain_max, .stop_frame = stop,
 	};
+	enum frame_state state = mapped ? frame_map_state(&w->prog->frames, pc) :
+					  attrib_frame_state(&env, pc);
+	return attrib_walk(&env, km_read, state, pc, sp, lr);
+}
+
+/* A program without a frame map (its map could not be allocated): out of line, so the common
+ * walk's environment stays in registers. w is a copy for the same reason. */
+__attribute__((noinline)) static struct attrib_result walk_unmapped(struct walk_ctx w,
+	uint64_t pc, uint64_t sp, uint64_t lr, uint64_t stop, struct attrib_frame *chain,
+	int chain_max)
+{
+	return walk_from(&w, false, pc, sp, lr, stop, chain, chain_max);
+}
+
+static inline __attribute__((always_inline)) struct attrib_result walk(const struct walk_ctx *w,
+	uint64_t pc, uint64_t sp, uint64_t lr, uint64_t stop, struct attrib_frame *chain,
+	int chain_max)
+{
+	if (__builtin_expect(!w->prog->frames.noframe.bits, 0))
+		return walk_unmapped(*w, pc, sp, lr, stop, chain, chain_max);
+	return walk_from(w, true, pc, sp, lr, stop, chain, chain_max);
 }
 
 /* Where a user thread's entry into the kernel left the user state: at the top of its kernel
@@ -105,57 +135,28 @@ static const struct trap_frame *user_entry(const struct stack_range *stack, uint
 
 /* The user part of a kernel sample's chain: the walk of the user state saved at the entry,
  * into chain[0..room), frames marked user. */
-static struct attrib_result user_chain(const struct trap_frame *utf, const struct km_proc *k,
-	struct attrib_frame *chain, int room)
+__attribute__((noinline)) static struct attrib_result user_chain(const struct trap_frame *utf,
+	const struct km_proc *k, struct attrib_frame *chain, int room)
 {
-	struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
-	struct attrib_env env = walk_env(&w, chain, room);
-	struct attrib_result r = attrib_walk(&env, km_read, utf->nip, utf->gpr[1], utf->lr);
+	const struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
+	struct attrib_result r = walk(&w, utf->nip, utf->gpr[1], utf->lr, 0, chain, room);
 	for (int i = 0; i < r.depth; i++)
 		chain[i].pc |= KM_FRAME_USER;
 	return r;
 }
 
-/* The attribution for a sample: k is the running process's state (0 in a kernel thread).
- * With chain_max > 0 the call chain goes into chain (kernel frames, then a user thread's user
- * frames) and its length into *depth. Never inlined: with tf 0 the walk starts from this
- * function's own frame. */
-__attribute__((noinline)) static struct attrib_result attribute(const struct trap_frame *tf,
-	const struct km_proc *k, struct attrib_frame *chain, int chain_max, uint16_t *depth)
+/* A kernel walk from pc/sp/lr: with a chain, on across the boundary into the user frames of
+ * k's thread (when the stack is that thread's kernel stack and its entry came from user mode).
+ * Out of line: the user-mode path is the one every user sample takes. */
+__attribute__((noinline)) static struct attrib_result attribute_kernel(uint64_t pc, uint64_t sp,
+	uint64_t lr, const struct km_proc *k, struct attrib_frame *chain, int chain_max)
 {
-	__label__ here;
-	uint64_t pc, sp, lr;
-	bool user;
-	if (tf) {
-		pc = tf->nip;
-		sp = tf->gpr[1];
-		lr = tf->lr;
-		user = tf->msr & MSR_PR;
-	} else {
-here:
-		pc = (uint64_t)&&here;   /* this function, on its own frame */
-		sp = (uint64_t)__builtin_frame_address(0);
-		lr = 0;
-		user = false;
-	}
-	struct walk_ctx w = { { USER_BASE, USER_END }, user ? (k ? k->prog : 0) : &km_kernel_program,
-			      user };
-	if (!w.prog)
-		return (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
-	struct attrib_env env = walk_env(&w, chain, chain_max);
-	struct percpu *cpu = this_cpu();
-	uint32_t nofault = cpu->uaccess_nofault;
+	struct walk_ctx w = { kernel_stack_of(sp), &km_kernel_program, false };
 	const struct trap_frame *utf = 0;
-	if (!user) {
-		w.stack = kernel_stack_of(sp);
-		if (chain_max && k && k->prog)
-			utf = user_entry(&w.stack, &env.stop_frame);
-	}
-	cpu->uaccess_nofault = 1;
-	struct attrib_result r = attrib_walk(&env, km_read, pc, sp, lr);
-	if (user)
-		for (int i = 0; i < r.depth; i++)
-			chain[i].pc |= KM_FRAME_USER;
+	uint64_t stop = 0;
+	if (chain_max && k && k->prog)
+		utf = user_entry(&w.stack, &stop);
+	struct attrib_result r = walk(&w, pc, sp, lr, stop, chain, chain_max);
 	if (utf && r.at_stop) {   /* across the boundary: on with the user frames */
 		if (r.depth < chain_max) {
 			struct attrib_result u = user_chain(utf, k, chain + r.depth, chain_max - r.depth);
@@ -165,19 +166,68 @@ here:
 			r.flags |= ATTRIB_TRUNCATED;
 		}
 	}
-	cpu->uaccess_nofault = nofault;
-	if (depth)
-		*depth = r.depth;
 	return r;
+}
+
+/* The attribution of a sample taken at pc/sp/lr (user: in user mode); k is the running
+ * process's state (0 in a kernel thread). With chain_max > 0 the call chain goes into chain
+ * (kernel frames, then a user thread's user frames) and its length into r.depth. User memory
+ * is read with this_cpu()->uaccess_nofault set, so a page not mapped now ends the walk. */
+static inline __attribute__((always_inline)) struct attrib_result attribute(uint64_t pc,
+	uint64_t sp, uint64_t lr, bool user, const struct km_proc *k, struct attrib_frame *chain,
+	int chain_max)
+{
+	struct percpu *cpu = this_cpu();
+	uint32_t nofault = cpu->uaccess_nofault;
+	cpu->uaccess_nofault = 1;
+	/* The walk's fault-safe loads have no memory clobber: these barriers keep them inside
+	 * the flag's span. */
+	__asm__ volatile("" ::: "memory");
+	struct attrib_result r;
+	if (user && k && k->prog) {
+		const struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
+		r = walk(&w, pc, sp, lr, 0, chain, chain_max);
+		for (int i = 0; i < r.depth; i++)
+			chain[i].pc |= KM_FRAME_USER;
+	} else if (user) {
+		r = (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
+	} else {
+		r = attribute_kernel(pc, sp, lr, k, chain, chain_max);
+	}
+	__asm__ volatile("" ::: "memory");
+	cpu->uaccess_nofault = nofault;
+	return r;
+}
+
+/* The attribution of a sample with no trap frame (a software event in kernel code): the walk
+ * starts from this function's own frame, so it is never inlined. */
+__attribute__((noinline)) static struct attrib_result attribute_here(const struct km_proc *k,
+	struct attrib_frame *chain, int chain_max)
+{
+	__label__ here;
+here:
+	return attribute((uint64_t)&&here, (uint64_t)__builtin_frame_address(0), 0, false, k, chain,
+			 chain_max);
+}
+
+static inline __attribute__((always_inline)) struct attrib_result attribute_tf(
+	const struct trap_frame *tf, const struct km_proc *k, struct attrib_frame *chain,
+	int chain_max)
+{
+	if (!tf)
+		return attribute_here(k, chain, chain_max);
+	return attribute(tf->nip, tf->gpr[1], tf->lr, tf->msr & MSR_PR, k, chain, chain_max);
 }
 
 struct attrib_result km_attribute(const struct trap_frame *tf)
 {
-	return attribute(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0, 0);
+	return attribute_tf(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0);
 }
 
-void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
-	const struct trap_frame *tf)
+/* One sample into ring of CPU c: inlined into the PMU interrupt, out of line (km_record) for
+ * the software events. */
+static inline __attribute__((always_inline)) void record(struct km_cpu *c, int ring,
+	uint16_t event, uint64_t period, const struct trap_frame *tf)
 {
 	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
@@ -187,10 +237,9 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	int want = km.plan.group[c->group].chain_depth;
 	struct attrib_frame *chain = 0;
 	uint32_t seq = 0;
-	uint16_t depth = 0;
 	if (want && c->chains.slots)
 		chain = chain_ring_claim(&c->chains, &seq);
-	struct attrib_result r = attribute(tf, run.km, chain, chain ? want : 0, &depth);
+	struct attrib_result r = attribute_tf(tf, run.km, chain, chain ? want : 0);
 	/* Written in place: a copy through sample_ring_push() cost about 30 instructions. */
 	struct sample_ring *ring_of = &c->ring[ring];
 	struct sample *s = sample_ring_slot(ring_of);
@@ -204,10 +253,16 @@ void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 		.cpu = (uint16_t)this_cpu()->index, .event = event,
 		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
 		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
-		.depth = depth, .chain = seq,
+		.depth = chain ? r.depth : 0, .chain = seq,
 	};
 	sample_ring_commit(ring_of);
 	c->taken++;
+}
+
+void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
+	const struct trap_frame *tf)
+{
+	record(c, ring, event, period, tf);
 }
 
 /* Sampled counter pmc overflowed (read as v): one sample for the period that just ended, and
@@ -221,7 +276,7 @@ static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, 
 		const struct km_plan_event *e = &g->ev[i];
 		c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 		if (e->threshold) {
-			km_record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
+			record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
 			next = period_reload(&c->periods, e->threshold, v, &c->period[pmc - 1],
 					     &c->lost[pmc - 1][e->event]);
 			c->handler_samples++;

@@ -27,12 +27,51 @@ void period_seed(struct period_gen *g, uint64_t timebase, uint32_t cpu, bool fix
  * is 0, i.e. t < 8, or the generator is fixed), capped at PERIOD_MAX. */
 uint32_t period_draw(struct period_gen *g, uint64_t t);
 
+/* The drawing itself, inline: the overflow handler's cost is counted per sample, and the call
+ * and frame of an out-of-line draw were a third of its cost. */
+static inline __attribute__((always_inline)) uint32_t period_next(struct period_gen *g, uint64_t t)
+{
+	if (t > PERIOD_MAX)
+		t = PERIOD_MAX;
+	uint64_t spread = t / 8;
+	if (g->fixed || spread == 0)
+		return (uint32_t)t;
+	uint64_t x = g->state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	g->state = x;
+	/* 32 random bits scaled to 2*spread+1 values with a multiply and a shift instead of a
+	 * division: each value gets floor or ceil of 2^32/(2*spread+1) of the inputs, even
+	 * within 0.1% for thresholds up to 2^24. */
+	uint64_t r = (x * 0x2545F4914F6CDD1Dull) >> 32;
+	uint64_t p = t - spread + ((r * (2 * spread + 1)) >> 32);
+	return p > PERIOD_MAX ? PERIOD_MAX : (uint32_t)p;
+}
+
+/* The interrupt was held off past the end of the next period p (or several): usually by one,
+ * drawn exactly; a long hold-off at the mean, so the handler's time stays bounded. Returns the
+ * period now being counted (high half) and what is left of `over` (low half, below it). Out of
+ * line: rare. */
+uint64_t period_skip(struct period_gen *g, uint64_t t, uint32_t over, uint32_t p, uint64_t *lost);
+
 /* After the overflow of a counter reading `value` (top bit set: `value - 2^31` events counted
  * past the end of the period): draws the next period into *period and returns the counter's
  * preload, so the next overflow comes exactly *period events after the one just taken. Periods
  * that already ended while the interrupt was held off are added to *lost (each would have been
  * a sample): drawn one by one for the first four, then counted at the mean T. */
-uint32_t period_reload(struct period_gen *g, uint64_t t, uint32_t value, uint32_t *period,
-	uint64_t *lost);
+static inline __attribute__((always_inline)) uint32_t period_reload(struct period_gen *g,
+	uint64_t t, uint32_t value, uint32_t *period, uint64_t *lost)
+{
+	uint32_t over = value - PERIOD_MAX;
+	uint32_t p = period_next(g, t);
+	if (__builtin_expect(over >= p, 0)) {
+		uint64_t r = period_skip(g, t, over, p, lost);
+		p = (uint32_t)(r >> 32);
+		over = (uint32_t)r;
+	}
+	*period = p;
+	return PERIOD_MAX - (p - over);
+}
 
 #endif

@@ -32,8 +32,10 @@ long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
  * code, for the sampler's stack walk with this_cpu()->uaccess_nofault set: a fault resumes
  * after the load through the fixup table (uaccess_fixup) with false instead of faulting the
  * page in. No call: a copy routine called from the walk cost the call and the spilling around
- * it for every frame. */
-static inline bool uaccess_load(const uint64_t *p, uint64_t *v)
+ * it for every frame. No memory clobber either (it made the walk reload everything it kept in
+ * memory after each load): the caller puts compiler barriers around the span in which the flag
+ * is set. */
+static inline __attribute__((always_inline)) bool uaccess_load(const uint64_t *p, uint64_t *v)
 {
 	long err = 0;
 	uint64_t x;
@@ -47,7 +49,7 @@ static inline bool uaccess_load(const uint64_t *p, uint64_t *v)
 			 "3:	li	%0, -14\n"
 			 "	b	2b\n"
 			 "	.popsection\n"
-			 : "+r"(err), "=&r"(x) : "b"(p) : "memory");
+			 : "+r"(err), "=&r"(x) : "b"(p), "m"(*p));
 	*v = x;
 	return err == 0;
 }

@@ -75,11 +75,12 @@ static struct runqueue *my_rq(void)
 	return &runqueues[this_cpu()->index];
 }
 
-/* Here rather than in kernel/kov_services.c: the sampler calls it for every sample, and here
- * the run queue is read in place (kernel/kov_services.h). */
+/* Here rather than in kernel/kov_services.c: the sampler calls it for every sample. The thread
+ * is the CPU's own record of it (one load); during a switch that is the one switching out,
+ * whose stack is still the one running, up to switch_context(). */
 struct svc_running svc_running(void)
 {
-	struct thread *t = my_rq()->current;
+	struct thread *t = this_cpu()->current;
 	struct process *p = t ? t->proc : 0;
 	return (struct svc_running){ p ? p->pid : 0, t ? t->tid : 0, p ? p->km : 0 };
 }
