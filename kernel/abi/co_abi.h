@@ -37,7 +37,11 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
 /* Defines method `name` of a class: declares `ret name(args)` callable through a method table,
  * whose entry stub stores the rep (first argument) in its home slot and branches to the C body
  * `name##_body`, which the caller then defines:
- *     CO_METHOD(long, counter_add, struct counter *c, long n) { ... }                     */
+ *     CO_METHOD(long, counter_add, struct counter *c, long n) { ... }
+ * Before the entry sits its counting prologue, entered only through a counted rep's method
+ * table (kernel/co/co_count.c) with r11 = the method's count: an atomic increment that falls
+ * through into the entry, so counting a call costs four instructions. The stubs have a section
+ * of their own, which the linker scripts bound (__co_stubs_start/end). */
 #define CO_METHOD(ret, name, ...)                                                        \
 	ret name(__VA_ARGS__);                                                           \
 	ret name##_body(__VA_ARGS__);                                                    \
@@ -45,6 +49,7 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
 		#name ": .quad .L." #name ", .TOC.@tocbase, 0\n .previous\n"             \
 		" .type " #name ", @function\n"                                          \
 		" .section .text.co_method_stubs, \"ax\"\n"                               \
+		"1: ldarx 0, 0, 11\n addic 0, 0, 1\n stdcx. 0, 0, 11\n bne- 1b\n"         \
 		".L." #name ":\n std 3, 48(1)\n b " #name "_body\n"                      \
 		" .size " #name ", 8\n .previous\n"                                      \
 		" .section .co_methods, \"a\"\n .align 3\n .quad " #name "_body\n .previous"); \

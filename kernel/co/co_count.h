@@ -1,6 +1,6 @@
 /* Invocation counting for clustered objects — the DREF hook of the thesis, built so that it
  * costs nothing while off: a counted rep's method table pointer is swapped for a table of its
- * own whose slots count the call and jump to the real method (co_count_fast, ten
+ * own whose slots count the call and jump to the real method (co_count_fast, seven
  * instructions). Uncounted objects run exactly the code they would without the hook. Shared
  * by the kernel and the user runtime (libc-instr). */
 #ifndef KOV_CO_COUNT_H

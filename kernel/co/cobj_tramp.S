@@ -78,18 +78,16 @@ co_miss_trampoline:
 	.size co_miss_trampoline, . - co_miss_trampoline
 
 /* Invocation counting (kernel/co/co_count.c): a counted rep's method table is its own, whose
- * descriptors all enter here with r11 = that method's cell { calls, real descriptor }. Counts
- * the call atomically (a shared rep is called from every CPU) and jumps to the real method
- * with the caller's arguments and LR untouched: ten instructions. */
+ * descriptors all enter here with r11 = that method's cell { calls, real entry } and r2 the
+ * real method's TOC (the descriptor carries it). Counts the call atomically (a shared rep is
+ * called from every CPU) and jumps to the real method with the caller's arguments and LR
+ * untouched: seven instructions. */
 FUNC(co_count_fast)
 1:	ldarx	r0, 0, r11
 	addic	r0, r0, 1		/* not addi: with r0 that would mean 0 + 1 (CA is volatile) */
 	stdcx.	r0, 0, r11
 	bne-	1b
-	ld	r12, 8(r11)		/* the real descriptor */
-	ld	r0, 0(r12)
-	ld	r2, 8(r12)
-	ld	r11, 16(r12)
+	ld	r0, 8(r11)		/* the real entry */
 	mtctr	r0
 	bctr
 ENDFUNC(co_count_fast)
