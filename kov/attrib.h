@@ -73,6 +73,7 @@ struct attrib_env {
 	 * recording up to chain_max frames into chain, innermost first. */
 	struct attrib_frame *chain;
 	int chain_max;
+	uint64_t chain_mark;        /* OR'd into every pc the chain keeps (the KM's user-frame bit) */
 	/* The frame the walk ends at without truncation (0: none): the kernel's frame of an
 	 * entry from user mode, whose back chain is the user stack pointer. */
 	uint64_t stop_frame;

@@ -51,7 +51,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
 	const int chain_max = chain ? env->chain_max : 0;
 	const struct method_map methods = *env->methods;
-	const uint64_t max_frame = env->max_frame, stop = env->stop_frame;
+	const uint64_t max_frame = env->max_frame, stop = env->stop_frame, mark = env->chain_mark;
 	uint64_t object = 0, frame = sp, owner = pc, v;
 	unsigned flags = 0, frames = 0;
 	int depth = 0;                       /* frames recorded into the chain */
@@ -79,7 +79,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 				goto out;
 		}
 		if (chain)
-			chain[depth++] = (struct attrib_frame){ pc, v };
+			chain[depth++] = (struct attrib_frame){ pc | mark, v };
 		/* Its return address: still in LR, or saved in the caller's frame once popped
 		 * (LR may by then hold a return address inside this function). */
 		if (state != FRAME_POPPED)
@@ -116,7 +116,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 		}
 		if (chain) {
 			if (depth < chain_max)
-				chain[depth++] = (struct attrib_frame){ owner, v };
+				chain[depth++] = (struct attrib_frame){ owner | mark, v };
 			else if (found)
 				goto cut;      /* the chain is full and the object known */
 			else

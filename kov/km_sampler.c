@@ -24,8 +24,25 @@ struct walk_ctx {
  * a kernel stack (mapped, cannot fault) or fault-safe loads from user memory. For user
  * memory this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not mapped
  * now ends the read instead of being faulted in. Through the callbacks they replace, each read
- * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). */
-static inline __attribute__((always_inline)) bool km_read(const struct attrib_env *env,
+ * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). A frame
+ * header (n = 3) is read as its back chain and LR save: its CR word is never used. User
+ * memory has constant bounds, so its read never looks at the walk's context. */
+static inline __attribute__((always_inline)) bool km_read_user(const struct attrib_env *env,
+	uint64_t a, uint64_t *v, int n)
+{
+	(void)env;
+	if (a < USER_BASE || a > USER_END - 8 * (uint64_t)n || (a & 7))
+		return false;
+	const uint64_t *p = (const uint64_t *)a;
+	if (n == 3)
+		return uaccess_load(p, &v[0]) && uaccess_load(p + 2, &v[2]);
+	for (int i = 0; i < n; i++)
+		if (!uaccess_load(p + i, &v[i]))
+			return false;
+	return true;
+}
+
+static inline __attribute__((always_inline)) bool km_read_kernel(const struct attrib_env *env,
 	uint64_t a, uint64_t *v, int n)
 {
 	const struct walk_ctx *w = env->ctx;
@@ -33,21 +50,21 @@ static inline __attribute__((always_inline)) bool km_read(const struct attrib_en
 	if (a < w->stack.lo || len > w->stack.hi || a > w->stack.hi - len || (a & 7))
 		return false;
 	const uint64_t *p = (const uint64_t *)a;
-	if (n == 3) {   /* a frame header: the back chain and LR save; its CR word is never used */
-		if (!w->user) {
-			v[0] = p[0];
-			v[2] = p[2];
-			return true;
-		}
-		return uaccess_load(p, &v[0]) && uaccess_load(p + 2, &v[2]);
+	if (n == 3) {
+		v[0] = p[0];
+		v[2] = p[2];
+		return true;
 	}
-	for (int i = 0; i < n; i++) {
-		if (!w->user)
-			v[i] = p[i];
-		else if (!uaccess_load(p + i, &v[i]))
-			return false;
-	}
+	for (int i = 0; i < n; i++)
+		v[i] = p[i];
 	return true;
+}
+
+static inline __attribute__((always_inline)) bool km_read(const struct attrib_env *env,
+	uint64_t a, uint64_t *v, int n)
+{
+	const struct walk_ctx *w = env->ctx;
+	return w->user ? km_read_user(env, a, v, n) : km_read_kernel(env, a, v, n);
 }
 
 /* The same through the callback interface, for the code-reading slow path's needs. */
@@ -94,10 +111,13 @@ static inline __attribute__((always_inline)) struct attrib_result walk_from(
 		.frames = mapped ? &w->prog->frames : 0,
 		.max_depth = KM_WALK_DEPTH, .max_frame = w->user ? 1u << 20 : 16384,
 		.chain = chain, .chain_max = chain_max, .stop_frame = stop,
+		.chain_mark = w->user ? KM_FRAME_USER : 0,
 	};
 	enum frame_state state = mapped ? frame_map_state(&w->prog->frames, pc) :
 					  attrib_frame_state(&env, pc);
-	return attrib_walk(&env, km_read, state, pc, sp, lr);
+	if (w->user)
+		return attrib_walk(&env, km_read_user, state, pc, sp, lr);
+	return attrib_walk(&env, km_read_kernel, state, pc, sp, lr);
 }
 
 /* A program without a frame map (its map could not be allocated): out of line, so the common
@@ -139,10 +159,7 @@ __attribute__((noinline)) static struct attrib_result user_chain(const struct tr
 	const struct km_proc *k, struct attrib_frame *chain, int room)
 {
 	const struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
-	struct attrib_result r = walk(&w, utf->nip, utf->gpr[1], utf->lr, 0, chain, room);
-	for (int i = 0; i < r.depth; i++)
-		chain[i].pc |= KM_FRAME_USER;
-	return r;
+	return walk(&w, utf->nip, utf->gpr[1], utf->lr, 0, chain, room);
 }
 
 /* A kernel walk from pc/sp/lr: with a chain, on across the boundary into the user frames of
@@ -187,8 +204,6 @@ static inline __attribute__((always_inline)) struct attrib_result attribute(uint
 	if (user && k && k->prog) {
 		const struct walk_ctx w = { { USER_BASE, USER_END }, k->prog, true };
 		r = walk(&w, pc, sp, lr, 0, chain, chain_max);
-		for (int i = 0; i < r.depth; i++)
-			chain[i].pc |= KM_FRAME_USER;
 	} else if (user) {
 		r = (struct attrib_result){ 0, KM_SMP_NO_OBJECT | KM_SMP_UNCERTAIN, 0, 0, false };
 	} else {
@@ -224,15 +239,15 @@ struct attrib_result km_attribute(const struct trap_frame *tf)
 	return attribute_tf(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0);
 }
 
-/* One sample into ring of CPU c: inlined into the PMU interrupt, out of line (km_record) for
- * the software events. */
-static inline __attribute__((always_inline)) void record(struct km_cpu *c, int ring,
-	uint16_t event, uint64_t period, const struct trap_frame *tf)
+/* One sample into ring of CPU c, taken in thread `run`: inlined into the PMU interrupt, out
+ * of line (km_record) for the software events. */
+static inline __attribute__((always_inline)) void record(struct km_cpu *c,
+	const struct svc_running run, int ring, uint16_t event, uint64_t period,
+	const struct trap_frame *tf)
 {
 	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
 		return;
-	struct svc_running run = svc_running();
 	/* The chain is walked straight into its slot of this CPU's chain ring. */
 	int want = km.plan.group[c->group].chain_depth;
 	struct attrib_frame *chain = 0;
@@ -262,13 +277,13 @@ static inline __attribute__((always_inline)) void record(struct km_cpu *c, int r
 void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	const struct trap_frame *tf)
 {
-	record(c, ring, event, period, tf);
+	record(c, svc_running(), ring, event, period, tf);
 }
 
 /* Sampled counter pmc overflowed (read as v): one sample for the period that just ended, and
  * the counter preloaded with the next period. */
-static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, int pmc,
-	uint32_t v, const struct trap_frame *tf)
+static inline void take_sample(struct km_cpu *c, const struct svc_running run,
+	const struct km_plan_group *g, int pmc, uint32_t v, const struct trap_frame *tf)
 {
 	int i = g->ev_of_pmc[pmc - 1];
 	uint32_t next = 0;
@@ -276,7 +291,7 @@ static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, 
 		const struct km_plan_event *e = &g->ev[i];
 		c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 		if (e->threshold) {
-			record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
+			record(c, run, pmc - 1, e->event, c->period[pmc - 1], tf);
 			next = period_reload(&c->periods, e->threshold, v, &c->period[pmc - 1],
 					     &c->lost[pmc - 1][e->event]);
 			c->handler_samples++;
@@ -327,6 +342,9 @@ void km_pmu_interrupt(struct trap_frame *tf)
 		mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));   /* left armed by a configuration since stopped */
 		return;
 	}
+	/* The running thread first: the only call on the common path, made before the path's
+	 * values are live, so that they can stay in volatile registers. */
+	const struct svc_running run = svc_running();
 	const struct km_plan_group *g = &km.plan.group[c->group];
 	c->in_handler = true;
 	/* The sampled counters first: almost always the reason for the interrupt. Only when none
@@ -337,7 +355,7 @@ void km_pmu_interrupt(struct trap_frame *tf)
 		int pmc = __builtin_ctz(left) + 1;
 		uint32_t v = read_pmc(pmc);
 		if (pmu_overflowed(pmu, v)) {
-			take_sample(c, g, pmc, v, tf);
+			take_sample(c, run, g, pmc, v, tf);
 			handled = true;
 		}
 	}

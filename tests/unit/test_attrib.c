@@ -52,7 +52,10 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 	return true;
 }
 
-static struct attrib_env env = { read_words, read_text, func_start, 0, &map, 0, 16, 8192, 0, 0, 0 };
+static struct attrib_env env = {
+	.read_words = read_words, .read_text = read_text, .func_start = func_start, .methods = &map,
+	.max_depth = 16, .max_frame = 8192,
+};
 
 static void put(uint64_t a, uint64_t v) { stack[(a - STACK) / 8] = v; }
 
