@@ -16,6 +16,27 @@ static bool restores_r1(uint32_t i)     /* addi r1, r1, N  or  ld r1, 0(r1) */
 	return (i & 0xffff0000u) == 0x38210000u || i == 0xe8210000u;
 }
 
+#define INSN_MFLR_R0 0x7c0802a6u
+
+static bool saves_r0(uint32_t i)        /* std r0, N(r1) */
+{
+	return (i & 0xffff0003u) == 0xf8010000u;
+}
+
+/* The index of the instruction that saves LR (the first std r0,N(r1) after an mflr r0), n
+ * when there is none. */
+static uint64_t lr_save_at(const uint32_t *code, uint64_t n)
+{
+	bool in_r0 = false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (code[i] == INSN_MFLR_R0)
+			in_r0 = true;
+		else if (in_r0 && saves_r0(code[i]))
+			return i;
+	}
+	return n;
+}
+
 uint64_t method_map_words(uint64_t base, uint64_t limit)
 {
 	return limit > base ? ((limit - base) / 4 + 31) / 32 : 0;
@@ -33,14 +54,19 @@ void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t sta
 	}
 }
 
-void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
-	uint64_t start, const uint32_t *code, uint64_t n)
+void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint32_t *unsaved_lr, uint64_t base,
+	uint64_t limit, uint64_t start, const uint32_t *code, uint64_t n)
 {
 	uint64_t i = 0;
 	while (i < n && !is_stdu_r1(code[i]))
 		i++;
 	/* Up to and including the stdu (at it, the frame is not made yet); all of a leaf. */
 	method_map_mark(noframe, base, limit, start, start + 4 * (i < n ? i + 1 : n));
+	/* From after the stdu to the LR save (at it, LR is not saved yet). */
+	uint64_t saved = lr_save_at(code, n);
+	if (i < n && saved > i)
+		method_map_mark(unsaved_lr, base, limit, start + 4 * (i + 1),
+				start + 4 * (saved < n ? saved + 1 : n));
 	for (; i < n; i++) {
 		if (!restores_r1(code[i]))
 			continue;
@@ -48,8 +74,11 @@ void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t
 		while (j < n && j - i <= EPILOGUE_SCAN && code[j] != INSN_BLR && !restores_r1(code[j]))
 			j++;
 		if (j < n && code[j] == INSN_BLR) {
-			method_map_mark(noframe, base, limit, start + 4 * (i + 1), start + 4 * (j + 1));
-			method_map_mark(popped, base, limit, start + 4 * (i + 1), start + 4 * (j + 1));
+			uint64_t from = start + 4 * (i + 1), to = start + 4 * (j + 1);
+			method_map_mark(noframe, base, limit, from, to);
+			/* A pop on a path that never saved LR leaves the return address in LR. */
+			if (i > saved)
+				method_map_mark(popped, base, limit, from, to);
 			i = j;
 		}
 	}
@@ -72,15 +101,18 @@ enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc)
 		made = is_stdu_r1(text[i]);
 	if (!made)   /* no frame in the first PROLOGUE_SCAN instructions: most likely a leaf */
 		return before > PROLOGUE_SCAN ? FRAME_LONG_LEAF : FRAME_NONE_YET;
+	/* The LR save, in address order before pc (within the scan). */
+	bool saved = lr_save_at(text, (uint64_t)n) < (uint64_t)n;
+	enum frame_state owned = saved ? FRAME_OWNED : FRAME_OWNED_LR;
 	if (!env->read_text(env->ctx, pc, text, EPILOGUE_SCAN))
-		return FRAME_OWNED;
+		return owned;
 	for (int i = 0; i < EPILOGUE_SCAN; i++) {
 		if (restores_r1(text[i]))
-			return FRAME_OWNED;    /* the pop is still ahead */
+			return owned;    /* the pop is still ahead */
 		if (text[i] == INSN_BLR)
-			return FRAME_POPPED;
+			return saved ? FRAME_POPPED : FRAME_NONE_YET;
 	}
-	return FRAME_OWNED;
+	return owned;
 }
 
 /* The walk with the environment's own read callback. */

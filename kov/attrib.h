@@ -35,19 +35,24 @@ uint64_t method_map_words(uint64_t base, uint64_t limit);
 /* Marks [start, end) as method body in bits (zeroed by the caller). */
 void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t start, uint64_t end);
 
-/* Where the interrupted function has no frame of its own (sp is its caller's frame), worked
- * out once per program from its code: `noframe` marks prologue instructions before the
- * `stdu r1`, whole frameless functions and the instructions after a frame pop up to the
- * `blr`; `popped` marks the last kind (the return address is then in the caller's LR save
- * slot, not in LR). */
+/* Where the interrupted function's return address and caller's frame are, worked out once
+ * per program from its code. `noframe` marks where the function has no frame of its own (sp
+ * is its caller's frame): prologue instructions before the `stdu r1`, whole frameless
+ * functions and the instructions after a frame pop up to the `blr`; `popped` marks the last
+ * kind where the return address was saved (it is then in the caller's LR save slot, not in
+ * LR). `unsaved_lr` marks where the function has its frame but has not saved LR (yet, or on
+ * this path): instructions after the `stdu` up to the first `std r0,N(r1)` of an `mflr r0`,
+ * in address order. GCC's shrink-wrapping puts a function's fast path, which never saves LR,
+ * before the slow path that does; there the LR save slot still holds whatever an earlier
+ * call left, and the return address is in LR. The three bitmaps cover the same text. */
 struct frame_map {
-	struct method_map noframe, popped;
+	struct method_map noframe, popped, unsaved_lr;
 };
 
 /* Marks one function's instructions (code[0..n) at start) in the bitmaps of a frame map
  * whose bits the caller allocated (method_map_words each) and zeroed. */
-void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint64_t base, uint64_t limit,
-	uint64_t start, const uint32_t *code, uint64_t n);
+void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint32_t *unsaved_lr, uint64_t base,
+	uint64_t limit, uint64_t start, const uint32_t *code, uint64_t n);
 
 /* One frame of a call chain: the pc running in it (the interrupted pc for the innermost
  * frame, return addresses above) and the rep of the object whose method it is, 0 outside

@@ -16,19 +16,25 @@ typedef bool (*attrib_read_fn)(const struct attrib_env *env, uint64_t addr, uint
 
 /* Whether the function at pc has its own frame at sp now: from the program's frame map, or
  * from its code (the slow path, for a program without a map: kov/attrib.c). */
-enum frame_state { FRAME_OWNED, FRAME_NONE_YET, FRAME_POPPED, FRAME_UNKNOWN, FRAME_LONG_LEAF };
+enum frame_state {
+	FRAME_OWNED,      /* its frame at sp, the return address saved in the caller's frame */
+	FRAME_OWNED_LR,   /* its frame at sp, the return address still in LR (kov/attrib.h) */
+	FRAME_NONE_YET,   /* no frame: sp is the caller's, the return address in LR */
+	FRAME_POPPED,     /* frame popped: sp is the caller's, the return address in its slot */
+	FRAME_UNKNOWN, FRAME_LONG_LEAF
+};
 enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc);
 
-/* One index for both bitmaps (they cover the same text); `popped` is a subset of `noframe`,
- * so most pcs (inside a frame) take one bit test. */
+/* One index for the three bitmaps (they cover the same text). */
 static inline enum frame_state frame_map_state(const struct frame_map *f, uint64_t pc)
 {
 	if (pc < f->noframe.base || pc >= f->noframe.limit)
 		return FRAME_UNKNOWN;
-	uint64_t i = (pc - f->noframe.base) >> 2;
-	if (!((f->noframe.bits[i >> 5] >> (i & 31)) & 1))
-		return FRAME_OWNED;
-	return (f->popped.bits[i >> 5] >> (i & 31)) & 1 ? FRAME_POPPED : FRAME_NONE_YET;
+	uint64_t i = (pc - f->noframe.base) >> 2, w = i >> 5;
+	unsigned b = i & 31;
+	if (!((f->noframe.bits[w] >> b) & 1))
+		return (f->unsaved_lr.bits[w] >> b) & 1 ? FRAME_OWNED_LR : FRAME_OWNED;
+	return (f->popped.bits[w] >> b) & 1 ? FRAME_POPPED : FRAME_NONE_YET;
 }
 
 static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn read, uint64_t addr,
@@ -57,11 +63,17 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	int depth = 0;                       /* frames recorded into the chain */
 	bool found = false, at_stop = false;
 
+	/* The return address of the interrupted function while it has its frame but has not
+	 * saved LR: used for its caller's frame instead of the stale LR save slot. */
+	uint64_t ra_in_lr = 0;
 	switch (state) {
 	case FRAME_UNKNOWN:
 		flags |= ATTRIB_UNCERTAIN;
 		break;
 	case FRAME_OWNED:
+		break;
+	case FRAME_OWNED_LR:
+		ra_in_lr = lr;
 		break;
 	case FRAME_LONG_LEAF:
 		flags |= ATTRIB_UNCERTAIN;
@@ -131,6 +143,12 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 		frame = caller;
 		caller = head[0];
 		owner = head[2];
+		if (__builtin_expect(ra_in_lr != 0, 0)) {
+			owner = ra_in_lr;
+			ra_in_lr = 0;
+		}
+		if (owner & 3)
+			goto cut;      /* not a return address: a slot never written */
 	}
 	if (!found)
 		flags |= ATTRIB_NO_OBJECT;

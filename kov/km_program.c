@@ -46,10 +46,12 @@ static bool build_frames(struct frame_map *f, const void *syms, uint64_t lo, uin
 	const uint32_t *(*code_at)(void *ctx, uint64_t addr, uint64_t len), void *ctx)
 {
 	uint64_t words = method_map_words(lo, hi);
-	uint32_t *nf = kmalloc(words * sizeof *nf), *pp = kmalloc(words * sizeof *pp);
-	if (!nf || !pp) {
+	uint32_t *nf = kmalloc(words * sizeof *nf), *pp = kmalloc(words * sizeof *pp),
+		 *ul = kmalloc(words * sizeof *ul);
+	if (!nf || !pp || !ul) {
 		kfree(nf);
 		kfree(pp);
+		kfree(ul);
 		return false;
 	}
 	for (uint32_t i = 0, n = ksyms_count(syms); i < n; i++) {
@@ -58,10 +60,11 @@ static bool build_frames(struct frame_map *f, const void *syms, uint64_t lo, uin
 			continue;
 		const uint32_t *code = code_at(ctx, start, end - start);
 		if (code)
-			frame_map_mark(nf, pp, lo, hi, start, code, (end - start) / 4);
+			frame_map_mark(nf, pp, ul, lo, hi, start, code, (end - start) / 4);
 	}
 	f->noframe = (struct method_map){ lo, hi, nf };
 	f->popped = (struct method_map){ lo, hi, pp };
+	f->unsaved_lr = (struct method_map){ lo, hi, ul };
 	return true;
 }
 

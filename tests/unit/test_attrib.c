@@ -16,7 +16,7 @@
 #define TEXT 0x200000ull
 #define FN_INSNS 64
 #define FN(k) (TEXT + (uint64_t)(k) * FN_INSNS * 4)
-enum { HELPER, METHOD_A, METHOD_B, LEAF_METHOD, NFN };
+enum { HELPER, METHOD_A, METHOD_B, LEAF_METHOD, SHRINK_WRAPPED, NFN };
 
 static uint64_t stack[STACK_SIZE / 8];
 static uint32_t text[NFN * FN_INSNS];
@@ -60,7 +60,9 @@ static struct attrib_env env = {
 static void put(uint64_t a, uint64_t v) { stack[(a - STACK) / 8] = v; }
 
 /* A GCC-like function: mflr, std r0, stdu r1,-128(r1), body (nops), addi r1,r1,128, ld r0,
- * mtlr, blr. The leaf has no frame at all. */
+ * mtlr, blr. The leaf has no frame at all. The shrink-wrapped helper (as GCC makes
+ * sleep_unlock) makes its frame, and its fast path returns without ever saving LR; its slow
+ * path saves LR after the fast path's blr. */
 static void make_text(void)
 {
 	for (int k = 0; k < NFN; k++) {
@@ -69,6 +71,18 @@ static void make_text(void)
 			f[i] = 0x60000000u;                 /* nop */
 		if (k == LEAF_METHOD) {
 			f[10] = 0x4e800020u;                /* blr */
+			continue;
+		}
+		if (k == SHRINK_WRAPPED) {
+			f[2] = 0xf821ff81u;                 /* stdu r1,-128(r1) */
+			f[10] = 0x38210080u;                /* addi r1,r1,128 */
+			f[11] = 0x4e800020u;                /* blr */
+			f[12] = 0x7c0802a6u;                /* mflr r0 */
+			f[13] = 0xf8010090u;                /* std r0,144(r1) */
+			f[40] = 0x38210080u;                /* addi r1,r1,128 */
+			f[41] = 0xe8010010u;                /* ld r0,16(r1) */
+			f[42] = 0x7c0803a6u;                /* mtlr r0 */
+			f[43] = 0x4e800020u;                /* blr */
 			continue;
 		}
 		f[0] = 0x7c0802a6u;                         /* mflr r0 */
@@ -262,7 +276,7 @@ static void test_corrupt_chains(void **state)
 
 /* The frame map built from the same code gives the same attribution as reading it, for a pc
  * at every instruction of every function up to its return, without reading any code. */
-static uint32_t noframe_bits[64], popped_bits[64];
+static uint32_t noframe_bits[64], popped_bits[64], unsaved_bits[64];
 static struct frame_map fmap;
 
 static bool no_text(void *ctx, uint64_t a, uint32_t *v, int n)
@@ -277,11 +291,23 @@ static void test_frame_map(void **state)
 	(void)state;
 	memset(noframe_bits, 0, sizeof noframe_bits);
 	memset(popped_bits, 0, sizeof popped_bits);
+	memset(unsaved_bits, 0, sizeof unsaved_bits);
 	for (int k = 0; k < NFN; k++)
-		frame_map_mark(noframe_bits, popped_bits, TEXT, map.limit, FN(k), &text[k * FN_INSNS],
-			       FN_INSNS);
+		frame_map_mark(noframe_bits, popped_bits, unsaved_bits, TEXT, map.limit, FN(k),
+			       &text[k * FN_INSNS], FN_INSNS);
 	fmap.noframe = (struct method_map){ TEXT, map.limit, noframe_bits };
 	fmap.popped = (struct method_map){ TEXT, map.limit, popped_bits };
+	fmap.unsaved_lr = (struct method_map){ TEXT, map.limit, unsaved_bits };
+	/* The shrink-wrapped helper: LR unsaved from after its stdu through the std (slow path
+	 * included up to it); its fast path's pop leaves the return address in LR (not popped). */
+	assert_false(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 2));
+	assert_true(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 3));
+	assert_true(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 13));
+	assert_false(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 14));
+	assert_true(method_map_has(&fmap.noframe, FN(SHRINK_WRAPPED) + 4 * 11));
+	assert_false(method_map_has(&fmap.popped, FN(SHRINK_WRAPPED) + 4 * 11));
+	assert_true(method_map_has(&fmap.popped, FN(SHRINK_WRAPPED) + 4 * 41));
+	assert_false(method_map_has(&fmap.unsaved_lr, FN(METHOD_A) + 4 * 20));
 	assert_true(method_map_has(&fmap.noframe, FN(METHOD_A) + 4));
 	assert_false(method_map_has(&fmap.noframe, FN(METHOD_A) + 12));
 	assert_true(method_map_has(&fmap.popped, FN(METHOD_A) + 4 * 41));
@@ -325,6 +351,42 @@ static void expect_frame(const struct attrib_frame *f, uint64_t pc, uint64_t obj
 {
 	assert_int_equal(f->pc, pc);
 	assert_int_equal(f->object, object);
+}
+
+/* The shrink-wrapped helper called from method B, interrupted on its fast path (its frame
+ * made, LR never saved): B's return address is LR; the caller's LR save slot holds what an
+ * earlier call left there, which the walk must not take for a return address. Through the
+ * code and through the frame map alike, with the chain. */
+static void test_shrink_wrapped_fast_path(void **state)
+{
+	(void)state;
+	uint64_t ra = FN(METHOD_B) + 4 * 30;
+	for (int mapped = 0; mapped < 2; mapped++) {
+		if (mapped)
+			test_frame_map(state);   /* builds fmap */
+		for (int i = 3; i <= 11; i++) {
+			chain(4);
+			put(FRAME(1) + 16, FN(METHOD_A) + 4 * 30);   /* stale: not who called */
+			put(FRAME(1) + 48, 0xBAD);
+			put(FRAME(2) + 48, 0xB0B0);   /* B owns F1: its home slot is in F2 */
+			struct attrib_frame frames[4];
+			struct attrib_env e = env;
+			e.chain = frames;
+			e.chain_max = 4;
+			if (mapped) {
+				e.frames = &fmap;
+				e.read_text = no_text;
+			}
+			uint64_t pc = FN(SHRINK_WRAPPED) + 4 * (uint64_t)i;
+			/* At 11 the fast path has popped its frame: sp is B's frame again. */
+			struct attrib_result r = attrib_find(&e, pc, i == 11 ? FRAME(1) : FRAME(0), ra);
+			assert_true(r.depth >= 2);
+			expect_frame(&frames[0], pc, 0);
+			assert_int_equal(frames[1].pc, ra);
+			assert_int_equal(frames[1].object, 0xB0B0);
+			assert_int_equal(r.object, 0xB0B0);
+		}
+	}
 }
 
 static void test_chain_whole(void **state)
@@ -441,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_corrupt_chains),
 		cmocka_unit_test(test_frame_map),
+		cmocka_unit_test(test_shrink_wrapped_fast_path),
 		cmocka_unit_test(test_chain_whole),
 		cmocka_unit_test(test_chain_stop_frame),
 		cmocka_unit_test(test_chain_full),
