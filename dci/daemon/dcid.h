@@ -145,6 +145,7 @@ struct monitor_state {
 	uint64_t next_interval_ns;
 	uint64_t samples_lost;            /* reported by the KM since the daemon started */
 	uint64_t unresolved;              /* samples whose rep no scan knew */
+	uint64_t chains_cut;              /* chains cut where the wire could not carry them */
 	uint64_t samples_discarded;       /* drained while no client took the samples stream */
 	uint64_t counts_late;             /* interval counts the KM could not hand over at once */
 	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */

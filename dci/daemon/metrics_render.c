@@ -83,6 +83,8 @@ static void daemon_counters(struct expo *t)
 		"stream: never sent.", monitor.samples_discarded);
 	counter(t, "kov_samples_unresolved", "Samples sent without an object: their rep was in no scan.",
 		monitor.unresolved);
+	counter(t, "kov_chains_cut", "Samples whose call chain was cut before a frame the protocol "
+		"cannot carry (a kernel frame after a user one): flagged truncated.", monitor.chains_cut);
 	counter(t, "kov_counts_late", "Interval counts that did not fit one read: carried into the "
 		"next interval.", monitor.counts_late);
 }

@@ -209,14 +209,24 @@ static bool any_chained_client(void)
 }
 
 /* A sample's frames for the wire: objects' reps mapped to COIDs (a frame whose object is in
- * no scan is sent without one), user frames marked. 0 when it has none. */
-static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, uint32_t *index)
+ * no scan is sent without one), user frames marked. 0 when it has none. A chain the wire
+ * cannot carry (a kernel frame after a user one, user frames of no process) is cut before
+ * that frame and the sample's *flags say TRUNCATED: interned whole, it could never be
+ * defined to a client, and its samples would name an unknown chain. */
+static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, uint32_t *index,
+	uint16_t *flags)
 {
 	if (!s->depth)
 		return 0;
 	struct proto_chain c = { .depth = s->depth > KM_MAX_CHAIN ? KM_MAX_CHAIN : s->depth };
 	for (unsigned i = 0; i < c.depth; i++) {
 		bool user = f[i].pc & KM_FRAME_USER;
+		if ((i && (c.frames[i - 1].flags & PROTO_FRAME_USER) && !user) || (user && !s->pid)) {
+			c.depth = (uint16_t)i;
+			*flags |= PROTO_SMP_TRUNCATED;
+			monitor.chains_cut++;
+			break;
+		}
 		struct proto_chain_frame *p = &c.frames[i];
 		*p = (struct proto_chain_frame){ user ? PROTO_FRAME_USER : 0, f[i].pc & ~3ull, 0, 0 };
 		if (user)
@@ -228,7 +238,7 @@ static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, ui
 			p->gen = e->gen;
 		}
 	}
-	return chains_intern(&c, index);
+	return c.depth ? chains_intern(&c, index) : 0;
 }
 
 /* 1.4 clients: SAMPLES_CHAINED frames, each after the CHAINS it names that the client lacks. */
@@ -296,7 +306,7 @@ static void push_samples(long n)
 							       PROTO_SMP_NO_OBJECT),
 					  .period = s->period };
 		chain_index[i] = 0;
-		ids[i] = chained ? chain_of(s, frames[i], &chain_index[i]) : 0;
+		ids[i] = chained ? chain_of(s, frames[i], &chain_index[i], &p.flags) : 0;
 		if (!(p.flags & PROTO_SMP_NO_OBJECT)) {
 			const struct rep_entry *e = find_rep(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			if (e) {
