@@ -54,13 +54,15 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	const struct attrib_env *env, attrib_read_fn read, enum frame_state state, uint64_t pc,
 	uint64_t sp, uint64_t lr)
 {
+	/* The chain as a cursor and its end: fewer live values than a base, an index and a limit. */
 	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
+	struct attrib_frame *const first = chain, *next = chain;
+	struct attrib_frame *const end = chain ? chain + env->chain_max : 0;
 	const int chain_max = chain ? env->chain_max : 0;
 	const struct method_map methods = *env->methods;
 	const uint64_t max_frame = env->max_frame, stop = env->stop_frame, mark = env->chain_mark;
 	uint64_t object = 0, frame = sp, owner = pc, v;
 	unsigned flags = 0, frames = 0;
-	int depth = 0;                       /* frames recorded into the chain */
 	bool found = false, at_stop = false;
 
 	/* The return address of the interrupted function while it has its frame but has not
@@ -91,7 +93,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 				goto out;
 		}
 		if (chain)
-			chain[depth++] = (struct attrib_frame){ pc | mark, v };
+			*next++ = (struct attrib_frame){ pc | mark, v };
 		/* Its return address: still in LR, or saved in the caller's frame once popped
 		 * (LR may by then hold a return address inside this function). */
 		if (state != FRAME_POPPED)
@@ -127,8 +129,8 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 				goto out;
 		}
 		if (chain) {
-			if (depth < chain_max)
-				chain[depth++] = (struct attrib_frame){ owner | mark, v };
+			if (next < end)
+				*next++ = (struct attrib_frame){ owner | mark, v };
 			else if (found)
 				goto cut;      /* the chain is full and the object known */
 			else
@@ -157,7 +159,8 @@ cut:
 	/* The walk failed at a frame it could not read or trust. */
 	flags |= ATTRIB_TRUNCATED | (found ? 0 : ATTRIB_NO_OBJECT);
 out:
-	return (struct attrib_result){ object, (uint16_t)flags, (uint16_t)frames, (uint16_t)depth,
+	return (struct attrib_result){ object, (uint16_t)flags, (uint16_t)frames,
+				       (uint16_t)(first ? next - first : 0),
 				       at_stop };
 }
 
