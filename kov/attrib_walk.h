@@ -58,7 +58,6 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
 	struct attrib_frame *const first = chain, *next = chain;
 	struct attrib_frame *const end = chain ? chain + env->chain_max : 0;
-	const int chain_max = chain ? env->chain_max : 0;
 	const struct method_map methods = *env->methods;
 	const uint64_t max_frame = env->max_frame, stop = env->stop_frame, mark = env->chain_mark;
 	uint64_t object = 0, frame = sp, owner = pc, v;
@@ -108,8 +107,8 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	if (!attrib_read1(env, read, frame, &caller))
 		goto cut;
 	int max_depth = env->max_depth;
-	if (chain && max_depth < chain_max + 1)
-		max_depth = chain_max + 1;
+	if (chain && max_depth < env->chain_max + 1)
+		max_depth = env->chain_max + 1;
 	for (int d = 0; d < max_depth; d++) {
 		uint64_t head[3];
 		frames++;

@@ -18,11 +18,6 @@ void period_seed(struct period_gen *g, uint64_t timebase, uint32_t cpu, bool fix
 	g->fixed = fixed;
 }
 
-uint32_t period_draw(struct period_gen *g, uint64_t t)
-{
-	return period_next(g, t);
-}
-
 /* Periods that ended while the interrupt was held off (kov/sample_period.h). */
 uint64_t period_skip(struct period_gen *g, uint64_t t, uint32_t over, uint32_t p, uint64_t *lost)
 {
@@ -30,7 +25,7 @@ uint64_t period_skip(struct period_gen *g, uint64_t t, uint32_t over, uint32_t p
 	while (over >= p && n < 4) {
 		over -= p;
 		n++;
-		p = period_next(g, t);
+		p = period_draw(g, t);
 	}
 	if (over >= p) {
 		uint64_t mean = t > PERIOD_MAX ? PERIOD_MAX : t;

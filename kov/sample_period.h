@@ -24,12 +24,10 @@ struct period_gen {
 void period_seed(struct period_gen *g, uint64_t timebase, uint32_t cpu, bool fixed);
 
 /* A period for threshold t (1 <= t): uniform over [t - t/8, t + t/8] (t itself when the spread
- * is 0, i.e. t < 8, or the generator is fixed), capped at PERIOD_MAX. */
-uint32_t period_draw(struct period_gen *g, uint64_t t);
-
-/* The drawing itself, inline: the overflow handler's cost is counted per sample, and the call
- * and frame of an out-of-line draw were a third of its cost. */
-static inline __attribute__((always_inline)) uint32_t period_next(struct period_gen *g, uint64_t t)
+ * is 0, i.e. t < 8, or the generator is fixed), capped at PERIOD_MAX. Inline: the overflow
+ * handler's cost is counted per sample, and the call and frame of an out-of-line draw were a
+ * third of its cost. */
+static inline __attribute__((always_inline)) uint32_t period_draw(struct period_gen *g, uint64_t t)
 {
 	if (t > PERIOD_MAX)
 		t = PERIOD_MAX;
@@ -64,7 +62,7 @@ static inline __attribute__((always_inline)) uint32_t period_reload(struct perio
 	uint64_t t, uint32_t value, uint32_t *period, uint64_t *lost)
 {
 	uint32_t over = value - PERIOD_MAX;
-	uint32_t p = period_next(g, t);
+	uint32_t p = period_draw(g, t);
 	if (__builtin_expect(over >= p, 0)) {
 		uint64_t r = period_skip(g, t, over, p, lost);
 		p = (uint32_t)(r >> 32);

@@ -34,7 +34,8 @@ static struct spinlock lock;
  * co_count_fast. */
 static uint64_t counting_entry(uint64_t entry)
 {
-	const uint32_t *e = (const uint32_t *)entry, *fast = *(const uint32_t *const *)(void *)co_count_fast;
+	const uint32_t *e = (const uint32_t *)entry;
+	const uint32_t *fast = *(const uint32_t *const *)(void *)co_count_fast;
 	if (e < __co_stubs_start + 4 || e >= __co_stubs_end)
 		return (uint64_t)fast;
 	for (int i = 0; i < 4; i++)

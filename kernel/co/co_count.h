@@ -1,7 +1,7 @@
 /* Invocation counting for clustered objects — the DREF hook of the thesis, built so that it
  * costs nothing while off: a counted rep's method table pointer is swapped for a table of its
- * own whose slots count the call and jump to the real method (co_count_fast, seven
- * instructions). Uncounted objects run exactly the code they would without the hook. Shared
+ * own whose slots count the call and go on to the real method (a CO_METHOD's counting
+ * prologue, four instructions; co_count_fast for other functions, seven). Uncounted objects run exactly the code they would without the hook. Shared
  * by the kernel and the user runtime (libc-instr). */
 #ifndef KOV_CO_COUNT_H
 #define KOV_CO_COUNT_H
