@@ -147,7 +147,8 @@ kov_booted:
 /* Returns to the state in the trap frame at r1 + STACK_FRAME_MIN: what SAVE_VOLATILE saved
  * (r14-r31 are the caller's to reload). Translation goes off first, so no miss can clobber
  * SRR0/SRR1 between loading them and rfid. */
-.macro RESTORE_VOLATILE_RFID
+/* clear_pow: return with MSR[POW] clear (never back into a nap, as exception_dispatch does). */
+.macro RESTORE_VOLATILE_RFID clear_pow=0
 	li	r11, 1
 	rldicr	r11, r11, MSR_SF_BIT, 0
 	ori	r11, r11, MSR_ME
@@ -168,6 +169,10 @@ kov_booted:
 	ld	r11, TF_NIP+STACK_FRAME_MIN(r1)
 	mtsrr0	r11
 	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
+	.if \clear_pow
+	lis	r12, MSR_POW >> 16	/* r12 is loaded below */
+	andc	r11, r11, r12
+	.endif
 	mtsrr1	r11
 	.irp n, 0,2,3,4,5,6,7,8,9,10,12,13
 	ld	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
@@ -215,22 +220,23 @@ exc_return:
  * needs): about 100 instructions a sample less. Input as exc_common's. */
 pmu_common:
 	SAVE_VOLATILE
-	LOAD_ADDR(r11, 1f)
-	mtctr	r11
-	bctr
-1:	LOAD_TOC(r2)
-	mfmsr	r11			/* translation on, as exception_dispatch turns it on */
+	/* On at the link address with translation on (as exception_dispatch turns it on), in one
+	 * rfid: SRR0 and SRR1 are saved. The address in three instructions instead of LOAD_ADDR's
+	 * five: this file's code lies in the kernel's first 16 KiB (". = 0x4000" at its end fails
+	 * otherwise), whose link addresses are KERNELBASE's top 16 bits and a 16-bit offset. */
+	lis	r11, 1f@highest
+	rldicr	r11, r11, 32, 31
+	ori	r11, r11, 1f@l
+	mtsrr0	r11
+	mfmsr	r11
 	ori	r11, r11, MSR_IR | MSR_DR
-	mtmsrd	r11
-	isync
+	mtsrr1	r11
+	rfid
+1:	ld	r2, PC_KERNEL_TOC(r13)	/* one load instead of LOAD_TOC's five */
 	addi	r3, r1, STACK_FRAME_MIN
 	bl	km_pmu_interrupt
 	nop
-	ld	r11, TF_MSR+STACK_FRAME_MIN(r1)
-	lis	r12, MSR_POW >> 16	/* never return into a nap (exception_dispatch) */
-	andc	r11, r11, r12
-	std	r11, TF_MSR+STACK_FRAME_MIN(r1)
-	RESTORE_VOLATILE_RFID
+	RESTORE_VOLATILE_RFID clear_pow=1
 
 /* void enter_user(struct trap_frame *tf): leaves the kernel through the exception return path
  * with the state in tf (a new user thread's first entry). tf must sit STACK_FRAME_MIN bytes

@@ -64,12 +64,16 @@ struct process *svc_current_process(void);
 bool svc_current_privileged(void);
 
 /* What is running on this CPU, for a sample: pid and tid 0 and km 0 in a kernel thread.
- * Interrupt-safe; no lock. */
+ * Interrupt-safe; no lock; three loads (the scheduler keeps them in the per-CPU area). */
 struct svc_running {
 	uint32_t pid, tid;
 	struct km_proc *km;
 };
-struct svc_running svc_running(void);
+static inline struct svc_running svc_running(void)
+{
+	const struct percpu *cpu = this_cpu();
+	return (struct svc_running){ cpu->running_pid, cpu->running_tid, cpu->running_km };
+}
 
 /* ---- Scan and instrument requests to a process's runtime (kernel/proc/co_scanner.c) --------
  * The runtime's scanner thread waits in SYS_CO_SCAN_WAIT; a request wakes it, it answers with

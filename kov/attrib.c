@@ -37,36 +37,42 @@ static uint64_t lr_save_at(const uint32_t *code, uint64_t n)
 	return n;
 }
 
-uint64_t method_map_words(uint64_t base, uint64_t limit)
+uint64_t text_map_bytes(uint64_t size)
 {
-	return limit > base ? ((limit - base) / 4 + 31) / 32 : 0;
+	return size / 4;
 }
 
-void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t start, uint64_t end)
+/* Sets `fact` on the instructions of [start, end) inside the map. */
+static void mark(uint8_t *facts, uint64_t base, uint64_t size, uint64_t start, uint64_t end,
+	unsigned fact)
 {
 	if (start < base)
 		start = base;
-	if (end > limit)
-		end = limit;
-	for (uint64_t a = start & ~3ull; a < end; a += 4) {
-		uint64_t i = (a - base) >> 2;
-		bits[i >> 5] |= 1u << (i & 31);
-	}
+	if (end > base + size)
+		end = base + size;
+	for (uint64_t a = start & ~3ull; a < end; a += 4)
+		facts[(a - base) >> 2] |= (uint8_t)fact;
 }
 
-void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint32_t *unsaved_lr, uint64_t base,
-	uint64_t limit, uint64_t start, const uint32_t *code, uint64_t n)
+void text_map_mark_method(uint8_t *facts, uint64_t base, uint64_t size, uint64_t start,
+	uint64_t end)
+{
+	mark(facts, base, size, start, end, TEXT_METHOD);
+}
+
+void text_map_mark_frames(uint8_t *facts, uint64_t base, uint64_t size, uint64_t start,
+	const uint32_t *code, uint64_t n)
 {
 	uint64_t i = 0;
 	while (i < n && !is_stdu_r1(code[i]))
 		i++;
 	/* Up to and including the stdu (at it, the frame is not made yet); all of a leaf. */
-	method_map_mark(noframe, base, limit, start, start + 4 * (i < n ? i + 1 : n));
+	mark(facts, base, size, start, start + 4 * (i < n ? i + 1 : n), TEXT_NOFRAME);
 	/* From after the stdu to the LR save (at it, LR is not saved yet). */
 	uint64_t saved = lr_save_at(code, n);
 	if (i < n && saved > i)
-		method_map_mark(unsaved_lr, base, limit, start + 4 * (i + 1),
-				start + 4 * (saved < n ? saved + 1 : n));
+		mark(facts, base, size, start + 4 * (i + 1), start + 4 * (saved < n ? saved + 1 : n),
+		     TEXT_UNSAVED_LR);
 	for (; i < n; i++) {
 		if (!restores_r1(code[i]))
 			continue;
@@ -75,10 +81,9 @@ void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint32_t *unsaved_lr, u
 			j++;
 		if (j < n && code[j] == INSN_BLR) {
 			uint64_t from = start + 4 * (i + 1), to = start + 4 * (j + 1);
-			method_map_mark(noframe, base, limit, from, to);
 			/* A pop on a path that never saved LR leaves the return address in LR. */
-			if (i > saved)
-				method_map_mark(popped, base, limit, from, to);
+			mark(facts, base, size, from, to,
+			     TEXT_NOFRAME | (i > saved ? TEXT_POPPED : 0));
 			i = j;
 		}
 	}
@@ -124,7 +129,8 @@ static bool read_through_callback(const struct attrib_env *env, uint64_t addr, u
 struct attrib_result attrib_find(const struct attrib_env *env, uint64_t pc, uint64_t sp,
 	uint64_t lr)
 {
-	enum frame_state state = env->frames ? frame_map_state(env->frames, pc) :
-					       attrib_frame_state(env, pc);
-	return attrib_walk(env, read_through_callback, state, pc, sp, lr);
+	unsigned facts = text_facts(env->text, pc);
+	enum frame_state state = env->text->frames ? text_frame_state(facts) :
+						     attrib_frame_state(env, pc);
+	return attrib_walk(env, read_through_callback, state, facts, pc, sp, lr);
 }

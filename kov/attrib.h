@@ -15,44 +15,46 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Which instructions belong to method bodies: one bit per 4-byte instruction from `base`. */
-struct method_map {
+/* What the walk needs to know of each instruction of a program's text, one byte per
+ * instruction, so that one load answers both of its questions about a pc: is it in a method
+ * body, and where are the function's frame and return address while it runs there.
+ *
+ * NOFRAME: the function has no frame of its own (sp is its caller's frame): prologue
+ * instructions up to its `stdu r1`, whole frameless functions, and the instructions after a
+ * frame pop up to the `blr`. POPPED: the last kind where the return address was saved (it is
+ * then in the caller's LR save slot, not in LR). UNSAVED_LR: the function has its frame but
+ * has not saved LR (yet, or on this path): after the `stdu` up to the first `std r0,N(r1)` of
+ * an `mflr r0`, in address order. GCC's shrink-wrapping puts a function's fast path, which
+ * never saves LR, before the slow path that does; there the LR save slot still holds whatever
+ * an earlier call left, and the return address is in LR. */
+#define TEXT_METHOD 0x01u
+#define TEXT_NOFRAME 0x02u
+#define TEXT_POPPED 0x04u
+#define TEXT_UNSAVED_LR 0x08u
+#define TEXT_OUTSIDE 0x80u          /* text_facts() of a pc outside the map */
+
+struct text_map {
 	uint64_t base;
-	uint64_t limit;             /* first address past the mapped text */
-	const uint32_t *bits;
+	uint64_t size;              /* bytes of text mapped from base (0: none) */
+	const uint8_t *facts;       /* one byte per instruction from base */
+	bool frames;                /* the frame bits are set (the code was read); else only METHOD */
 };
 
-static inline bool method_map_has(const struct method_map *m, uint64_t pc)
+static inline unsigned text_facts(const struct text_map *m, uint64_t pc)
 {
-	if (pc < m->base || pc >= m->limit)
-		return false;
-	uint64_t i = (pc - m->base) >> 2;
-	return (m->bits[i >> 5] >> (i & 31)) & 1;
+	uint64_t off = pc - m->base;
+	return off < m->size ? m->facts[off >> 2] : TEXT_OUTSIDE;
 }
 
-/* Bitmap words needed for text [base, limit). */
-uint64_t method_map_words(uint64_t base, uint64_t limit);
-/* Marks [start, end) as method body in bits (zeroed by the caller). */
-void method_map_mark(uint32_t *bits, uint64_t base, uint64_t limit, uint64_t start, uint64_t end);
-
-/* Where the interrupted function's return address and caller's frame are, worked out once
- * per program from its code. `noframe` marks where the function has no frame of its own (sp
- * is its caller's frame): prologue instructions before the `stdu r1`, whole frameless
- * functions and the instructions after a frame pop up to the `blr`; `popped` marks the last
- * kind where the return address was saved (it is then in the caller's LR save slot, not in
- * LR). `unsaved_lr` marks where the function has its frame but has not saved LR (yet, or on
- * this path): instructions after the `stdu` up to the first `std r0,N(r1)` of an `mflr r0`,
- * in address order. GCC's shrink-wrapping puts a function's fast path, which never saves LR,
- * before the slow path that does; there the LR save slot still holds whatever an earlier
- * call left, and the return address is in LR. The three bitmaps cover the same text. */
-struct frame_map {
-	struct method_map noframe, popped, unsaved_lr;
-};
-
-/* Marks one function's instructions (code[0..n) at start) in the bitmaps of a frame map
- * whose bits the caller allocated (method_map_words each) and zeroed. */
-void frame_map_mark(uint32_t *noframe, uint32_t *popped, uint32_t *unsaved_lr, uint64_t base,
-	uint64_t limit, uint64_t start, const uint32_t *code, uint64_t n);
+/* Bytes of facts for size bytes of text. */
+uint64_t text_map_bytes(uint64_t size);
+/* Marks [start, end) (clipped to the map) as method body, in facts the caller allocated
+ * (text_map_bytes) and zeroed. */
+void text_map_mark_method(uint8_t *facts, uint64_t base, uint64_t size, uint64_t start,
+	uint64_t end);
+/* Marks one function's frame facts from its code (code[0..n) at start). */
+void text_map_mark_frames(uint8_t *facts, uint64_t base, uint64_t size, uint64_t start,
+	const uint32_t *code, uint64_t n);
 
 /* One frame of a call chain: the pc running in it (the interrupted pc for the innermost
  * frame, return addresses above) and the rep of the object whose method it is, 0 outside
@@ -70,8 +72,7 @@ struct attrib_env {
 	/* Start of the function containing pc (symbols); false if unknown. */
 	bool (*func_start)(void *ctx, uint64_t pc, uint64_t *start);
 	void *ctx;
-	const struct method_map *methods;
-	const struct frame_map *frames;   /* if set, used instead of reading the code */
+	const struct text_map *text;      /* its frame facts, if set, are used instead of the code */
 	int max_depth;              /* frames walked at most */
 	uint64_t max_frame;         /* largest frame accepted, bytes */
 	/* Call chain (optional): with chain_max > 0 the walk goes on past the first method,

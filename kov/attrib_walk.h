@@ -25,16 +25,14 @@ enum frame_state {
 };
 enum frame_state attrib_frame_state(const struct attrib_env *env, uint64_t pc);
 
-/* One index for the three bitmaps (they cover the same text). */
-static inline enum frame_state frame_map_state(const struct frame_map *f, uint64_t pc)
+/* The frame state at an instruction with these facts (text_facts), from a map with frames. */
+static inline enum frame_state text_frame_state(unsigned facts)
 {
-	if (pc < f->noframe.base || pc >= f->noframe.limit)
+	if (facts & TEXT_OUTSIDE)
 		return FRAME_UNKNOWN;
-	uint64_t i = (pc - f->noframe.base) >> 2, w = i >> 5;
-	unsigned b = i & 31;
-	if (!((f->noframe.bits[w] >> b) & 1))
-		return (f->unsaved_lr.bits[w] >> b) & 1 ? FRAME_OWNED_LR : FRAME_OWNED;
-	return (f->popped.bits[w] >> b) & 1 ? FRAME_POPPED : FRAME_NONE_YET;
+	if (!(facts & TEXT_NOFRAME))
+		return facts & TEXT_UNSAVED_LR ? FRAME_OWNED_LR : FRAME_OWNED;
+	return facts & TEXT_POPPED ? FRAME_POPPED : FRAME_NONE_YET;
 }
 
 static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn read, uint64_t addr,
@@ -44,21 +42,22 @@ static inline bool attrib_read1(const struct attrib_env *env, attrib_read_fn rea
 }
 
 /* The walk of attrib_find(), with reads through `read`, from the interrupted function's frame
- * state (frame_map_state() or attrib_frame_state(), the caller's choice: a call here would
- * take env's address, and the sampler's env would then be built in memory on every sample).
+ * state (text_frame_state() or attrib_frame_state(), the caller's choice: a call here would
+ * take env's address, and the sampler's env would then be built in memory on every sample)
+ * and the facts of pc (text_facts(), which the caller has looked up already).
  * Everything the loop uses is in locals: a store into the chain could alias *env, and the
  * compiler would otherwise reload all of it after each frame. The per-frame read asks for 3
  * doublewords of which only [0] (back chain) and [2] (LR save) are used; [1] need not be
  * read. */
 static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
-	const struct attrib_env *env, attrib_read_fn read, enum frame_state state, uint64_t pc,
-	uint64_t sp, uint64_t lr)
+	const struct attrib_env *env, attrib_read_fn read, enum frame_state state, unsigned facts,
+	uint64_t pc, uint64_t sp, uint64_t lr)
 {
 	/* The chain as a cursor and its end: fewer live values than a base, an index and a limit. */
 	struct attrib_frame *chain = env->chain_max > 0 ? env->chain : 0;
 	struct attrib_frame *const first = chain, *next = chain;
 	struct attrib_frame *const end = chain ? chain + env->chain_max : 0;
-	const struct method_map methods = *env->methods;
+	const struct text_map text = *env->text;
 	const uint64_t max_frame = env->max_frame, stop = env->stop_frame, mark = env->chain_mark;
 	uint64_t object = 0, frame = sp, owner = pc, v;
 	unsigned flags = 0, frames = 0;
@@ -83,7 +82,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 	case FRAME_POPPED:
 		/* sp is the caller's frame: this function's home slot is in it. */
 		v = 0;
-		if (method_map_has(&methods, pc)) {
+		if (facts & TEXT_METHOD) {
 			if (!attrib_read1(env, read, sp + ATTRIB_HOME_SLOT, &v))
 				goto cut;
 			object = v;
@@ -99,6 +98,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 			owner = lr;
 		else if (!attrib_read1(env, read, sp + ATTRIB_LR_SAVE, &owner))
 			goto cut;
+		facts = text_facts(&text, owner);
 		break;
 	}
 
@@ -117,7 +117,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 		if (caller <= frame || caller - frame > max_frame || (caller & 7))
 			goto cut;
 		v = 0;
-		if (method_map_has(&methods, owner)) {
+		if (facts & TEXT_METHOD) {   /* owner's */
 			if (!attrib_read1(env, read, caller + ATTRIB_HOME_SLOT, &v))
 				goto cut;
 			if (!found) {
@@ -150,6 +150,7 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 		}
 		if (owner & 3)
 			goto cut;      /* not a return address: a slot never written */
+		facts = text_facts(&text, owner);
 	}
 	if (!found)
 		flags |= ATTRIB_NO_OBJECT;

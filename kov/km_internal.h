@@ -34,6 +34,27 @@ struct km_global {
 };
 extern struct km_global km;
 
+/* The PMU interrupt's common case, a group sampling with one counter, worked out when the
+ * group goes on the PMU (kov/km_pmu.c: km_fast_set): the interrupt then reads these few words
+ * instead of indexing the plan, the counts, the rings and the backend on every sample
+ * (kov/km_sampler.c: km_pmu_interrupt). pmc 0: the general path takes every interrupt. */
+struct km_fast {
+	uint8_t pmc;                 /* the one sampled counter, 1-8; 0: no fast path */
+	uint8_t modes;               /* km.sample_modes */
+	bool user_leaf;              /* user samples without chains take the leaf path */
+	uint16_t event;              /* its catalogue event */
+	uint16_t chain_depth;        /* frames its samples keep, 0: none */
+	uint32_t config_id;
+	uint32_t overflowed;         /* the backend's pmc_overflowed */
+	uint64_t threshold;
+	uint64_t period_lo, period_n;   /* its periods: from period_lo, period_n values */
+	uint64_t *count;             /* its count (raw) */
+	uint64_t *lost;              /* its samples lost */
+	uint32_t *base, *period;     /* its base and period (struct km_cpu) */
+	struct sample_ring *ring;
+	uint64_t freeze, alert, irq_enable;   /* the backend's MMCR0 bits */
+};
+
 /* Each CPU's monitoring state. Written by that CPU only (its tick, its PMU interrupt, its
  * software events, all with interrupts off); the reader (a KM system call, any CPU) only reads
  * the counts, which only grow between STARTs, and drains the rings as their consumer. */
@@ -66,12 +87,15 @@ struct km_cpu {
 	uint64_t interrupts, switches;
 	uint64_t handler_ticks;      /* timebase spent in the overflow handler (freeze to re-arm) */
 	uint64_t handler_samples;    /* samples it recorded */
+	struct km_fast fast;
 };
 extern struct km_cpu km_cpus[MAX_CPUS];
 
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
 void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
+/* c->fast for group gi now on the PMU (or none: gi < 0). */
+void km_fast_set(struct km_cpu *c, int gi);
 
 /* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`, standing for
  * the `period` events that ended with it. tf: the interrupted state; 0 for the caller's kernel
@@ -94,8 +118,7 @@ void km_controller_gone(struct km_proc *k);
 struct km_program {
 	char name[32];
 	const void *syms;            /* kernel/lib/ksyms.h table; 0 when the program has none */
-	struct method_map methods;
-	struct frame_map frames;     /* bits 0 (no text) when not built: the code is read then */
+	struct text_map text;        /* its methods and, when its code could be read, frames */
 };
 extern struct km_program km_kernel_program;
 void km_program_init(void);

@@ -25,6 +25,38 @@ static void freeze_all(const struct pmu_backend *pmu)
 	isync();
 }
 
+void km_fast_set(struct km_cpu *c, int gi)
+{
+	struct km_fast *f = &c->fast;
+	*f = (struct km_fast){ 0 };   /* runs with interrupts off: the interrupt sees all or none */
+	const struct km_plan_group *g = gi >= 0 ? &km.plan.group[gi] : 0;
+	if (!g || !g->pmu || !g->sample_pmcs || (g->sample_pmcs & (g->sample_pmcs - 1)))
+		return;
+	int pmc = __builtin_ctz(g->sample_pmcs) + 1, i = g->ev_of_pmc[pmc - 1];
+	if (i < 0 || !g->ev[i].threshold)
+		return;
+	const struct pmu_backend *pmu = g->pmu;
+	uint64_t lo, n;
+	period_range(g->ev[i].threshold, &lo, &n);
+	if (km.applied.flags & KM_CFG_FIXED_PERIOD) {
+		lo += n / 2;
+		n = 1;
+	}
+	*f = (struct km_fast){
+		.pmc = (uint8_t)pmc, .modes = (uint8_t)km.sample_modes, .event = g->ev[i].event,
+		.chain_depth = c->chains.slots ? g->chain_depth : 0, .config_id = km.applied.id,
+		.overflowed = pmu->pmc_overflowed, .threshold = g->ev[i].threshold,
+		.period_lo = lo, .period_n = n,
+		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
+		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1], .freeze = pmu->mmcr0_freeze,
+		.alert = pmu->mmcr0_alert, .irq_enable = pmu->mmcr0_irq_enable,
+	};
+	/* The leaf path reloads the counter with v - p, which needs the overflow bit to be the
+	 * period's limit, and every period to fit under it. */
+	f->user_leaf = (km.sample_modes & KM_SMP_USER) && !f->chain_depth &&
+		       pmu->pmc_overflowed == PERIOD_MAX && lo + n - 1 <= PERIOD_MAX;
+}
+
 /* Puts group gi on the PMU through its backend. A group without one (nothing counts here) only
  * stops what an earlier group left running. */
 static void program_group(struct km_cpu *c, int gi, uint64_t now)
@@ -34,6 +66,7 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 	c->group = gi;
 	c->slice_start = now;
 	c->slice_units = 0;
+	km_fast_set(c, -1);
 	if (!pmu) {
 		if (c->pmu)
 			freeze_all(c->pmu);
@@ -55,6 +88,7 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 		c->base[pmc - 1] = v;
 	}
 	c->pmu = pmu;
+	km_fast_set(c, gi);
 	mtspr(SPRN_MMCR0, run.mmcr0);
 	isync();
 }
@@ -111,6 +145,7 @@ static void stop_here(struct km_cpu *c)
 	km_fold(c, mftb());
 	if (c->pmu)
 		freeze_all(c->pmu);
+	km_fast_set(c, -1);
 	c->active = false;
 }
 

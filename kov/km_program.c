@@ -1,8 +1,8 @@
 /* Programs as the sampler sees them: a symbol table (to find the start of an interrupted
- * function) and a bitmap of the instructions that belong to clustered-object method bodies
- * (to recognise a method's frame in one load). The kernel's is built at boot from its own
- * table; a user program's when the first process loads it, and kept: initrd files never
- * change. */
+ * function) and a text map (kov/attrib.h: whether each instruction belongs to a clustered-
+ * object method body, and where its function's frame and return address are, in one load).
+ * The kernel's is built at boot from its own table; a user program's when the first process
+ * loads it, and kept: initrd files never change. */
 #include "km_internal.h"
 #include "../dci/elf_syms.h"
 #include "../kernel/lib/ksyms.h"
@@ -18,53 +18,42 @@ struct km_program km_kernel_program;
 static struct km_program *programs[MAX_PROGRAMS];
 static struct sleeplock programs_lock;
 
-/* The bitmap over [lowest method, end of the highest) for the methods at `pcs`. */
-static bool build_map(struct method_map *m, const void *syms, const uint64_t *pcs, size_t n)
+/* The text map over [lo, hi): its methods (the functions at `pcs`) and, with code_at (which
+ * gives each function's code, or 0), its frames. Without text (lo >= hi) the map covers the
+ * methods' extent, methods only. False when there is no memory for it. */
+static bool build_text(struct text_map *m, const void *syms, const uint64_t *pcs, size_t n,
+	uint64_t lo, uint64_t hi, const uint32_t *(*code_at)(void *ctx, uint64_t addr, uint64_t len),
+	void *ctx)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, start, end;
-	for (size_t i = 0; i < n; i++)
-		if (ksyms_extent(syms, pcs[i], &start, &end)) {
-			lo = start < lo ? start : lo;
-			hi = end > hi ? end : hi;
-		}
-	static const uint32_t none[1];
-	*m = (struct method_map){ 0, 0, none };
-	if (lo >= hi)
-		return true;
-	uint32_t *bits = kmalloc(method_map_words(lo, hi) * sizeof *bits);
-	if (!bits)
+	uint64_t start, end;
+	*m = (struct text_map){ 0 };
+	if (lo >= hi) {
+		code_at = 0;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (size_t i = 0; i < n; i++)
+			if (ksyms_extent(syms, pcs[i], &start, &end)) {
+				lo = start < lo ? start : lo;
+				hi = end > hi ? end : hi;
+			}
+		if (lo >= hi)
+			return true;
+	}
+	uint64_t size = (hi - lo) & ~3ull;
+	uint8_t *facts = kmalloc(text_map_bytes(size));
+	if (!facts)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (ksyms_extent(syms, pcs[i], &start, &end))
-			method_map_mark(bits, lo, hi, start, end);
-	*m = (struct method_map){ lo, hi, bits };
-	return true;
-}
-
-/* The frame map over [lo, hi) from each symbol's code (code_at gives it, or 0). */
-static bool build_frames(struct frame_map *f, const void *syms, uint64_t lo, uint64_t hi,
-	const uint32_t *(*code_at)(void *ctx, uint64_t addr, uint64_t len), void *ctx)
-{
-	uint64_t words = method_map_words(lo, hi);
-	uint32_t *nf = kmalloc(words * sizeof *nf), *pp = kmalloc(words * sizeof *pp),
-		 *ul = kmalloc(words * sizeof *ul);
-	if (!nf || !pp || !ul) {
-		kfree(nf);
-		kfree(pp);
-		kfree(ul);
-		return false;
-	}
-	for (uint32_t i = 0, n = ksyms_count(syms); i < n; i++) {
-		uint64_t start, end;
-		if (!ksyms_at(syms, i, &start, &end) || start < lo || end > hi || (start & 3))
+			text_map_mark_method(facts, lo, size, start, end);
+	for (uint32_t i = 0, count = code_at ? ksyms_count(syms) : 0; i < count; i++) {
+		if (!ksyms_at(syms, i, &start, &end) || start < lo || end > lo + size || (start & 3))
 			continue;
 		const uint32_t *code = code_at(ctx, start, end - start);
 		if (code)
-			frame_map_mark(nf, pp, ul, lo, hi, start, code, (end - start) / 4);
+			text_map_mark_frames(facts, lo, size, start, code, (end - start) / 4);
 	}
-	f->noframe = (struct method_map){ lo, hi, nf };
-	f->popped = (struct method_map){ lo, hi, pp };
-	f->unsaved_lr = (struct method_map){ lo, hi, ul };
+	*m = (struct text_map){ lo, size, facts, code_at != 0 };
 	return true;
 }
 
@@ -92,10 +81,9 @@ void km_program_init(void)
 		return;
 	}
 	km_kernel_program.syms = _ksyms_start;
-	if (!build_map(&km_kernel_program.methods, _ksyms_start, pcs, n) ||
-	    !build_frames(&km_kernel_program.frames, _ksyms_start, (uint64_t)_vectors_end,
-			  (uint64_t)_etext, kernel_code, 0))
-		kprintf("kov: no memory for the kernel's method and frame maps\n");
+	if (!build_text(&km_kernel_program.text, _ksyms_start, pcs, n, (uint64_t)_vectors_end,
+			(uint64_t)_etext, kernel_code, 0))
+		kprintf("kov: no memory for the kernel's text map\n");
 }
 
 struct image { const uint8_t *bytes; uint64_t size; uint64_t vaddr, offset, filesz; };
@@ -134,18 +122,16 @@ static struct km_program *build_program(const char *file, const uint8_t *bytes, 
 	if (n > 0 && (syms = kmalloc((size_t)n)) != 0) {
 		memcpy(syms, scratch, (size_t)n);
 		pr->syms = syms;
-		if (m < 0 || !build_map(&pr->methods, syms, pcs, (size_t)m))
-			pr->methods = (struct method_map){ 0, 0, 0 };
-		if (elf_exec_segment(read_image, &im, size, &im.vaddr, &im.offset, &im.filesz) == 0 &&
-		    !((uintptr_t)(bytes + im.offset) & 3))
-			build_frames(&pr->frames, syms, im.vaddr, im.vaddr + im.filesz, image_code, &im);
+		/* Its executable segment's code, when it is there to read (aligned). */
+		bool code = elf_exec_segment(read_image, &im, size, &im.vaddr, &im.offset,
+					     &im.filesz) == 0 && !((uintptr_t)(bytes + im.offset) & 3);
+		if (!build_text(&pr->text, syms, pcs, m > 0 ? (size_t)m : 0, code ? im.vaddr : 0,
+				code ? im.vaddr + im.filesz : 0, image_code, &im))
+			kprintf("kov: %s: no memory for its text map; its samples are not "
+				"attributed to objects\n", file);
 	} else {
 		kprintf("kov: %s: %s; its samples are not attributed to objects\n", file,
 			n < 0 ? elf_syms_strerror(n) : "no memory for its symbols");
-	}
-	if (!pr->methods.bits) {
-		static const uint32_t none[1];
-		pr->methods = (struct method_map){ 0, 0, none };
 	}
 	kfree(scratch);
 	kfree(pcs);

@@ -27,19 +27,28 @@ struct walk_ctx {
  * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). A frame
  * header (n = 3) is read as its back chain and LR save: its CR word is never used. User
  * memory has constant bounds, so its read never looks at the walk's context. */
+_Static_assert(USER_BASE == 1ull << 16 && USER_END == 1ull << 32, "km_read_user's bounds");
 static inline __attribute__((always_inline)) bool km_read_user(const struct attrib_env *env,
 	uint64_t a, uint64_t *v, int n)
 {
 	(void)env;
-	if (a < USER_BASE || a > USER_END - 8 * (uint64_t)n || (a & 7))
+	/* User memory is [2^16, 2^32): a is aligned and below 2^32 when its bits above 31 and
+	 * below 3 are clear, which one rotate tests at once; then the run's last doubleword. Below
+	 * 2^16 nothing is ever mapped (kernel/proc/exec.c), so a read there fails through the
+	 * fixup like any page not mapped now, without a test on every read. */
+	uint64_t last = a + 8 * (uint64_t)(n - 1);
+	if (((a >> 3 | a << 61) >> 29) || (n > 1 && (last >> 32)))
 		return false;
 	const uint64_t *p = (const uint64_t *)a;
-	if (n == 3)
-		return uaccess_load(p, &v[0]) && uaccess_load(p + 2, &v[2]);
-	for (int i = 0; i < n; i++)
-		if (!uaccess_load(p + i, &v[i]))
-			return false;
-	return true;
+	long err = 0;
+	if (n == 3) {
+		uaccess_load_or(p, &v[0], &err);
+		uaccess_load_or(p + 2, &v[2], &err);
+	} else {
+		for (int i = 0; i < n; i++)
+			uaccess_load_or(p + i, &v[i], &err);
+	}
+	return err == 0;
 }
 
 static inline __attribute__((always_inline)) bool km_read_kernel(const struct attrib_env *env,
@@ -98,8 +107,8 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 }
 
 /* A walk of w's memory and program from pc/sp/lr, ending at stop (0: none), keeping up to
- * chain_max frames into chain. `mapped`: the program has a frame map (a constant at each use;
- * without one the frame state is read from the code, through callbacks). */
+ * chain_max frames into chain. `mapped`: the program's text map has its frames (a constant at
+ * each use; without them the frame state is read from the code, through callbacks). */
 static inline __attribute__((always_inline)) struct attrib_result walk_from(
 	const struct walk_ctx *w, bool mapped, uint64_t pc, uint64_t sp, uint64_t lr,
 	uint64_t stop, struct attrib_frame *chain, int chain_max)
@@ -107,20 +116,19 @@ static inline __attribute__((always_inline)) struct attrib_result walk_from(
 	struct attrib_env env = {
 		.read_words = walk_read_words,
 		.read_text = w->user ? user_read_text : kernel_read_text,
-		.func_start = func_start, .ctx = (void *)w, .methods = &w->prog->methods,
-		.frames = mapped ? &w->prog->frames : 0,
+		.func_start = func_start, .ctx = (void *)w, .text = &w->prog->text,
 		.max_depth = KM_WALK_DEPTH, .max_frame = w->user ? 1u << 20 : 16384,
 		.chain = chain, .chain_max = chain_max, .stop_frame = stop,
 		.chain_mark = w->user ? KM_FRAME_USER : 0,
 	};
-	enum frame_state state = mapped ? frame_map_state(&w->prog->frames, pc) :
-					  attrib_frame_state(&env, pc);
+	unsigned facts = text_facts(&w->prog->text, pc);
+	enum frame_state state = mapped ? text_frame_state(facts) : attrib_frame_state(&env, pc);
 	if (w->user)
-		return attrib_walk(&env, km_read_user, state, pc, sp, lr);
-	return attrib_walk(&env, km_read_kernel, state, pc, sp, lr);
+		return attrib_walk(&env, km_read_user, state, facts, pc, sp, lr);
+	return attrib_walk(&env, km_read_kernel, state, facts, pc, sp, lr);
 }
 
-/* A program without a frame map (its map could not be allocated): out of line, so the common
+/* A program without frame facts (its code could not be read): out of line, so the common
  * walk's environment stays in registers. w is a copy for the same reason. */
 __attribute__((noinline)) static struct attrib_result walk_unmapped(struct walk_ctx w,
 	uint64_t pc, uint64_t sp, uint64_t lr, uint64_t stop, struct attrib_frame *chain,
@@ -133,7 +141,7 @@ static inline __attribute__((always_inline)) struct attrib_result walk(const str
 	uint64_t pc, uint64_t sp, uint64_t lr, uint64_t stop, struct attrib_frame *chain,
 	int chain_max)
 {
-	if (__builtin_expect(!w->prog->frames.noframe.bits, 0))
+	if (__builtin_expect(!w->prog->text.frames, 0))
 		return walk_unmapped(*w, pc, sp, lr, stop, chain, chain_max);
 	return walk_from(w, true, pc, sp, lr, stop, chain, chain_max);
 }
@@ -324,9 +332,8 @@ __attribute__((noinline)) static void fold_counting_only(struct km_cpu *c,
  * period gives exactly one sample; whole periods that passed without an interrupt are counted
  * as lost samples. A counting-only one that reached the top bit (PMCjCE enables all of PMC2-8
  * at once) is folded and restarted. */
-void km_pmu_interrupt(struct trap_frame *tf)
+__attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_frame *tf)
 {
-	struct km_cpu *c = &km_cpus[this_cpu()->index];
 	const struct pmu_backend *pmu = c->pmu;
 	if (!pmu || (!km.plan.n_groups && !c->active)) {
 		pmu_interrupt(tf);   /* the boot probe's, or a stray one: it freezes and disarms */
@@ -388,4 +395,106 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 		}
 	}
 	irq_restore(irq);
+}
+
+/* A user-mode walk of a program whose text map has its frames, the common case, with nothing
+ * to look up at run time but the program: every field of its environment is a constant or the
+ * program's. */
+static inline __attribute__((always_inline)) struct attrib_result walk_user_mapped(
+	const struct km_program *prog, uint64_t pc, uint64_t sp, uint64_t lr,
+	struct attrib_frame *chain, int chain_max)
+{
+	const struct attrib_env env = {
+		.text = &prog->text, .max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20,
+		.chain = chain, .chain_max = chain_max, .chain_mark = KM_FRAME_USER,
+	};
+	unsigned facts = text_facts(&prog->text, pc);
+	return attrib_walk(&env, km_read_user, text_frame_state(facts), facts, pc, sp, lr);
+}
+
+/* Reads counter pmc into *v and, when it overflowed (ovf: the overflow bit, PERIOD_MAX) less
+ * than a whole period p ago, reloads it so that it overflows again p events after the last
+ * overflow (the counter counted v - PERIOD_MAX past it). mfspr and mtspr name the counter in
+ * the instruction: one switch does both. False, the counter untouched, otherwise. */
+#define PMC_EXCHANGE(n)                                                               \
+	case n:                                                                       \
+		*v = (uint32_t)mfspr(SPRN_PMC1 + n - 1);                              \
+		if (!(*v & ovf) || *v - PERIOD_MAX >= p)                              \
+			return false;                                                 \
+		mtspr(SPRN_PMC1 + n - 1, *v - p);                                     \
+		return true;
+static inline __attribute__((always_inline)) bool pmc_exchange(int pmc, uint32_t ovf, uint32_t p,
+	uint32_t *v)
+{
+	switch (pmc) {
+	PMC_EXCHANGE(1) PMC_EXCHANGE(2) PMC_EXCHANGE(3) PMC_EXCHANGE(4)
+	PMC_EXCHANGE(5) PMC_EXCHANGE(6) PMC_EXCHANGE(7) PMC_EXCHANGE(8)
+	}
+	return false;
+}
+#undef PMC_EXCHANGE
+
+/* The common case as a leaf: a user-mode sample of a group sampling with one counter, without
+ * a chain, in a program whose text map has its frames (c->fast.user_leaf). No call, so its values stay in
+ * the volatile registers the entry saved anyway. Anything else (a kernel-mode sample, a chain,
+ * a counter that did not overflow, an interrupt held off past a whole period) returns false
+ * with nothing changed but the freeze, for pmu_general(). */
+static inline __attribute__((always_inline)) bool sample_user_leaf(struct km_cpu *c,
+	const struct trap_frame *tf)
+{
+	const struct km_fast *f = &c->fast;
+	struct percpu *cpu = this_cpu();
+	const struct km_proc *k = cpu->running_km;
+	const struct km_program *prog = k ? k->prog : 0;
+	if (!f->user_leaf || !(tf->msr & MSR_PR) || !prog || !prog->text.frames)
+		return false;
+	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
+	mtspr(SPRN_MMCR0, mmcr0 | f->freeze);
+	isync();
+	uint64_t t0 = mftb();
+	/* The next period is drawn first: the counter is read and reloaded in one switch. */
+	uint64_t state = period_step(c->periods.state);
+	uint32_t p = (uint32_t)period_pick(state, f->period_lo, f->period_n), v;
+	if (!pmc_exchange(f->pmc, f->overflowed, p, &v))
+		return false;
+	c->periods.state = state;
+	uint32_t ended = *f->period;
+	*f->period = p;
+	*f->count += (uint32_t)(v - *f->base);
+	*f->base = v - p;
+	c->interrupts++;
+	c->handler_samples++;
+	c->in_handler = true;
+	cpu->uaccess_nofault = 1;   /* 0 here: set only by kernel code with interrupts off */
+	__asm__ volatile("" ::: "memory");
+	struct attrib_result r = walk_user_mapped(prog, tf->nip, tf->gpr[1], tf->lr, 0, 0);
+	__asm__ volatile("" ::: "memory");
+	cpu->uaccess_nofault = 0;
+	struct sample *s = sample_ring_slot(f->ring);
+	if (s) {
+		*s = (struct sample){
+			.timebase = t0, .pc = tf->nip, .config_id = f->config_id,
+			.pid = cpu->running_pid, .tid = cpu->running_tid, .cpu = (uint16_t)cpu->index,
+			.event = f->event, .flags = KM_SMP_USER | r.flags, .object = r.object,
+			.period = ended,
+		};
+		sample_ring_commit(f->ring);
+		c->taken++;
+	} else {
+		(*f->lost)++;
+	}
+	c->in_handler = false;
+	c->handler_ticks += mftb() - t0;
+	mtspr(SPRN_MMCR0, ((mmcr0 & ~f->alert) | f->irq_enable) & ~f->freeze);
+	isync();
+	return true;
+}
+
+void km_pmu_interrupt(struct trap_frame *tf)
+{
+	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	/* Held in a register: otherwise recomputed from the CPU index at each use. */
+	__asm__("" : "+b"(c));
+	if (!sample_user_leaf(c, tf))
+		pmu_general(c, tf);
 }

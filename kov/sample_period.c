@@ -1,6 +1,8 @@
 /* Randomized sampling periods (kov/sample_period.h). */
 #include "sample_period.h"
 
+const uint64_t period_multiplier = 0x2545F4914F6CDD1Dull;
+
 static uint64_t splitmix64(uint64_t x)
 {
 	x += 0x9E3779B97F4A7C15ull;

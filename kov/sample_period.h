@@ -23,27 +23,48 @@ struct period_gen {
 
 void period_seed(struct period_gen *g, uint64_t timebase, uint32_t cpu, bool fixed);
 
+/* The generator's next state (xorshift64*'s state step). */
+static inline uint64_t period_step(uint64_t x)
+{
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	return x;
+}
+
+/* lo plus a uniform pick from [0, n) made from state x: 32 output bits of xorshift64* scaled
+ * with a multiply and a shift instead of a division, so each value gets floor or ceil of
+ * 2^32/n of the inputs (even within 0.1% for n up to 2^22). */
+extern const uint64_t period_multiplier;   /* xorshift64*'s, 0x2545F4914F6CDD1D */
+static inline uint64_t period_pick(uint64_t x, uint64_t lo, uint64_t n)
+{
+	/* The multiplier is loaded, not built: in the kernel that is 2 instructions, not 5. */
+	uint64_t r = (x * period_multiplier) >> 32;
+	return lo + ((r * n) >> 32);
+}
+
+/* The draw's range for threshold t: from *lo, *n values ([t - t/8, t + t/8], t capped at
+ * PERIOD_MAX; just t when the spread is 0, i.e. t < 8). */
+static inline void period_range(uint64_t t, uint64_t *lo, uint64_t *n)
+{
+	if (t > PERIOD_MAX)
+		t = PERIOD_MAX;
+	*lo = t - t / 8;
+	*n = 2 * (t / 8) + 1;
+}
+
 /* A period for threshold t (1 <= t): uniform over [t - t/8, t + t/8] (t itself when the spread
  * is 0, i.e. t < 8, or the generator is fixed), capped at PERIOD_MAX. Inline: the overflow
  * handler's cost is counted per sample, and the call and frame of an out-of-line draw were a
  * third of its cost. */
 static inline __attribute__((always_inline)) uint32_t period_draw(struct period_gen *g, uint64_t t)
 {
-	if (t > PERIOD_MAX)
-		t = PERIOD_MAX;
-	uint64_t spread = t / 8;
-	if (g->fixed || spread == 0)
-		return (uint32_t)t;
-	uint64_t x = g->state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	g->state = x;
-	/* 32 random bits scaled to 2*spread+1 values with a multiply and a shift instead of a
-	 * division: each value gets floor or ceil of 2^32/(2*spread+1) of the inputs, even
-	 * within 0.1% for thresholds up to 2^24. */
-	uint64_t r = (x * 0x2545F4914F6CDD1Dull) >> 32;
-	uint64_t p = t - spread + ((r * (2 * spread + 1)) >> 32);
+	uint64_t lo, n;
+	period_range(t, &lo, &n);
+	if (g->fixed || n == 1)
+		return (uint32_t)(lo + n / 2);
+	g->state = period_step(g->state);
+	uint64_t p = period_pick(g->state, lo, n);
 	return p > PERIOD_MAX ? PERIOD_MAX : (uint32_t)p;
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 struct thread;
+struct km_proc;
 
 #define MAX_CPUS 8                 /* the clustered-object ABI's CO_MAX_CPUS too */
 #define CPU_STACK_SIZE (32 * 1024)
@@ -13,6 +14,7 @@ struct thread;
 
 struct percpu {
 	uint64_t scratch[4];       /* exception entry: r9, r10, r11 of the interrupted code */
+	uint64_t kernel_toc;       /* the kernel's TOC (r2), for the exception entries */
 	uint64_t stack_top;        /* initial kernel stack of this CPU */
 	uint64_t kstack_top;       /* kernel stack of the running thread (entries from user mode) */
 	uint64_t user_context;     /* VSID context of the running process, 0 for none */
@@ -32,6 +34,10 @@ struct percpu {
 	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero (changed only
 	                              through r13 itself: kernel/proc/spinlock.c) */
 	struct thread *current;    /* the running thread, read in one load (thread.h) */
+	/* Its pid (0 in a kernel thread), tid and process's monitor state, set with `current`, so
+	 * that the sampler reads them in three loads (kernel/kov_services.h: svc_running). */
+	uint32_t running_pid, running_tid;
+	struct km_proc *running_km;
 	uint64_t ipis;             /* inter-processor interrupts received */
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */

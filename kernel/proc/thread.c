@@ -75,14 +75,16 @@ static struct runqueue *my_rq(void)
 	return &runqueues[this_cpu()->index];
 }
 
-/* Here rather than in kernel/kov_services.c: the sampler calls it for every sample. The thread
- * is the CPU's own record of it (one load); during a switch that is the one switching out,
- * whose stack is still the one running, up to switch_context(). */
-struct svc_running svc_running(void)
+/* cpu->current and what the sampler reads of it (kernel/kov_services.h: svc_running). During
+ * a switch that is the thread switching out, whose stack is still the one running, up to
+ * switch_context(). A thread's process, its pid and its km never change while it can run. */
+static void set_current(struct percpu *cpu, struct thread *t)
 {
-	struct thread *t = this_cpu()->current;
-	struct process *p = t ? t->proc : 0;
-	return (struct svc_running){ p ? p->pid : 0, t ? t->tid : 0, p ? p->km : 0 };
+	struct process *p = t->proc;
+	cpu->current = t;
+	cpu->running_pid = p ? p->pid : 0;
+	cpu->running_tid = t->tid;
+	cpu->running_km = p ? p->km : 0;
 }
 
 static void enqueue(struct runqueue *q, struct thread *t)
@@ -211,7 +213,7 @@ static void switch_locked(struct runqueue *q, bool quiescent)
 	if (quiescent || prev == q->idle)
 		co_quiescent();
 	km_sw(SW_CONTEXT_SWITCH, 0);
-	cpu->current = next;
+	set_current(cpu, next);
 	cpu->kstack_top = next->stack ? (uint64_t)next->stack + next->stack_size : 0;
 	mmu_switch_user(next->user_ctx);
 	switch_context(&prev->ctx, &next->ctx);
@@ -252,7 +254,7 @@ void sched_init_cpu(void)
 	idle->tid = 0;
 	idle->affinity = 1u << idle->cpu;
 	q->idle = q->current = idle;
-	this_cpu()->current = idle;
+	set_current(this_cpu(), idle);
 	wake_preempt_ticks = machine.tb_freq / 1000;   /* 1 ms */
 }
 

@@ -20,8 +20,8 @@ enum { HELPER, METHOD_A, METHOD_B, LEAF_METHOD, SHRINK_WRAPPED, NFN };
 
 static uint64_t stack[STACK_SIZE / 8];
 static uint32_t text[NFN * FN_INSNS];
-static uint32_t bits[64];
-static struct method_map map;
+static uint8_t facts[NFN * FN_INSNS];
+static struct text_map map;   /* methods only: frames are read from the code */
 static int reads;
 
 static bool read_words(void *ctx, uint64_t a, uint64_t *v, int n)
@@ -53,7 +53,7 @@ static bool func_start(void *ctx, uint64_t pc, uint64_t *start)
 }
 
 static struct attrib_env env = {
-	.read_words = read_words, .read_text = read_text, .func_start = func_start, .methods = &map,
+	.read_words = read_words, .read_text = read_text, .func_start = func_start, .text = &map,
 	.max_depth = 16, .max_frame = 8192,
 };
 
@@ -99,10 +99,10 @@ static int setup(void **state)
 {
 	(void)state;
 	make_text();
-	map = (struct method_map){ TEXT, TEXT + sizeof text, bits };
-	assert_true(method_map_words(TEXT, TEXT + sizeof text) <= 64);
+	map = (struct text_map){ TEXT, sizeof text, facts, false };
+	assert_int_equal(text_map_bytes(sizeof text), sizeof facts);
 	for (int k = METHOD_A; k <= LEAF_METHOD; k++)
-		method_map_mark(bits, TEXT, map.limit, FN(k), FN(k) + FN_INSNS * 4);
+		text_map_mark_method(facts, TEXT, sizeof text, FN(k), FN(k) + FN_INSNS * 4);
 	return 0;
 }
 
@@ -115,14 +115,18 @@ static void chain(int frames)
 		put(FRAME(n), n + 1 < frames ? FRAME(n + 1) : 0);
 }
 
-static void test_method_map(void **state)
+static void test_method_facts(void **state)
 {
 	(void)state;
-	assert_false(method_map_has(&map, FN(HELPER) + 8));
-	assert_true(method_map_has(&map, FN(METHOD_A)));
-	assert_true(method_map_has(&map, FN(LEAF_METHOD) + FN_INSNS * 4 - 4));
-	assert_false(method_map_has(&map, TEXT - 4));
-	assert_false(method_map_has(&map, map.limit));
+	assert_false(text_facts(&map, FN(HELPER) + 8) & TEXT_METHOD);
+	assert_true(text_facts(&map, FN(METHOD_A)) & TEXT_METHOD);
+	assert_true(text_facts(&map, FN(LEAF_METHOD) + FN_INSNS * 4 - 4) & TEXT_METHOD);
+	assert_int_equal(text_facts(&map, TEXT - 4), TEXT_OUTSIDE);
+	assert_int_equal(text_facts(&map, TEXT + map.size), TEXT_OUTSIDE);
+	/* Clipped to the map. */
+	uint8_t few[4] = { 0 };
+	text_map_mark_method(few, TEXT + 4, 8, TEXT, TEXT + 64);
+	assert_memory_equal(few, ((uint8_t[4]){ TEXT_METHOD, TEXT_METHOD, 0, 0 }), 4);
 }
 
 /* Inside method A's body with its frame F0: the rep is in F1's home slot. */
@@ -274,46 +278,49 @@ static void test_corrupt_chains(void **state)
 	}
 }
 
-/* The frame map built from the same code gives the same attribution as reading it, for a pc
- * at every instruction of every function up to its return, without reading any code. */
-static uint32_t noframe_bits[64], popped_bits[64], unsaved_bits[64];
-static struct frame_map fmap;
+/* The frame facts worked out from the same code give the same attribution as reading it, for
+ * a pc at every instruction of every function up to its return, without reading any code. */
+static uint8_t ffacts[NFN * FN_INSNS];
+static struct text_map fmap;
 
 static bool no_text(void *ctx, uint64_t a, uint32_t *v, int n)
 {
 	(void)ctx, (void)a, (void)v, (void)n;
-	fail_msg("the frame map path read code");
+	fail_msg("the frame facts path read code");
 	return false;
+}
+
+static bool has(uint64_t pc, unsigned fact)
+{
+	return text_facts(&fmap, pc) & fact;
 }
 
 static void test_frame_map(void **state)
 {
 	(void)state;
-	memset(noframe_bits, 0, sizeof noframe_bits);
-	memset(popped_bits, 0, sizeof popped_bits);
-	memset(unsaved_bits, 0, sizeof unsaved_bits);
+	memcpy(ffacts, facts, sizeof ffacts);   /* the methods */
 	for (int k = 0; k < NFN; k++)
-		frame_map_mark(noframe_bits, popped_bits, unsaved_bits, TEXT, map.limit, FN(k),
-			       &text[k * FN_INSNS], FN_INSNS);
-	fmap.noframe = (struct method_map){ TEXT, map.limit, noframe_bits };
-	fmap.popped = (struct method_map){ TEXT, map.limit, popped_bits };
-	fmap.unsaved_lr = (struct method_map){ TEXT, map.limit, unsaved_bits };
+		text_map_mark_frames(ffacts, TEXT, sizeof text, FN(k), &text[k * FN_INSNS], FN_INSNS);
+	fmap = (struct text_map){ TEXT, sizeof text, ffacts, true };
 	/* The shrink-wrapped helper: LR unsaved from after its stdu through the std (slow path
 	 * included up to it); its fast path's pop leaves the return address in LR (not popped). */
-	assert_false(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 2));
-	assert_true(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 3));
-	assert_true(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 13));
-	assert_false(method_map_has(&fmap.unsaved_lr, FN(SHRINK_WRAPPED) + 4 * 14));
-	assert_true(method_map_has(&fmap.noframe, FN(SHRINK_WRAPPED) + 4 * 11));
-	assert_false(method_map_has(&fmap.popped, FN(SHRINK_WRAPPED) + 4 * 11));
-	assert_true(method_map_has(&fmap.popped, FN(SHRINK_WRAPPED) + 4 * 41));
-	assert_false(method_map_has(&fmap.unsaved_lr, FN(METHOD_A) + 4 * 20));
-	assert_true(method_map_has(&fmap.noframe, FN(METHOD_A) + 4));
-	assert_false(method_map_has(&fmap.noframe, FN(METHOD_A) + 12));
-	assert_true(method_map_has(&fmap.popped, FN(METHOD_A) + 4 * 41));
-	assert_true(method_map_has(&fmap.popped, FN(METHOD_A) + 4 * 43));
-	assert_false(method_map_has(&fmap.popped, FN(METHOD_A) + 4 * 40));
-	assert_true(method_map_has(&fmap.noframe, FN(LEAF_METHOD) + 4 * 30));
+	assert_false(has(FN(SHRINK_WRAPPED) + 4 * 2, TEXT_UNSAVED_LR));
+	assert_true(has(FN(SHRINK_WRAPPED) + 4 * 3, TEXT_UNSAVED_LR));
+	assert_true(has(FN(SHRINK_WRAPPED) + 4 * 13, TEXT_UNSAVED_LR));
+	assert_false(has(FN(SHRINK_WRAPPED) + 4 * 14, TEXT_UNSAVED_LR));
+	assert_true(has(FN(SHRINK_WRAPPED) + 4 * 11, TEXT_NOFRAME));
+	assert_false(has(FN(SHRINK_WRAPPED) + 4 * 11, TEXT_POPPED));
+	assert_true(has(FN(SHRINK_WRAPPED) + 4 * 41, TEXT_POPPED));
+	assert_false(has(FN(METHOD_A) + 4 * 20, TEXT_UNSAVED_LR));
+	assert_true(has(FN(METHOD_A) + 4, TEXT_NOFRAME));
+	assert_false(has(FN(METHOD_A) + 12, TEXT_NOFRAME));
+	assert_true(has(FN(METHOD_A) + 4 * 41, TEXT_POPPED));
+	assert_true(has(FN(METHOD_A) + 4 * 43, TEXT_POPPED));
+	assert_false(has(FN(METHOD_A) + 4 * 40, TEXT_POPPED));
+	assert_true(has(FN(LEAF_METHOD) + 4 * 30, TEXT_NOFRAME));
+	/* The method facts are kept beside the frame facts. */
+	assert_true(has(FN(METHOD_A) + 4 * 41, TEXT_METHOD));
+	assert_false(has(FN(HELPER) + 4 * 41, TEXT_METHOD));
 	chain(4);
 	put(FRAME(0) + 48, 0x1111);
 	put(FRAME(0) + 16, FN(METHOD_B) + 4 * 30);
@@ -327,10 +334,10 @@ static void test_frame_map(void **state)
 			uint64_t pc = FN(k) + 4 * (uint64_t)i;
 			struct attrib_env e = env;
 			struct attrib_result a = attrib_find(&e, pc, FRAME(0), FN(METHOD_B) + 4 * 30);
-			e.frames = &fmap;
+			e.text = &fmap;
 			e.read_text = no_text;
 			struct attrib_result b = attrib_find(&e, pc, FRAME(0), FN(METHOD_B) + 4 * 30);
-			if (a.object != b.object) fail_msg("pc fn %d insn %d: %lx vs %lx", k, i, (unsigned long)a.object, (unsigned long)b.object);
+			assert_int_equal(a.object, b.object);
 			assert_int_equal(a.flags, b.flags);
 		}
 }
@@ -374,7 +381,7 @@ static void test_shrink_wrapped_fast_path(void **state)
 			e.chain = frames;
 			e.chain_max = 4;
 			if (mapped) {
-				e.frames = &fmap;
+				e.text = &fmap;
 				e.read_text = no_text;
 			}
 			uint64_t pc = FN(SHRINK_WRAPPED) + 4 * (uint64_t)i;
@@ -492,7 +499,7 @@ static void test_chain_corrupt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_method_map),
+		cmocka_unit_test(test_method_facts),
 		cmocka_unit_test(test_in_method_body),
 		cmocka_unit_test(test_helper_called_from_method),
 		cmocka_unit_test(test_innermost_method_wins),
