@@ -80,14 +80,12 @@ kov_booted:
 	VECTOR_STUB(0xd00)	/* trace */
 	. = 0xe00
 	VECTOR_STUB(0xe00)
-	. = 0xf00		/* performance monitor: exactly 8 instructions before 0xf20 */
+	. = 0xf00		/* performance monitor: at most 8 instructions before 0xf20 */
 	mtspr	SPRN_SPRG1, r13
 	mfspr	r13, SPRN_SPRG0
-	std	r9, PC_SCRATCH0(r13)
-	std	r10, PC_SCRATCH1(r13)
 	std	r11, PC_SCRATCH2(r13)
-	mfcr	r9
-	li	r10, 0xf00
+	mfcr	r11
+	std	r11, PC_SCRATCH1(r13)	/* CR: r9 and r10 stay as they were (SAVE_VOLATILE pmu=1) */
 	b	pmu_common
 	. = 0xf20
 	VECTOR_STUB(0xf20)	/* vector (AltiVec) unavailable */
@@ -105,10 +103,12 @@ kov_booted:
  * frame (from the kernel) holding what a C call may clobber: r0-r13, CR, LR, CTR, XER, SRR0/1,
  * and the vector. In: r13 = per-CPU area, r9 = CR, r10 = vector, scratch[0..2] = r9..r11,
  * SPRG1 = r13 of the interrupted code. Out: r1 = the frame (the trap frame STACK_FRAME_MIN
- * above it). */
-.macro SAVE_VOLATILE
+ * above it). pmu=1, the performance monitor's entry, which saves fewer registers through the
+ * scratch area: r9 and r10 are the interrupted code's, scratch[1] = CR, scratch[2] = r11, and
+ * the vector is not stored (nothing on that path reads it). */
+.macro SAVE_VOLATILE pmu=0
 	mfsrr1	r11
-	andi.	r11, r11, MSR_PR	/* CR is already saved in r9 */
+	andi.	r11, r11, MSR_PR	/* CR is already saved */
 	mr	r11, r1
 	beq	1f
 	ld	r1, PC_KSTACK_TOP(r13)	/* from user mode: the thread's kernel stack */
@@ -121,16 +121,23 @@ kov_booted:
 	.irp n, 2,3,4,5,6,7,8,12
 	std	r\n, TF_GPR0+\n*8+STACK_FRAME_MIN(r1)
 	.endr
+	.if \pmu
+	std	r9,  TF_GPR0+9*8+STACK_FRAME_MIN(r1)
+	std	r10, TF_GPR0+10*8+STACK_FRAME_MIN(r1)
+	ld	r11, PC_SCRATCH1(r13)
+	std	r11, TF_CR+STACK_FRAME_MIN(r1)
+	.else
 	ld	r11, PC_SCRATCH0(r13)
 	std	r11, TF_GPR0+9*8+STACK_FRAME_MIN(r1)
 	ld	r11, PC_SCRATCH1(r13)
 	std	r11, TF_GPR0+10*8+STACK_FRAME_MIN(r1)
+	std	r9,  TF_CR+STACK_FRAME_MIN(r1)
+	std	r10, TF_VECTOR+STACK_FRAME_MIN(r1)
+	.endif
 	ld	r11, PC_SCRATCH2(r13)
 	std	r11, TF_GPR0+11*8+STACK_FRAME_MIN(r1)
 	mfspr	r11, SPRN_SPRG1
 	std	r11, TF_GPR0+13*8+STACK_FRAME_MIN(r1)
-	std	r9,  TF_CR+STACK_FRAME_MIN(r1)
-	std	r10, TF_VECTOR+STACK_FRAME_MIN(r1)
 	mfsrr0	r11
 	std	r11, TF_NIP+STACK_FRAME_MIN(r1)
 	std	r11, 16(r1)		/* LR save slot: lets a back-chain walk see the interrupted PC */
@@ -214,12 +221,12 @@ exc_return:
 /* The performance-monitor interrupt's own entry (the monitor's sampler, kov/km_sampler.c:
  * km_pmu_interrupt). The handler returns to the code it interrupted, never switching threads,
  * so only what a C call may clobber is saved: the volatile registers, CR, LR, CTR, XER and
- * SRR0/1 (SAVE_VOLATILE), in a trap frame laid out as exc_common's (r14-r31, DAR and DSISR
- * left unset: the ABI keeps r14-r31, and the handler reads only the PC, MSR, LR and r1). Nor
- * does it take exception_dispatch's way back (the end-of-exception checks a sample never
- * needs): about 100 instructions a sample less. Input as exc_common's. */
+ * SRR0/1 (SAVE_VOLATILE), in a trap frame laid out as exc_common's (r14-r31, DAR, DSISR and
+ * the vector left unset: the ABI keeps r14-r31, and the handler reads only the PC, MSR, LR and
+ * r1). Nor does it take exception_dispatch's way back (the end-of-exception checks a sample
+ * never needs): about 100 instructions a sample less. Input: SAVE_VOLATILE pmu=1's. */
 pmu_common:
-	SAVE_VOLATILE
+	SAVE_VOLATILE pmu=1
 	/* On at the link address with translation on (as exception_dispatch turns it on), in one
 	 * rfid: SRR0 and SRR1 are saved. The address in three instructions instead of LOAD_ADDR's
 	 * five: this file's code lies in the kernel's first 16 KiB (". = 0x4000" at its end fails

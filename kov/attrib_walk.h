@@ -114,7 +114,8 @@ static inline __attribute__((always_inline)) struct attrib_result attrib_walk(
 		frames++;
 		if (caller == 0)
 			break;
-		if (caller <= frame || caller - frame > max_frame || (caller & 7))
+		/* (A misaligned caller fails its first read: the home slot's or its header's.) */
+		if (caller <= frame || caller - frame > max_frame)
 			goto cut;
 		v = 0;
 		if (facts & TEXT_METHOD) {   /* owner's */

@@ -13,16 +13,6 @@ int chain_ring_init(struct chain_ring *r, struct attrib_frame *storage, uint32_t
 	return 0;
 }
 
-struct attrib_frame *chain_ring_claim(struct chain_ring *r, uint32_t *seq)
-{
-	uint32_t s = r->claimed;
-	__atomic_store_n(&r->claimed, s + 1, __ATOMIC_RELAXED);
-	/* The claim before the writes: a reader that sees any of them sees the claim too. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*seq = s;
-	return r->slots + (uint64_t)(s & (r->capacity - 1)) * r->width;
-}
-
 bool chain_ring_read(const struct chain_ring *r, uint32_t seq, uint32_t n,
 	struct attrib_frame *out)
 {

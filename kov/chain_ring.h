@@ -22,8 +22,17 @@ int chain_ring_init(struct chain_ring *r, struct attrib_frame *storage, uint32_t
 	uint32_t width);
 
 /* Producer: the slot of the next chain (width frames), its sequence number in *seq. The
- * claim is visible before anything is written to the slot. */
-struct attrib_frame *chain_ring_claim(struct chain_ring *r, uint32_t *seq);
+ * claim is visible before anything is written to the slot. Inline: the sampler's leaf path
+ * makes no call. */
+static inline struct attrib_frame *chain_ring_claim(struct chain_ring *r, uint32_t *seq)
+{
+	uint32_t s = r->claimed;
+	__atomic_store_n(&r->claimed, s + 1, __ATOMIC_RELAXED);
+	/* The claim before the writes: a reader that sees any of them sees the claim too. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*seq = s;
+	return r->slots + (uint64_t)(s & (r->capacity - 1)) * r->width;
+}
 
 /* Reader: copies n (<= width) frames of chain seq into out; false when the chain was (or was
  * being) overwritten meanwhile, and then out is not to be used. */

@@ -50,6 +50,10 @@ static bool ring_setup(struct km_cpu *c)
 
 void km_probe(void)
 {
+	/* Before the probe, which may take a PMU interrupt: the interrupt finds its CPU's state
+	 * through the per-CPU area. */
+	for (unsigned i = 0; i < MAX_CPUS; i++)
+		percpu_area[i].km_cpu = &km_cpus[i];
 	pmu_probe();
 	km_catalogue_init();
 }
@@ -373,9 +377,10 @@ static long state(uint64_t ustate)
 		for (int r = 0; r < KM_RINGS; r++)
 			for (int e = 0; e < CATALOGUE_MAX; e++)
 				s.samples_lost += c->lost[r][e];
-		s.pmu_interrupts += c->interrupts;
+		s.pmu_interrupts += c->interrupts + c->leaf_samples;
 		s.switches += c->switches;
-		s.handler_samples += c->handler_samples;
+		s.handler_samples += c->handler_samples + c->leaf_samples;
+		s.leaf_samples += c->leaf_samples;
 		s.handler_ticks += c->handler_ticks;
 	}
 	return copy_to_user(ustate, &s, sizeof s);

@@ -38,11 +38,14 @@ extern struct km_global km;
  * group goes on the PMU (kov/km_pmu.c: km_fast_set): the interrupt then reads these few words
  * instead of indexing the plan, the counts, the rings and the backend on every sample
  * (kov/km_sampler.c: km_pmu_interrupt). pmc 0: the general path takes every interrupt. */
+#define KM_LEAF_NONE 0
+#define KM_LEAF_PLAIN 1              /* attribution only */
+#define KM_LEAF_CHAINS 2             /* and call chains */
 struct km_fast {
 	uint8_t pmc;                 /* the one sampled counter, 1-8; 0: no fast path */
 	uint8_t modes;               /* km.sample_modes */
-	bool user_leaf;              /* user samples without chains take the leaf path */
-	uint16_t event;              /* its catalogue event */
+	uint8_t leaf;                /* user samples take the leaf path: KM_LEAF_* */
+	uint16_t cpu, event;         /* this CPU and its catalogue event, as a sample has them */
 	uint16_t chain_depth;        /* frames its samples keep, 0: none */
 	uint32_t config_id;
 	uint32_t overflowed;         /* the backend's pmc_overflowed */
@@ -52,7 +55,9 @@ struct km_fast {
 	uint64_t *lost;              /* its samples lost */
 	uint32_t *base, *period;     /* its base and period (struct km_cpu) */
 	struct sample_ring *ring;
-	uint64_t freeze, alert, irq_enable;   /* the backend's MMCR0 bits */
+	uint64_t freeze;             /* MMCR0: the backend's freeze bits */
+	uint64_t rearm_clear, rearm_set;   /* MMCR0 after the interrupt: cleared (the freeze and
+	                                      the alert), then set (the interrupt enable) */
 };
 
 /* Each CPU's monitoring state. Written by that CPU only (its tick, its PMU interrupt, its
@@ -84,7 +89,9 @@ struct km_cpu {
 	volatile uint32_t draining, swapping;    /* reader and tick keep out of each other */
 	uint64_t lost[KM_RINGS][CATALOGUE_MAX];  /* producer: samples lost, by ring and event */
 	uint64_t taken;              /* samples pushed */
-	uint64_t interrupts, switches;
+	uint64_t interrupts, switches;   /* interrupts: those the general path took */
+	uint64_t leaf_samples;       /* interrupts the leaf path took, one sample each (counted
+	                                once for both figures: kov/km.c adds them to each) */
 	uint64_t handler_ticks;      /* timebase spent in the overflow handler (freeze to re-arm) */
 	uint64_t handler_samples;    /* samples it recorded */
 	struct km_fast fast;
@@ -127,6 +134,8 @@ void km_program_init(void);
  * process's one `km` pointer (svc_process_km, svc_running). */
 struct km_proc {
 	const struct km_program *prog;   /* its program, for attributing its samples; 0 before exec */
+	const struct text_map *leaf_text;   /* prog's text map when it has its frame facts (the PMU
+	                                       interrupt's leaf path walks it), else 0 */
 	uint64_t lock_area;              /* its struct km_lock_area (SYS_KM_LOCK_AREA), 0 for none */
 };
 

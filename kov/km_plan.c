@@ -65,7 +65,7 @@ static int check_header(const struct catalogue *cat, const struct km_config *cfg
 	if (!(cfg->flags & KM_CFG_CALLCHAIN) && cfg->chain_depth)
 		return refuse(why, n, "a chain depth without call chains (flag 0x4)");
 	if (cfg->flags & ~(uint32_t)(KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_CALLCHAIN |
-				     KM_CFG_FIXED_PERIOD))
+				     KM_CFG_FIXED_PERIOD | KM_CFG_GENERAL_PATH))
 		return refuse(why, n, "unknown flags 0x%x", (unsigned)cfg->flags);
 	if (!(cfg->flags & (KM_CFG_KERNEL | KM_CFG_USER)))
 		return refuse(why, n, "count the kernel, user programs or both (flags 0x1, 0x2)");

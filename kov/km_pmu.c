@@ -43,18 +43,21 @@ void km_fast_set(struct km_cpu *c, int gi)
 		n = 1;
 	}
 	*f = (struct km_fast){
-		.pmc = (uint8_t)pmc, .modes = (uint8_t)km.sample_modes, .event = g->ev[i].event,
+		.pmc = (uint8_t)pmc, .cpu = (uint16_t)this_cpu()->index,
+		.modes = (uint8_t)km.sample_modes, .event = g->ev[i].event,
 		.chain_depth = c->chains.slots ? g->chain_depth : 0, .config_id = km.applied.id,
 		.overflowed = pmu->pmc_overflowed, .threshold = g->ev[i].threshold,
 		.period_lo = lo, .period_n = n,
 		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
-		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1], .freeze = pmu->mmcr0_freeze,
-		.alert = pmu->mmcr0_alert, .irq_enable = pmu->mmcr0_irq_enable,
+		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1],
+		.freeze = pmu->mmcr0_freeze, .rearm_clear = pmu->mmcr0_freeze | pmu->mmcr0_alert,
+		.rearm_set = pmu->mmcr0_irq_enable,
 	};
 	/* The leaf path reloads the counter with v - p, which needs the overflow bit to be the
 	 * period's limit, and every period to fit under it. */
-	f->user_leaf = (km.sample_modes & KM_SMP_USER) && !f->chain_depth &&
-		       pmu->pmc_overflowed == PERIOD_MAX && lo + n - 1 <= PERIOD_MAX;
+	if ((km.sample_modes & KM_SMP_USER) && pmu->pmc_overflowed == PERIOD_MAX &&
+	    lo + n - 1 <= PERIOD_MAX && !(km.applied.flags & KM_CFG_GENERAL_PATH))
+		f->leaf = f->chain_depth ? KM_LEAF_CHAINS : KM_LEAF_PLAIN;
 }
 
 /* Puts group gi on the PMU through its backend. A group without one (nothing counts here) only

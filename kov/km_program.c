@@ -158,4 +158,5 @@ void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image
 		programs[free_slot] = found;
 	sleep_unlock(&programs_lock);
 	k->prog = found;
+	k->leaf_text = found && found->text.frames ? &found->text : 0;
 }

@@ -343,7 +343,6 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 	mtspr(SPRN_MMCR0, pmu_freeze(pmu, mmcr0));
 	isync();
 	uint64_t t0 = mftb();
-	this_cpu()->pmu_interrupts++;
 	c->interrupts++;
 	if (!c->active) {
 		mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));   /* left armed by a configuration since stopped */
@@ -401,14 +400,14 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
  * to look up at run time but the program: every field of its environment is a constant or the
  * program's. */
 static inline __attribute__((always_inline)) struct attrib_result walk_user_mapped(
-	const struct km_program *prog, uint64_t pc, uint64_t sp, uint64_t lr,
+	const struct text_map *text, uint64_t pc, uint64_t sp, uint64_t lr,
 	struct attrib_frame *chain, int chain_max)
 {
 	const struct attrib_env env = {
-		.text = &prog->text, .max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20,
+		.text = text, .max_depth = KM_WALK_DEPTH, .max_frame = 1u << 20,
 		.chain = chain, .chain_max = chain_max, .chain_mark = KM_FRAME_USER,
 	};
-	unsigned facts = text_facts(&prog->text, pc);
+	unsigned facts = text_facts(text, pc);
 	return attrib_walk(&env, km_read_user, text_frame_state(facts), facts, pc, sp, lr);
 }
 
@@ -417,7 +416,7 @@ static inline __attribute__((always_inline)) struct attrib_result walk_user_mapp
  * overflow (the counter counted v - PERIOD_MAX past it). mfspr and mtspr name the counter in
  * the instruction: one switch does both. False, the counter untouched, otherwise. */
 #define PMC_EXCHANGE(n)                                                               \
-	case n:                                                                       \
+	case n - 1:                                                                   \
 		*v = (uint32_t)mfspr(SPRN_PMC1 + n - 1);                              \
 		if (!(*v & ovf) || *v - PERIOD_MAX >= p)                              \
 			return false;                                                 \
@@ -426,7 +425,7 @@ static inline __attribute__((always_inline)) struct attrib_result walk_user_mapp
 static inline __attribute__((always_inline)) bool pmc_exchange(int pmc, uint32_t ovf, uint32_t p,
 	uint32_t *v)
 {
-	switch (pmc) {
+	switch ((pmc - 1) & 7) {   /* every value a case: no range check */
 	PMC_EXCHANGE(1) PMC_EXCHANGE(2) PMC_EXCHANGE(3) PMC_EXCHANGE(4)
 	PMC_EXCHANGE(5) PMC_EXCHANGE(6) PMC_EXCHANGE(7) PMC_EXCHANGE(8)
 	}
@@ -434,22 +433,22 @@ static inline __attribute__((always_inline)) bool pmc_exchange(int pmc, uint32_t
 }
 #undef PMC_EXCHANGE
 
-/* The common case as a leaf: a user-mode sample of a group sampling with one counter, without
- * a chain, in a program whose text map has its frames (c->fast.user_leaf). No call, so its values stay in
- * the volatile registers the entry saved anyway. Anything else (a kernel-mode sample, a chain,
- * a counter that did not overflow, an interrupt held off past a whole period) returns false
- * with nothing changed but the freeze, for pmu_general(). */
-static inline __attribute__((always_inline)) bool sample_user_leaf(struct km_cpu *c,
-	const struct trap_frame *tf)
+/* The common case as a leaf: a user-mode sample of a group sampling with one counter, in a
+ * program whose text map has its frames (c->fast.leaf), keeping its chain when `chained`
+ * (a constant: one copy each). No call, so its values stay in the volatile registers the entry
+ * saved anyway; and the record is filled as its fields become known, so that few values are
+ * live across the walk. Anything else (a kernel-mode sample, a counter that did not overflow,
+ * an interrupt held off past a whole period) returns false with nothing changed but the
+ * freeze, for pmu_general(). */
+static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu *cpu,
+	struct km_cpu *c, const struct trap_frame *tf, const bool chained)
 {
 	const struct km_fast *f = &c->fast;
-	struct percpu *cpu = this_cpu();
 	const struct km_proc *k = cpu->running_km;
-	const struct km_program *prog = k ? k->prog : 0;
-	if (!f->user_leaf || !(tf->msr & MSR_PR) || !prog || !prog->text.frames)
+	const struct text_map *text = k ? k->leaf_text : 0;
+	if (!(tf->msr & MSR_PR) || !text)
 		return false;
-	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
-	mtspr(SPRN_MMCR0, mmcr0 | f->freeze);
+	mtspr(SPRN_MMCR0, mfspr(SPRN_MMCR0) | f->freeze);
 	isync();
 	uint64_t t0 = mftb();
 	/* The next period is drawn first: the counter is read and reloaded in one switch. */
@@ -462,39 +461,53 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct km_cpu
 	*f->period = p;
 	*f->count += (uint32_t)(v - *f->base);
 	*f->base = v - p;
-	c->interrupts++;
-	c->handler_samples++;
-	c->in_handler = true;
-	cpu->uaccess_nofault = 1;   /* 0 here: set only by kernel code with interrupts off */
-	__asm__ volatile("" ::: "memory");
-	struct attrib_result r = walk_user_mapped(prog, tf->nip, tf->gpr[1], tf->lr, 0, 0);
-	__asm__ volatile("" ::: "memory");
-	cpu->uaccess_nofault = 0;
-	struct sample *s = sample_ring_slot(f->ring);
-	if (s) {
-		*s = (struct sample){
-			.timebase = t0, .pc = tf->nip, .config_id = f->config_id,
-			.pid = cpu->running_pid, .tid = cpu->running_tid, .cpu = (uint16_t)cpu->index,
-			.event = f->event, .flags = KM_SMP_USER | r.flags, .object = r.object,
-			.period = ended,
-		};
-		sample_ring_commit(f->ring);
+	c->leaf_samples++;
+	struct sample_ring *ring = f->ring;
+	if (sample_ring_room(ring)) {
+		struct sample *s = sample_ring_next(ring);
+		s->timebase = t0;
+		s->pc = tf->nip;
+		s->config_id = f->config_id;
+		s->pid = cpu->running_pid;
+		s->tid = cpu->running_tid;
+		s->cpu = f->cpu;
+		s->event = f->event;
+		s->period = ended;
+		s->pad = 0;
+		uint32_t seq = 0;
+		struct attrib_frame *chain = chained ? chain_ring_claim(&c->chains, &seq) : 0;
+		s->chain = seq;
+		c->in_handler = true;
+		cpu->uaccess_nofault = 1;   /* 0 here: set only by kernel code with interrupts off */
+		__asm__ volatile("" ::: "memory");
+		struct attrib_result r = walk_user_mapped(text, tf->nip, tf->gpr[1], tf->lr, chain,
+							  chained ? f->chain_depth : 0);
+		__asm__ volatile("" ::: "memory");
+		cpu->uaccess_nofault = 0;
+		c->in_handler = false;
+		s->object = r.object;
+		s->flags = KM_SMP_USER | r.flags;
+		s->depth = chained ? r.depth : 0;
+		sample_ring_commit(ring);
 		c->taken++;
 	} else {
 		(*f->lost)++;
 	}
-	c->in_handler = false;
 	c->handler_ticks += mftb() - t0;
-	mtspr(SPRN_MMCR0, ((mmcr0 & ~f->alert) | f->irq_enable) & ~f->freeze);
+	/* MMCR0 read again (frozen) rather than kept live across the walk. */
+	mtspr(SPRN_MMCR0, (mfspr(SPRN_MMCR0) & ~f->rearm_clear) | f->rearm_set);
 	isync();
 	return true;
 }
 
 void km_pmu_interrupt(struct trap_frame *tf)
 {
-	struct km_cpu *c = &km_cpus[this_cpu()->index];
-	/* Held in a register: otherwise recomputed from the CPU index at each use. */
-	__asm__("" : "+b"(c));
-	if (!sample_user_leaf(c, tf))
-		pmu_general(c, tf);
+	struct percpu *cpu = this_cpu();
+	struct km_cpu *c = cpu->km_cpu;
+	/* Two copies of the leaf, each with nothing of the other's case in its registers. */
+	unsigned leaf = c->fast.leaf;
+	if (leaf == KM_LEAF_PLAIN ? sample_user_leaf(cpu, c, tf, false) :
+	    leaf == KM_LEAF_CHAINS && sample_user_leaf(cpu, c, tf, true))
+		return;
+	pmu_general(c, tf);
 }

@@ -53,20 +53,30 @@ int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t cap
 /* Producer side. Returns false (and counts the sample lost) when the ring is full. */
 bool sample_ring_push(struct sample_ring *r, const struct sample *s);
 
-/* Producer side, in two steps, for a sampler that fills the record in place instead of copying
- * it: the next free slot (NULL, and the sample counted lost, when the ring is full), then
- * sample_ring_commit() hands it over once every field is written. */
+/* Producer side, in steps, for a sampler that fills the record in place instead of copying
+ * it: sample_ring_room() says whether a slot is free (false: the sample is counted lost),
+ * sample_ring_next() is that slot, and sample_ring_commit() hands it over once every field is
+ * written. sample_ring_slot() is the first two at once: the free slot, or NULL. */
+static inline bool sample_ring_room(struct sample_ring *r)
+{
+	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+	/* Acquire: the consumer's copies out of the slots it released are done before we
+	 * overwrite them. A fence (lwsync) costs less than a load-acquire's compare and isync. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (r->head - tail < r->capacity)   /* head: only this side writes it */
+		return true;
+	__atomic_store_n(&r->lost, r->lost + 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static inline struct sample *sample_ring_next(struct sample_ring *r)
+{
+	return &r->slots[r->head & (r->capacity - 1)];
+}
+
 static inline struct sample *sample_ring_slot(struct sample_ring *r)
 {
-	uint32_t head = r->head;   /* only this side writes it */
-	/* Acquire: the consumer's copies out of the slots it released are done before we
-	 * overwrite them. */
-	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-	if (head - tail >= r->capacity) {
-		__atomic_store_n(&r->lost, r->lost + 1, __ATOMIC_RELAXED);
-		return 0;
-	}
-	return &r->slots[head & (r->capacity - 1)];
+	return sample_ring_room(r) ? sample_ring_next(r) : 0;
 }
 
 static inline void sample_ring_commit(struct sample_ring *r)

@@ -653,7 +653,8 @@ int monitor_wait_ms(void)
 
 static void encode_applied(const struct km_config *k, struct proto_pmu_config *p)
 {
-	/* KM_CFG_FIXED_PERIOD (set only by kmcheck) has no protocol bit: clients see the rest. */
+	/* KM_CFG_FIXED_PERIOD and KM_CFG_GENERAL_PATH (set only by kmcheck) have no protocol bit:
+	 * clients see the rest. */
 	uint16_t flags = k->flags & (KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_CALLCHAIN);
 	*p = (struct proto_pmu_config){ .config_id = k->id, .unit = k->unit, .flags = flags,
 					.slice = k->slice, .n_groups = (uint16_t)k->n_groups,

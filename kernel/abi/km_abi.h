@@ -78,6 +78,9 @@ struct km_netinfo {
                                        instead of a randomized period: the old behaviour, kept to
                                        show the aliasing it causes (kmcheck alias); not in the
                                        wire protocol */
+#define KM_CFG_GENERAL_PATH 0x10u   /* every PMU interrupt through the sampler's general path,
+                                       none through its leaf path: to compare the two (kmcheck
+                                       paths); not in the wire protocol */
 /* km_config.unit of the slice: the protocol's proto_slice_unit */
 #define KM_UNIT_CYCLES 1
 #define KM_UNIT_INSTRUCTIONS 2
@@ -232,6 +235,8 @@ struct km_state {
 	uint64_t handler_ticks;     /* timebase ticks in the overflow handler, freeze to re-arm
 	                               (under -icount shift=0 a tick is tb_freq/1e9 instructions) */
 	uint64_t handler_samples;   /* samples the handler recorded */
+	uint64_t leaf_samples;      /* of those, the ones its leaf path took (a user-mode sample
+	                               of a group sampling with one counter: kov/km_sampler.c) */
 };
 
 #endif

@@ -7,6 +7,7 @@
 
 struct thread;
 struct km_proc;
+struct km_cpu;
 
 #define MAX_CPUS 8                 /* the clustered-object ABI's CO_MAX_CPUS too */
 #define CPU_STACK_SIZE (32 * 1024)
@@ -38,6 +39,8 @@ struct percpu {
 	 * that the sampler reads them in three loads (kernel/kov_services.h: svc_running). */
 	uint32_t running_pid, running_tid;
 	struct km_proc *running_km;
+	struct km_cpu *km_cpu;     /* the monitor's state for this CPU (kov/km_internal.h), from
+	                              before the first PMU interrupt (km_probe) */
 	uint64_t ipis;             /* inter-processor interrupts received */
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */

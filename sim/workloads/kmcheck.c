@@ -9,6 +9,8 @@
  *   kmcheck cost THOUSANDS THR DEPTH [CHAIN]  instructions per sample (handler, walk of DEPTH+1
  *                               frames; with CHAIN, call chains of up to CHAIN frames kept),
  *                                    from -icount time with and without sampling
+ *   kmcheck paths THOUSANDS THR DEPTH [CHAIN]  the sampler's leaf and general paths record
+ *                                    the same samples of ipcbench (fixed periods, user mode)
  *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
  *   kmcheck overhead-rates ITER      spinbench sampled at 100, 1,000 and 10,000 per second
  *                                    (nosw: without the software MMU-miss events)
@@ -695,6 +697,113 @@ static void alias(long thr, long a, long b, long rounds, long count, long step)
 	}
 }
 
+/* The sampler's leaf path and its general path (KM_CFG_GENERAL_PATH) must record the same
+ * samples of the same run: ipcbench, its methods walked from DEPTH frames below them, sampled
+ * with fixed periods in user mode, once through each path. Sample by sample the runs cannot be
+ * compared (the two handlers' lengths move the ticks, and with them which instructions of the
+ * other programs share a CPU's counter), so their summaries are: how many samples, with which
+ * flags, on which objects, with which chain depths and periods. */
+struct path_summary {
+	long samples, object, no_object, truncated, uncertain, period_bad;
+	uint64_t rep;                /* the object the first sample with one named */
+	long depth[KM_MAX_CHAIN + 1], frames_on_object;
+};
+static struct path_summary path_sum[2];
+#define PATH_BATCH 256
+static struct km_frame path_chains[PATH_BATCH * KM_MAX_CHAIN];
+
+static void path_drain(struct path_summary *p, int pid, long threshold)
+{
+	long n;
+	while ((n = km_samples_chains(samples, PATH_BATCH, path_chains)) > 0)
+		for (long i = 0; i < n; i++) {
+			const struct km_sample *s = &samples[i];
+			if ((int)s->pid != pid)
+				continue;
+			for (unsigned f = 0; f < s->depth && f < KM_MAX_CHAIN; f++)
+				p->frames_on_object += p->rep &&
+						       path_chains[i * KM_MAX_CHAIN + f].object == p->rep;
+			p->samples++;
+			p->no_object += !!(s->flags & KM_SMP_NO_OBJECT);
+			p->truncated += !!(s->flags & KM_SMP_TRUNCATED);
+			p->uncertain += !!(s->flags & KM_SMP_UNCERTAIN);
+			p->period_bad += s->period != (uint64_t)threshold;
+			if (!p->rep && s->object)
+				p->rep = s->object;
+			p->object += s->object && s->object == p->rep;
+			p->depth[s->depth <= KM_MAX_CHAIN ? s->depth : 0]++;
+		}
+}
+
+static uint64_t path_run(struct path_summary *p, bool general, const char *args, long threshold,
+	long chain)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	c.flags = KM_CFG_USER | KM_CFG_FIXED_PERIOD | (general ? KM_CFG_GENERAL_PATH : 0);
+	if (chain) {
+		c.flags |= KM_CFG_CALLCHAIN;
+		c.chain_depth = (uint32_t)chain;
+	}
+	group(&c, "paths", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+	apply(&c);
+	struct km_state a, b;
+	km_state(&a);
+	km_control(KM_CTL_START);
+	int pid = spawn("ipcbench", args), status;
+	*p = (struct path_summary){ 0 };
+	while (wait_pid(pid, &status) < 0)
+		path_drain(p, pid, threshold);
+	km_control(KM_CTL_STOP);
+	path_drain(p, pid, threshold);
+	km_state(&b);
+	return b.leaf_samples - a.leaf_samples;
+}
+
+/* a and b within 3% of the run's samples (n), or 2 for small counts. */
+static bool close_to(long a, long b, long n)
+{
+	long d = a > b ? a - b : b - a;
+	return d <= 2 || d * 100 <= n * 3;
+}
+
+static void paths(long thousands, long threshold, long depth, long chain)
+{
+	char args[48];
+	snprintf(args, sizeof args, "%ld,1,%ld", thousands, depth);
+	uint64_t leaf = path_run(&path_sum[0], false, args, threshold, chain);
+	uint64_t general_leaf = path_run(&path_sum[1], true, args, threshold, chain);
+	bool depths_close = true;
+	for (int run = 0; run < 2; run++) {
+		const struct path_summary *p = &path_sum[run];
+		printf("kmcheck: paths %s depth=%ld chain=%ld samples=%ld object=0x%lx on_object=%ld "
+		       "no_object=%ld truncated=%ld uncertain=%ld period_not_T=%ld "
+		       "chain_frames_on_object=%ld chain_depths", run ? "general" : "leaf", depth,
+		       chain, p->samples, (unsigned long)p->rep, p->object, p->no_object,
+		       p->truncated, p->uncertain, p->period_bad, p->frames_on_object);
+		for (int d = 0; d <= KM_MAX_CHAIN; d++)
+			if (p->depth[d])
+				printf(" %d:%ld", d, p->depth[d]);
+		printf("\n");
+	}
+	const struct path_summary *x = &path_sum[0], *y = &path_sum[1];
+	long n = x->samples;
+	for (int d = 0; d <= KM_MAX_CHAIN; d++)
+		depths_close = depths_close && close_to(x->depth[d], y->depth[d], n);
+	check(x->samples >= 100, "the leaf run sampled ipcbench");
+	check(leaf >= (uint64_t)x->samples, "the first run's samples took the leaf path");
+	check(general_leaf == 0, "the second run's took the general path");
+	check(x->rep && x->rep == y->rep, "both runs' samples name ipcbench's object");
+	check(close_to(x->samples, y->samples, n) && close_to(x->object, y->object, n) &&
+	      close_to(x->no_object, y->no_object, n) && close_to(x->truncated, y->truncated, n) &&
+	      close_to(x->uncertain, y->uncertain, n), "both paths' samples agree within 3%");
+	check(x->object * 10 >= x->samples * 9, "at least 90% of them on its object");
+	check(!x->period_bad && !y->period_bad, "every period is exactly T");
+	check(depths_close && close_to(x->frames_on_object, y->frames_on_object, n),
+	      "their chains agree within 3%: depths, frames on the object");
+	check(!chain || x->depth[0] * 10 <= x->samples, "with chains, 90% of samples carry one");
+}
+
 int main(int argc, char **argv)
 {
 	n_events = km_catalogue(events, MAX_EVENTS);
@@ -720,6 +829,9 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "cost") == 0)
 		cost(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "100000"),
 		     number(argc > 4 ? argv[4] : "15"), number(argc > 5 ? argv[5] : "0"));
+	else if (strcmp(mode, "paths") == 0)
+		paths(number(argc > 2 ? argv[2] : "2000"), number(argc > 3 ? argv[3] : "20011"),
+		      number(argc > 4 ? argv[4] : "0"), number(argc > 5 ? argv[5] : "0"));
 	else if (strcmp(mode, "locks") == 0)
 		locks(number(argc > 2 ? argv[2] : "3"), number(argc > 3 ? argv[3] : "200"));
 	else if (strcmp(mode, "refuse") == 0)

@@ -7,7 +7,7 @@
 # the KM refuses with their reasons; software events (system calls) counted and sampled; a
 # monitored mutex's lockstat figures (every acquisition, waiters seen = threads - 1); a user
 # stack whose back chain leads to unmapped memory ends each walk there, truncated, on both
-# profiles (the walk's fault-safe loads).
+# profiles (the walk's fault-safe loads); the sampler's two paths agree.
 cd "$(dirname "$0")/../.."
 
 run() { # profile-args... -- kmcheck-args...
@@ -42,4 +42,9 @@ run -- refuse
 run -- sw 1000
 run -- walkfault 2000
 run --profile g5 -- walkfault 2000
+# The sampler's leaf path (a user-mode sample of a group sampling with one counter) and its
+# general path record the same samples: ipcbench walked from 7 frames below its method, then
+# with chains of up to 8 frames, on both profiles.
+run -- paths 4000 20011 7
+run --profile g5 -- paths 4000 20011 3 8
 exit 0

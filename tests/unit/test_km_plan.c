@@ -212,12 +212,13 @@ static void test_header_refusals(void **state)
 	assert_int_equal(build(&qemu, &bad), 0);
 	assert_int_equal(plan.group[0].chain_depth, 5);
 	bad = cfg;
-	bad.flags |= 0x10;
-	refused_with(&qemu, &bad, "unknown flags 0x13");
-	bad = cfg;   /* the comparison switch is accepted and kept in the applied configuration */
-	bad.flags |= KM_CFG_FIXED_PERIOD;
+	bad.flags |= 0x20;
+	refused_with(&qemu, &bad, "unknown flags 0x23");
+	bad = cfg;   /* the comparison switches are accepted and kept in the applied configuration */
+	bad.flags |= KM_CFG_FIXED_PERIOD | KM_CFG_GENERAL_PATH;
 	assert_int_equal(build(&qemu, &bad), 0);
-	assert_int_equal(applied.flags, KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_FIXED_PERIOD);
+	assert_int_equal(applied.flags, KM_CFG_KERNEL | KM_CFG_USER | KM_CFG_FIXED_PERIOD |
+			 KM_CFG_GENERAL_PATH);
 	bad = cfg;
 	bad.slice = 0;
 	refused_with(&qemu, &bad, "slice length");
