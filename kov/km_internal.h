@@ -35,7 +35,7 @@ struct km_global {
 extern struct km_global km;
 
 /* The PMU interrupt's common case, a group sampling with one counter, worked out when the
- * group goes on the PMU (kov/km_pmu.c: km_fast_set): the interrupt then reads these few words
+ * group goes on the PMU (kov/km_pmu.c: fast_set): the interrupt then reads these few words
  * instead of indexing the plan, the counts, the rings and the backend on every sample
  * (kov/km_sampler.c: km_pmu_interrupt). pmc 0: the general path takes every interrupt. */
 #define KM_LEAF_NONE 0
@@ -55,9 +55,8 @@ struct km_fast {
 	uint64_t *lost;              /* its samples lost */
 	uint32_t *base, *period;     /* its base and period (struct km_cpu) */
 	struct sample_ring *ring;
-	uint64_t freeze;             /* MMCR0: the backend's freeze bits */
-	uint64_t rearm_clear, rearm_set;   /* MMCR0 after the interrupt: cleared (the freeze and
-	                                      the alert), then set (the interrupt enable) */
+	uint64_t mmcr0_frozen;       /* MMCR0 while the interrupt runs: the group's, frozen */
+	uint64_t mmcr0_run;          /* ... and after it: the group's as programmed (armed) */
 };
 
 /* Each CPU's monitoring state. Written by that CPU only (its tick, its PMU interrupt, its
@@ -101,8 +100,6 @@ extern struct km_cpu km_cpus[MAX_CPUS];
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
 void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
-/* c->fast for group gi now on the PMU (or none: gi < 0). */
-void km_fast_set(struct km_cpu *c, int gi);
 
 /* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`, standing for
  * the `period` events that ended with it. tf: the interrupted state; 0 for the caller's kernel

@@ -25,7 +25,8 @@ static void freeze_all(const struct pmu_backend *pmu)
 	isync();
 }
 
-void km_fast_set(struct km_cpu *c, int gi)
+/* c->fast for group gi now on the PMU with MMCR0 = mmcr0 (or none: gi < 0). */
+static void fast_set(struct km_cpu *c, int gi, uint64_t mmcr0)
 {
 	struct km_fast *f = &c->fast;
 	*f = (struct km_fast){ 0 };   /* runs with interrupts off: the interrupt sees all or none */
@@ -50,8 +51,7 @@ void km_fast_set(struct km_cpu *c, int gi)
 		.period_lo = lo, .period_n = n,
 		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
 		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1],
-		.freeze = pmu->mmcr0_freeze, .rearm_clear = pmu->mmcr0_freeze | pmu->mmcr0_alert,
-		.rearm_set = pmu->mmcr0_irq_enable,
+		.mmcr0_frozen = pmu_freeze(pmu, mmcr0), .mmcr0_run = mmcr0,
 	};
 	/* The leaf path reloads the counter with v - p, which needs the overflow bit to be the
 	 * period's limit, and every period to fit under it. */
@@ -69,7 +69,7 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 	c->group = gi;
 	c->slice_start = now;
 	c->slice_units = 0;
-	km_fast_set(c, -1);
+	fast_set(c, -1, 0);
 	if (!pmu) {
 		if (c->pmu)
 			freeze_all(c->pmu);
@@ -91,7 +91,7 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 		c->base[pmc - 1] = v;
 	}
 	c->pmu = pmu;
-	km_fast_set(c, gi);
+	fast_set(c, gi, run.mmcr0);
 	mtspr(SPRN_MMCR0, run.mmcr0);
 	isync();
 }
@@ -148,7 +148,7 @@ static void stop_here(struct km_cpu *c)
 	km_fold(c, mftb());
 	if (c->pmu)
 		freeze_all(c->pmu);
-	km_fast_set(c, -1);
+	fast_set(c, -1, 0);
 	c->active = false;
 }
 

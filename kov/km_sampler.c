@@ -385,7 +385,8 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 			c->count[c->group][i].raw++;
 			uint64_t thr = g->ev[i].threshold;
 			uint64_t *left = &c->sw_left[c->group][e];
-			if (thr && !c->in_handler && --*left == 0) {
+			/* Not while sampling: the handler's own misses only count. */
+			if (thr && !c->in_handler && !this_cpu()->uaccess_nofault && --*left == 0) {
 				*left = thr;
 				c->in_handler = true;
 				km_record(c, KM_SW_RING, g->ev[i].event, thr, tf);
@@ -448,7 +449,9 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	const struct text_map *text = k ? k->leaf_text : 0;
 	if (!(tf->msr & MSR_PR) || !text)
 		return false;
-	mtspr(SPRN_MMCR0, mfspr(SPRN_MMCR0) | f->freeze);
+	/* MMCR0 is the group's as programmed, but for the alert this interrupt set (cleared
+	 * here): written, not read. */
+	mtspr(SPRN_MMCR0, f->mmcr0_frozen);
 	isync();
 	uint64_t t0 = mftb();
 	/* The next period is drawn first: the counter is read and reloaded in one switch. */
@@ -477,14 +480,14 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 		uint32_t seq = 0;
 		struct attrib_frame *chain = chained ? chain_ring_claim(&c->chains, &seq) : 0;
 		s->chain = seq;
-		c->in_handler = true;
-		cpu->uaccess_nofault = 1;   /* 0 here: set only by kernel code with interrupts off */
+		/* 0 here: set only by kernel code with interrupts off. It also keeps the software
+		 * events of a miss in the walk from sampling (km_sw_event), as c->in_handler does. */
+		cpu->uaccess_nofault = 1;
 		__asm__ volatile("" ::: "memory");
 		struct attrib_result r = walk_user_mapped(text, tf->nip, tf->gpr[1], tf->lr, chain,
 							  chained ? f->chain_depth : 0);
 		__asm__ volatile("" ::: "memory");
 		cpu->uaccess_nofault = 0;
-		c->in_handler = false;
 		s->object = r.object;
 		s->flags = KM_SMP_USER | r.flags;
 		s->depth = chained ? r.depth : 0;
@@ -494,8 +497,7 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 		(*f->lost)++;
 	}
 	c->handler_ticks += mftb() - t0;
-	/* MMCR0 read again (frozen) rather than kept live across the walk. */
-	mtspr(SPRN_MMCR0, (mfspr(SPRN_MMCR0) & ~f->rearm_clear) | f->rearm_set);
+	mtspr(SPRN_MMCR0, f->mmcr0_run);
 	isync();
 	return true;
 }

@@ -6,9 +6,10 @@
  *                                    pairing; QEMU's cycles are emulated)
  *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
  *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
- *   kmcheck cost THOUSANDS THR DEPTH [CHAIN]  instructions per sample (handler, walk of DEPTH+1
- *                               frames; with CHAIN, call chains of up to CHAIN frames kept),
- *                                    from -icount time with and without sampling
+ *   kmcheck cost THOUSANDS THR DEPTH [CHAIN [general]]  instructions per sample (handler,
+ *                                    walk of DEPTH+1 frames; with CHAIN, call chains of up to
+ *                                    CHAIN frames kept; general: through the sampler's general
+ *                                    path), from -icount time with and without sampling
  *   kmcheck paths THOUSANDS THR DEPTH [CHAIN]  the sampler's leaf and general paths record
  *                                    the same samples of ipcbench (fixed periods, user mode)
  *   kmcheck overhead ITER [nosw]     spinbench at the thesis's thresholds vs unmonitored
@@ -355,9 +356,12 @@ static uint64_t timed_program(const char *program, const char *args, const struc
 	return t;
 }
 
-static uint64_t timed_run(const char *args, long threshold, long chain, uint64_t *produced)
+static uint64_t timed_run(const char *args, long threshold, long chain, bool general,
+	uint64_t *produced)
 {
 	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	if (general)
+		c.flags |= KM_CFG_GENERAL_PATH;
 	if (chain) {
 		c.flags |= KM_CFG_CALLCHAIN;
 		c.chain_depth = (uint32_t)chain;
@@ -432,24 +436,26 @@ static void overhead_rates(long iterations)
 	}
 }
 
-static void cost(long thousands, long threshold, long depth, long chain)
+static void cost(long thousands, long threshold, long depth, long chain, bool general)
 {
 	char args[48];
 	snprintf(args, sizeof args, "%ld,1,%ld", thousands, depth);
 	uint64_t n0, n1;
 	/* A first run reads the program in and warms the caches the others then find ready:
 	 * measured as the base, it made sampling look about 400 instructions a sample cheaper. */
-	timed_run(args, 0, 0, &n0);
-	uint64_t base = timed_run(args, 0, 0, &n0), sampled = timed_run(args, threshold, chain, &n1);
+	timed_run(args, 0, 0, false, &n0);
+	uint64_t base = timed_run(args, 0, 0, false, &n0),
+		 sampled = timed_run(args, threshold, chain, general, &n1);
 	uint64_t per = n1 ? (sampled - base) / n1 : 0;
 	struct km_info info;
 	km_info(&info);
 	/* -icount shift=0: one instruction per nanosecond of virtual time. */
 	uint64_t handler = handler_samples ?
 		handler_ticks * 1000000000ull / info.timebase_hz / handler_samples : 0;
-	printf("kmcheck: cost depth=%ld chain=%ld samples=%lu base=%lu sampled=%lu per_sample=%lu "
-	       "handler_per_sample=%lu\n", depth, chain, (unsigned long)n1, (unsigned long)base,
-	       (unsigned long)sampled, (unsigned long)per, (unsigned long)handler);
+	printf("kmcheck: cost depth=%ld chain=%ld path=%s samples=%lu base=%lu sampled=%lu "
+	       "per_sample=%lu handler_per_sample=%lu\n", depth, chain, general ? "general" : "leaf",
+	       (unsigned long)n1, (unsigned long)base, (unsigned long)sampled, (unsigned long)per,
+	       (unsigned long)handler);
 	check(n1 > 0 && sampled > base, "sampling took samples and cost instructions");
 }
 
@@ -705,6 +711,7 @@ static void alias(long thr, long a, long b, long rounds, long count, long step)
  * flags, on which objects, with which chain depths and periods. */
 struct path_summary {
 	long samples, object, no_object, truncated, uncertain, period_bad;
+	uint64_t interrupts_without_sample;   /* PMU interrupts less the samples they recorded */
 	uint64_t rep;                /* the object the first sample with one named */
 	long depth[KM_MAX_CHAIN + 1], frames_on_object;
 };
@@ -757,6 +764,8 @@ static uint64_t path_run(struct path_summary *p, bool general, const char *args,
 	km_control(KM_CTL_STOP);
 	path_drain(p, pid, threshold);
 	km_state(&b);
+	p->interrupts_without_sample = (b.pmu_interrupts - a.pmu_interrupts) -
+				       (b.handler_samples - a.handler_samples);
 	return b.leaf_samples - a.leaf_samples;
 }
 
@@ -778,9 +787,10 @@ static void paths(long thousands, long threshold, long depth, long chain)
 		const struct path_summary *p = &path_sum[run];
 		printf("kmcheck: paths %s depth=%ld chain=%ld samples=%ld object=0x%lx on_object=%ld "
 		       "no_object=%ld truncated=%ld uncertain=%ld period_not_T=%ld "
-		       "chain_frames_on_object=%ld chain_depths", run ? "general" : "leaf", depth,
-		       chain, p->samples, (unsigned long)p->rep, p->object, p->no_object,
-		       p->truncated, p->uncertain, p->period_bad, p->frames_on_object);
+		       "chain_frames_on_object=%ld interrupts_without_sample=%lu chain_depths",
+		       run ? "general" : "leaf", depth, chain, p->samples, (unsigned long)p->rep,
+		       p->object, p->no_object, p->truncated, p->uncertain, p->period_bad,
+		       p->frames_on_object, (unsigned long)p->interrupts_without_sample);
 		for (int d = 0; d <= KM_MAX_CHAIN; d++)
 			if (p->depth[d])
 				printf(" %d:%ld", d, p->depth[d]);
@@ -799,6 +809,8 @@ static void paths(long thousands, long threshold, long depth, long chain)
 	      close_to(x->uncertain, y->uncertain, n), "both paths' samples agree within 3%");
 	check(x->object * 10 >= x->samples * 9, "at least 90% of them on its object");
 	check(!x->period_bad && !y->period_bad, "every period is exactly T");
+	check(!x->interrupts_without_sample && !y->interrupts_without_sample,
+	      "every PMU interrupt recorded a sample (none spurious)");
 	check(depths_close && close_to(x->frames_on_object, y->frames_on_object, n),
 	      "their chains agree within 3%: depths, frames on the object");
 	check(!chain || x->depth[0] * 10 <= x->samples, "with chains, 90% of samples carry one");
@@ -828,7 +840,8 @@ int main(int argc, char **argv)
 		overhead(number(argc > 2 ? argv[2] : "2000000"), argc <= 3 || strcmp(argv[3], "nosw") != 0);
 	else if (strcmp(mode, "cost") == 0)
 		cost(number(argc > 2 ? argv[2] : "20000"), number(argc > 3 ? argv[3] : "100000"),
-		     number(argc > 4 ? argv[4] : "15"), number(argc > 5 ? argv[5] : "0"));
+		     number(argc > 4 ? argv[4] : "15"), number(argc > 5 ? argv[5] : "0"),
+		     argc > 6 && strcmp(argv[6], "general") == 0);
 	else if (strcmp(mode, "paths") == 0)
 		paths(number(argc > 2 ? argv[2] : "2000"), number(argc > 3 ? argv[3] : "20011"),
 		      number(argc > 4 ? argv[4] : "0"), number(argc > 5 ? argv[5] : "0"));
