@@ -398,8 +398,7 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 }
 
 /* A user-mode walk of a program whose text map has its frames, the common case, with nothing
- * to look up at run time but the program: every field of its environment is a constant or the
- * program's. */
+ * to look up at run time but that map: every other field of its environment is a constant. */
 static inline __attribute__((always_inline)) struct attrib_result walk_user_mapped(
 	const struct text_map *text, uint64_t pc, uint64_t sp, uint64_t lr,
 	struct attrib_frame *chain, int chain_max)
