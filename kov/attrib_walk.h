@@ -14,8 +14,8 @@
 /* Reads n aligned doublewords at addr; false when any cannot be read. */
 typedef bool (*attrib_read_fn)(const struct attrib_env *env, uint64_t addr, uint64_t *v, int n);
 
-/* Whether the function at pc has its own frame at sp now: from the program's frame map, or
- * from its code (the slow path, for a program without a map: kov/attrib.c). */
+/* Whether the function at pc has its own frame at sp now: from the program's text map, or
+ * from its code (the slow path, for a map without frames: kov/attrib.c). */
 enum frame_state {
 	FRAME_OWNED,      /* its frame at sp, the return address saved in the caller's frame */
 	FRAME_OWNED_LR,   /* its frame at sp, the return address still in LR (kov/attrib.h) */

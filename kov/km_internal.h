@@ -37,19 +37,17 @@ extern struct km_global km;
 /* The PMU interrupt's common case, a group sampling with one counter, worked out when the
  * group goes on the PMU (kov/km_pmu.c: fast_set): the interrupt then reads these few words
  * instead of indexing the plan, the counts, the rings and the backend on every sample
- * (kov/km_sampler.c: km_pmu_interrupt). pmc 0: the general path takes every interrupt. */
+ * (kov/km_sampler.c: km_pmu_interrupt). KM_LEAF_NONE: the general path takes every interrupt. */
 #define KM_LEAF_NONE 0
 #define KM_LEAF_PLAIN 1              /* attribution only */
 #define KM_LEAF_CHAINS 2             /* and call chains */
 struct km_fast {
-	uint8_t pmc;                 /* the one sampled counter, 1-8; 0: no fast path */
-	uint8_t modes;               /* km.sample_modes */
+	uint8_t pmc;                 /* the one sampled counter, 1-8 */
 	uint8_t leaf;                /* user samples take the leaf path: KM_LEAF_* */
 	uint16_t cpu, event;         /* this CPU and its catalogue event, as a sample has them */
 	uint16_t chain_depth;        /* frames its samples keep, 0: none */
 	uint32_t config_id;
 	uint32_t overflowed;         /* the backend's pmc_overflowed */
-	uint64_t threshold;
 	uint64_t period_lo, period_n;   /* its periods: from period_lo, period_n values */
 	uint64_t *count;             /* its count (raw) */
 	uint64_t *lost;              /* its samples lost */

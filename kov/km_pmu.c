@@ -38,17 +38,11 @@ static void fast_set(struct km_cpu *c, int gi, uint64_t mmcr0)
 		return;
 	const struct pmu_backend *pmu = g->pmu;
 	uint64_t lo, n;
-	period_range(g->ev[i].threshold, &lo, &n);
-	if (km.applied.flags & KM_CFG_FIXED_PERIOD) {
-		lo += n / 2;
-		n = 1;
-	}
+	period_range(g->ev[i].threshold, km.applied.flags & KM_CFG_FIXED_PERIOD, &lo, &n);
 	*f = (struct km_fast){
-		.pmc = (uint8_t)pmc, .cpu = (uint16_t)this_cpu()->index,
-		.modes = (uint8_t)km.sample_modes, .event = g->ev[i].event,
+		.pmc = (uint8_t)pmc, .cpu = (uint16_t)this_cpu()->index, .event = g->ev[i].event,
 		.chain_depth = c->chains.slots ? g->chain_depth : 0, .config_id = km.applied.id,
-		.overflowed = pmu->pmc_overflowed, .threshold = g->ev[i].threshold,
-		.period_lo = lo, .period_n = n,
+		.overflowed = pmu->pmc_overflowed, .period_lo = lo, .period_n = n,
 		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
 		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1],
 		.mmcr0_frozen = pmu_freeze(pmu, mmcr0), .mmcr0_run = mmcr0,

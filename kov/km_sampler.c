@@ -247,15 +247,15 @@ struct attrib_result km_attribute(const struct trap_frame *tf)
 	return attribute_tf(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0);
 }
 
-/* One sample into ring of CPU c, taken in thread `run`: inlined into the PMU interrupt, out
- * of line (km_record) for the software events. */
-static inline __attribute__((always_inline)) void record(struct km_cpu *c,
-	const struct svc_running run, int ring, uint16_t event, uint64_t period,
-	const struct trap_frame *tf)
+/* One sample into ring of CPU c: inlined into the PMU interrupt, out of line (km_record) for
+ * the software events. */
+static inline __attribute__((always_inline)) void record(struct km_cpu *c, int ring,
+	uint16_t event, uint64_t period, const struct trap_frame *tf)
 {
 	bool user = tf && (tf->msr & MSR_PR);
 	if (!(km.sample_modes & (user ? KM_SMP_USER : KM_SMP_KERNEL)))
 		return;
+	const struct svc_running run = svc_running();
 	/* The chain is walked straight into its slot of this CPU's chain ring. */
 	int want = km.plan.group[c->group].chain_depth;
 	struct attrib_frame *chain = 0;
@@ -285,13 +285,13 @@ static inline __attribute__((always_inline)) void record(struct km_cpu *c,
 void km_record(struct km_cpu *c, int ring, uint16_t event, uint64_t period,
 	const struct trap_frame *tf)
 {
-	record(c, svc_running(), ring, event, period, tf);
+	record(c, ring, event, period, tf);
 }
 
 /* Sampled counter pmc overflowed (read as v): one sample for the period that just ended, and
  * the counter preloaded with the next period. */
-static inline void take_sample(struct km_cpu *c, const struct svc_running run,
-	const struct km_plan_group *g, int pmc, uint32_t v, const struct trap_frame *tf)
+static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, int pmc,
+	uint32_t v, const struct trap_frame *tf)
 {
 	int i = g->ev_of_pmc[pmc - 1];
 	uint32_t next = 0;
@@ -299,7 +299,7 @@ static inline void take_sample(struct km_cpu *c, const struct svc_running run,
 		const struct km_plan_event *e = &g->ev[i];
 		c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 		if (e->threshold) {
-			record(c, run, pmc - 1, e->event, c->period[pmc - 1], tf);
+			record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
 			next = period_reload(&c->periods, e->threshold, v, &c->period[pmc - 1],
 					     &c->lost[pmc - 1][e->event]);
 			c->handler_samples++;
@@ -348,10 +348,6 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 		mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));   /* left armed by a configuration since stopped */
 		return;
 	}
-	/* The running thread, once for every counter that overflowed: the only call on the
-	 * common path. (Made before the path's values are live, it was hoped to spare register
-	 * saves; measured, it changed nothing.) */
-	const struct svc_running run = svc_running();
 	const struct km_plan_group *g = &km.plan.group[c->group];
 	c->in_handler = true;
 	/* The sampled counters first: almost always the reason for the interrupt. Only when none
@@ -362,7 +358,7 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 		int pmc = __builtin_ctz(left) + 1;
 		uint32_t v = read_pmc(pmc);
 		if (pmu_overflowed(pmu, v)) {
-			take_sample(c, run, g, pmc, v, tf);
+			take_sample(c, g, pmc, v, tf);
 			handled = true;
 		}
 	}
@@ -410,28 +406,6 @@ static inline __attribute__((always_inline)) struct attrib_result walk_user_mapp
 	unsigned facts = text_facts(text, pc);
 	return attrib_walk(&env, km_read_user, text_frame_state(facts), facts, pc, sp, lr);
 }
-
-/* Reads counter pmc into *v and, when it overflowed (ovf: the overflow bit, PERIOD_MAX) less
- * than a whole period p ago, reloads it so that it overflows again p events after the last
- * overflow (the counter counted v - PERIOD_MAX past it). mfspr and mtspr name the counter in
- * the instruction: one switch does both. False, the counter untouched, otherwise. */
-#define PMC_EXCHANGE(n)                                                               \
-	case n - 1:                                                                   \
-		*v = (uint32_t)mfspr(SPRN_PMC1 + n - 1);                              \
-		if (!(*v & ovf) || *v - PERIOD_MAX >= p)                              \
-			return false;                                                 \
-		mtspr(SPRN_PMC1 + n - 1, *v - p);                                     \
-		return true;
-static inline __attribute__((always_inline)) bool pmc_exchange(int pmc, uint32_t ovf, uint32_t p,
-	uint32_t *v)
-{
-	switch ((pmc - 1) & 7) {   /* every value a case: no range check */
-	PMC_EXCHANGE(1) PMC_EXCHANGE(2) PMC_EXCHANGE(3) PMC_EXCHANGE(4)
-	PMC_EXCHANGE(5) PMC_EXCHANGE(6) PMC_EXCHANGE(7) PMC_EXCHANGE(8)
-	}
-	return false;
-}
-#undef PMC_EXCHANGE
 
 /* The common case as a leaf: a user-mode sample of a group sampling with one counter, in a
  * program whose text map has its frames (c->fast.leaf), keeping its chain when `chained`

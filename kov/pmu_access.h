@@ -3,6 +3,7 @@
 #ifndef KOV_PMU_ACCESS_H
 #define KOV_PMU_ACCESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "../kernel/arch/cpu.h"
 
@@ -34,5 +35,27 @@ static inline uint32_t read_pmc(int pmc)
 	}
 	return 0;
 }
+
+/* Reads counter pmc into *v and, when it overflowed (ovf: its overflow bit) less than p events
+ * ago, reloads it so that it overflows again p events after it did (it has counted v - ovf
+ * past that). The sampler's leaf path: one switch reads and writes, as mfspr and mtspr name
+ * the counter in the instruction. False, the counter untouched, otherwise. */
+#define PMC_EXCHANGE(n)                                                               \
+	case n - 1:                                                                   \
+		*v = (uint32_t)mfspr(SPRN_PMC1 + n - 1);                              \
+		if (!(*v & ovf) || *v - ovf >= p)                                     \
+			return false;                                                 \
+		mtspr(SPRN_PMC1 + n - 1, *v - p);                                     \
+		return true;
+static inline __attribute__((always_inline)) bool pmc_exchange(int pmc, uint32_t ovf, uint32_t p,
+	uint32_t *v)
+{
+	switch ((pmc - 1) & 7) {   /* every value a case: no range check */
+	PMC_EXCHANGE(1) PMC_EXCHANGE(2) PMC_EXCHANGE(3) PMC_EXCHANGE(4)
+	PMC_EXCHANGE(5) PMC_EXCHANGE(6) PMC_EXCHANGE(7) PMC_EXCHANGE(8)
+	}
+	return false;
+}
+#undef PMC_EXCHANGE
 
 #endif

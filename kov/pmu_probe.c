@@ -129,7 +129,6 @@ static int try_overflow(int pmc, enum probe_encoding enc)
 void pmu_interrupt(struct trap_frame *tf)
 {
 	const struct pmu_backend *b = irq_backend;
-	this_cpu()->pmu_interrupts++;
 	if (!b)
 		return;     /* no backend, so nothing was armed: the probe said so at boot */
 	uint64_t mmcr0 = mfspr(SPRN_MMCR0);

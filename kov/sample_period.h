@@ -44,13 +44,13 @@ static inline uint64_t period_pick(uint64_t x, uint64_t lo, uint64_t n)
 }
 
 /* The draw's range for threshold t: from *lo, *n values ([t - t/8, t + t/8], t capped at
- * PERIOD_MAX; just t when the spread is 0, i.e. t < 8). */
-static inline void period_range(uint64_t t, uint64_t *lo, uint64_t *n)
+ * PERIOD_MAX; just t when the spread is 0, i.e. t < 8, or the periods are fixed). */
+static inline void period_range(uint64_t t, bool fixed, uint64_t *lo, uint64_t *n)
 {
 	if (t > PERIOD_MAX)
 		t = PERIOD_MAX;
-	*lo = t - t / 8;
-	*n = 2 * (t / 8) + 1;
+	*lo = fixed ? t : t - t / 8;
+	*n = fixed ? 1 : 2 * (t / 8) + 1;
 }
 
 /* A period for threshold t (1 <= t): uniform over [t - t/8, t + t/8] (t itself when the spread
@@ -60,9 +60,9 @@ static inline void period_range(uint64_t t, uint64_t *lo, uint64_t *n)
 static inline __attribute__((always_inline)) uint32_t period_draw(struct period_gen *g, uint64_t t)
 {
 	uint64_t lo, n;
-	period_range(t, &lo, &n);
-	if (g->fixed || n == 1)
-		return (uint32_t)(lo + n / 2);
+	period_range(t, g->fixed, &lo, &n);
+	if (n == 1)
+		return (uint32_t)lo;
 	g->state = period_step(g->state);
 	uint64_t p = period_pick(g->state, lo, n);
 	return p > PERIOD_MAX ? PERIOD_MAX : (uint32_t)p;

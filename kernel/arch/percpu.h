@@ -26,7 +26,6 @@ struct percpu {
 	uint64_t dec_period;       /* timebase ticks between decrementer interrupts */
 	uint64_t next_tick_tb;     /* timebase of the next programmed tick */
 	volatile uint64_t ticks;   /* decrementer interrupts taken */
-	volatile uint64_t pmu_interrupts;
 	uint64_t slb_misses;       /* segment misses handled (0x380, 0x480) */
 	uint64_t hpt_misses;       /* page-table misses handled (0x300, 0x400), kernel and user */
 	uint32_t slb_next;         /* next SLB entry to replace (round robin above the bolted) */
