@@ -1,7 +1,9 @@
 # KOV build. Everything goes to build/; `make help` lists the targets.
 #   make        kernel image (build/kov.elf, build/kov.bin) and host tools (build/host/)
-#   make test   set-up, build, all tests; ends with "N passed, N failed"
-#   make run    set-up, build, boot the default machine
+#   make test   set-up, build, all tests; ends with "N passed, N failed" (QEMU tests on the
+#               serial machine; KOV_MACHINE=parallel on the parallel one, a host thread per CPU)
+#   make run    set-up, build, boot the default machine, parallel when the host has at least as
+#               many cores as it has CPUs, otherwise serial (KOV_MACHINE=auto|serial|parallel)
 #   make bench  set-up, build, benchmarks
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 #   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300), then sysfuzz (10^6 calls)
@@ -76,7 +78,7 @@ KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c
 .PHONY: all kernel host unit-tests test run bench case-study eval soak setup clean help
 all: kernel host unit-tests
 
-kernel: $(B)/kov.elf $(B)/kov.bin
+kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
 host: $(HOST_TOOLS)
 unit-tests: $(UNIT_TESTS)
 
@@ -138,6 +140,14 @@ $(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(B)/host/mksyms
 $(B)/kov.bin: $(B)/kov.elf
 	@$(OBJCOPY) -O binary $< $@
 	@size=$$(stat -c %s $@); [ $$size -le 4194304 ] || { echo "kov.bin is $$size bytes; pseries -bios takes at most 4 MiB"; exit 1; }
+
+# The minimal guest that shows QEMU's H_CEDE race (tools/qemu-cede-race/run), with and
+# without the hypervisor watchdog that rescues it.
+$(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin: $(B)/qemu-cede-race%.bin: tools/qemu-cede-race/cede_race.S
+	@echo "  AS  $@"
+	@mkdir -p $(B)
+	@$(TCC) $(TASFLAGS) $(if $*,-DWATCHDOG) -nostdlib -static -Wl,-Ttext=0 -Wl,-e,_start -o $(B)/qemu-cede-race$*.elf $<
+	@$(OBJCOPY) -O binary -j .text $(B)/qemu-cede-race$*.elf $@
 
 # --- user space --------------------------------------------------------------------------
 $(B)/user/obj/%.c.o: %.c
@@ -242,9 +252,13 @@ KOV_CPUS ?= 4
 # The controller token of the local demo target (the viewer configures and starts it).
 KOV_TOKEN ?= kov
 export KOV_PORT KOV_METRICS_PORT KOV_WORKLOAD KOV_CPUS KOV_TOKEN KOV_RUN_SECONDS
+# The machine: auto is parallel (a host thread per CPU) when the host has at least as many cores
+# as the target has CPUs, otherwise serial; sim/run says which. Only run gets this default:
+# sim/run itself, and so make test, stay serial unless KOV_MACHINE is set.
+KOV_MACHINE ?= auto
 run: setup
 	@$(MAKE) --no-print-directory all
-	@sim/demo
+	@KOV_MACHINE=$(KOV_MACHINE) sim/demo
 
 bench: setup
 	@$(MAKE) --no-print-directory all

@@ -205,7 +205,9 @@ exc_common:
 	LOAD_ADDR(r11, 1f)
 	mtctr	r11
 	bctr
-1:	LOAD_TOC(r2)
+1:	li	r11, MSR_RI		/* SRR0/1 are saved: a system reset here is recoverable */
+	mtmsrd	r11, 1
+	LOAD_TOC(r2)
 	addi	r3, r1, STACK_FRAME_MIN
 	bl	exception_dispatch
 	nop
@@ -236,7 +238,7 @@ pmu_common:
 	ori	r11, r11, 1f@l
 	mtsrr0	r11
 	mfmsr	r11
-	ori	r11, r11, MSR_IR | MSR_DR
+	ori	r11, r11, MSR_IR | MSR_DR | MSR_RI	/* RI: SRR0/1 are saved */
 	mtsrr1	r11
 	rfid
 1:	ld	r2, PC_KERNEL_TOC(r13)	/* one load instead of LOAD_TOC's five */

@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 4
+#define PROTO_MINOR 5
 
 /* A frame: u32 length (of everything after it), u16 type, u16 flags, u32 request id, payload. */
 #define PROTO_HEADER_SIZE 12
@@ -42,6 +42,9 @@ enum proto_type {
 	PROTO_STATUS = 0x0009,
 	PROTO_DROPPED = 0x000A,
 	PROTO_STATUS_EX = 0x000B,         /* since 1.3 */
+	PROTO_SERVER_HELLO_EX = 0x000C,   /* since 1.5 */
+	PROTO_WAKEUPS_GET = 0x000D,       /* since 1.5 */
+	PROTO_WAKEUPS = 0x000E,           /* since 1.5 */
 	/* scan and symbols */
 	PROTO_SCAN_REQUEST = 0x0101,
 	PROTO_SCAN_PROCESSES = 0x0102,

@@ -3,8 +3,8 @@
  *
  * Three shapes of message:
  *  - fixed: proto_encode_X(buf, cap, req, flags, &msg) and proto_decode_X(&frame, &msg);
- *  - empty payload (OK, STATUS_GET, CATALOGUE_GET, CONFIG_GET, STOP): proto_encode_empty and
- *    proto_decode_empty;
+ *  - empty payload (OK, STATUS_GET, WAKEUPS_GET, CATALOGUE_GET, CONFIG_GET, STOP):
+ *    proto_encode_empty and proto_decode_empty;
  *  - lists (a head, a u32 count, records): built one record at a time with a proto_builder
  *    (proto_begin_X, proto_add_Y..., proto_finish), so a producer fills a frame until
  *    proto_add_Y says it is full and starts the next; decoded with proto_decode_X, which checks
@@ -75,6 +75,18 @@ struct proto_hello {                 /* HELLO, client -> server */
 	struct proto_str token;      /* 0..PROTO_NAME_MAX; empty asks to observe */
 };
 
+/* How the target's CPUs ran, as its kernel measured at boot (SERVER_HELLO_EX, 1.5). */
+enum proto_cpus_run {
+	PROTO_CPUS_UNKNOWN = 0,      /* one CPU, or not measured */
+	PROTO_CPUS_TAKE_TURNS = 1,   /* two CPUs never ran at the same time: a serial machine,
+	                                such as QEMU with one host thread for every CPU */
+	PROTO_CPUS_PARALLEL = 2,     /* two CPUs ran at the same time */
+};
+#define PROTO_CPUS_RUN_MAX PROTO_CPUS_PARALLEL
+/* Its name wherever it is written down (kovctl's JSON, /metrics' label): "unknown",
+ * "take-turns", "parallel"; "unknown" for a value beyond them too. */
+const char *proto_cpus_run_name(uint8_t cpus_run);
+
 struct proto_target {                /* what SERVER_HELLO says about the target */
 	uint64_t timebase_hz;        /* every timebase value in the protocol ticks at this */
 	uint64_t timebase_now;       /* the target's timebase when the answer was made */
@@ -87,6 +99,8 @@ struct proto_target {                /* what SERVER_HELLO says about the target 
 	struct proto_str pmu;        /* PMU backend: "ppc970", "isa207-arch", "none" */
 	struct proto_str build_id;   /* kernel build id */
 	struct proto_str server;     /* daemon name and version */
+	/* SERVER_HELLO_EX only (decoding SERVER_HELLO leaves it UNKNOWN): */
+	uint8_t cpus_run;            /* enum proto_cpus_run */
 };
 
 struct proto_server_hello {          /* SERVER_HELLO, server -> client */
@@ -132,6 +146,18 @@ struct proto_status {                /* STATUS, STATUS_EX (1.3) */
 	/* STATUS_EX only (decoding STATUS leaves it 0): */
 	uint64_t samples_discarded;  /* drained while no client took the samples stream, since
 	                                the daemon started */
+};
+
+struct proto_wakeups {               /* WAKEUPS (1.5): the kernel's wake-up figures since boot,
+                                        summed over the CPUs; they only grow but late_max_us */
+	uint64_t timebase;           /* when they were read */
+	uint64_t rescues;            /* CPUs found halted after H_CEDE (QEMU's lost wake-up) and
+	                                resumed by the hypervisor watchdog's reset */
+	uint64_t resets;             /* the hypervisor watchdog's system resets taken */
+	uint64_t prods;              /* ceded CPUs a neighbour found asleep past their tick and
+	                                woke with H_PROD */
+	uint64_t late_max_us;        /* the longest a CPU slept past its due tick */
+	uint64_t ticks_pending;      /* ticks found due but still pending behind another interrupt */
 };
 
 struct proto_dropped_head {          /* DROPPED: totals for this connection so far */
@@ -412,6 +438,14 @@ int proto_encode_server_hello(void *buf, size_t cap, uint32_t req, uint16_t flag
 /* From a server of another major only the prefix up to the reason is read and
  * -PROTO_E_VERSION returned; status and reason then still say why. */
 int proto_decode_server_hello(const struct proto_frame *f, struct proto_server_hello *m);
+/* SERVER_HELLO_EX (1.5): an accepted SERVER_HELLO and target.cpus_run (refusals are always
+ * SERVER_HELLO). proto_decode_any_server_hello takes either type; proto_is_server_hello says
+ * whether a type is one of them. */
+int proto_encode_server_hello_ex(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                                 const struct proto_server_hello *m);
+int proto_decode_server_hello_ex(const struct proto_frame *f, struct proto_server_hello *m);
+int proto_decode_any_server_hello(const struct proto_frame *f, struct proto_server_hello *m);
+bool proto_is_server_hello(uint16_t type);
 
 int proto_encode_error(void *buf, size_t cap, uint32_t req, uint16_t flags,
                        const struct proto_error_msg *m);
@@ -433,6 +467,10 @@ int proto_encode_status_ex(void *buf, size_t cap, uint32_t req, uint16_t flags,
                            const struct proto_status *m);
 int proto_decode_status_ex(const struct proto_frame *f, struct proto_status *m);
 int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m);
+/* WAKEUPS (1.5), the answer to WAKEUPS_GET (an empty request). */
+int proto_encode_wakeups(void *buf, size_t cap, uint32_t req, uint16_t flags,
+                         const struct proto_wakeups *m);
+int proto_decode_wakeups(const struct proto_frame *f, struct proto_wakeups *m);
 int proto_encode_scan_request(void *buf, size_t cap, uint32_t req, uint16_t flags,
                               const struct proto_scan_request *m);
 int proto_decode_scan_request(const struct proto_frame *f, struct proto_scan_request *m);
@@ -450,7 +488,7 @@ int proto_encode_instrument(void *buf, size_t cap, uint32_t req, uint16_t flags,
                             const struct proto_instrument *m);
 int proto_decode_instrument(const struct proto_frame *f, struct proto_instrument *m);
 
-/* OK, STATUS_GET, CATALOGUE_GET, CONFIG_GET, STOP. */
+/* OK, STATUS_GET, WAKEUPS_GET, CATALOGUE_GET, CONFIG_GET, STOP. */
 int proto_encode_empty(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags);
 int proto_decode_empty(const struct proto_frame *f);
 

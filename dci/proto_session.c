@@ -1,5 +1,5 @@
-/* Session messages: the handshake, errors, ping, control, status and transport loss, as
- * layouts and entries of the codec's table (dci/proto_wire.h).
+/* Session messages: the handshake, errors, ping, control, status, the kernel's wake-up
+ * figures and transport loss, as layouts and entries of the codec's table (dci/proto_wire.h).
  *
  * HELLO up to its minor version and SERVER_HELLO up to its reason are the same in every major
  * version of the protocol, so two incompatible peers can still tell each other why. */
@@ -166,7 +166,31 @@ static void get_server_hello(struct rd *r, void *msg)
 		r->err = PROTO_E_INCONSISTENT;
 }
 
-/* ---- ERROR, PING, PONG, CLAIM_CONTROL, STATUS ----------------------------------------- */
+/* SERVER_HELLO_EX (1.5): an accepted SERVER_HELLO, then how the CPUs ran. Refusals never
+ * take this form: a client of any version must be able to read why it was refused. */
+static int put_server_hello_ex(struct wr *w, const void *msg)
+{
+	const struct proto_server_hello *m = msg;
+	if (m->status != 0 || m->target.cpus_run > PROTO_CPUS_RUN_MAX)
+		return PROTO_E_INCONSISTENT;
+	int err = put_server_hello(w, msg);
+	if (!err)
+		put_u8(w, m->target.cpus_run);
+	return err;
+}
+
+static void get_server_hello_ex(struct rd *r, void *msg)
+{
+	struct proto_server_hello *m = msg;
+	get_server_hello(r, msg);
+	if (!r->err && m->status != 0)
+		r->err = PROTO_E_INCONSISTENT;
+	m->target.cpus_run = get_u8(r);
+	if (!r->err && m->target.cpus_run > PROTO_CPUS_RUN_MAX)
+		r->err = PROTO_E_INCONSISTENT;
+}
+
+/* ---- ERROR, PING, PONG, CLAIM_CONTROL, STATUS, WAKEUPS -------------------------------- */
 
 static int check_error(const void *msg)
 {
@@ -207,6 +231,15 @@ static const struct proto_field status_fields[] = {
 };
 #define STATUS_FIELDS 8              /* STATUS carries the first 8 */
 
+static const struct proto_field wakeups_fields[] = {
+	PF(struct proto_wakeups, timebase, PF_U64),
+	PF(struct proto_wakeups, rescues, PF_U64),
+	PF(struct proto_wakeups, resets, PF_U64),
+	PF(struct proto_wakeups, prods, PF_U64),
+	PF(struct proto_wakeups, late_max_us, PF_U64),
+	PF(struct proto_wakeups, ticks_pending, PF_U64),
+};
+
 /* ---- DROPPED ------------------------------------------------------------------------- */
 
 #define DROP_SIZE 18
@@ -229,6 +262,8 @@ static const struct proto_layout hello_layout =
 	PROTO_CUSTOM(struct proto_hello, put_hello, get_hello);
 static const struct proto_layout server_hello_layout =
 	PROTO_CUSTOM(struct proto_server_hello, put_server_hello, get_server_hello);
+static const struct proto_layout server_hello_ex_layout =
+	PROTO_CUSTOM(struct proto_server_hello, put_server_hello_ex, get_server_hello_ex);
 static const struct proto_layout error_layout =
 	PROTO_LAYOUT(struct proto_error_msg, error_fields, check_error);
 static const struct proto_layout ping_layout = PROTO_LAYOUT(struct proto_ping, ping_fields, NULL);
@@ -241,6 +276,8 @@ static const struct proto_layout status_layout = {
 };
 static const struct proto_layout status_ex_layout =
 	PROTO_LAYOUT(struct proto_status, status_fields, NULL);
+static const struct proto_layout wakeups_layout =
+	PROTO_LAYOUT(struct proto_wakeups, wakeups_fields, NULL);
 static const struct proto_layout dropped_head_layout =
 	PROTO_LAYOUT(struct proto_dropped_head, dropped_head_fields, NULL);
 static const struct proto_layout drop_layout = PROTO_LAYOUT(struct proto_drop, drop_fields, NULL);
@@ -257,18 +294,43 @@ const struct proto_message proto_session_messages[] = {
 	{ PROTO_STATUS, &status_layout, NULL, 0, NULL },
 	{ PROTO_STATUS_EX, &status_ex_layout, NULL, 0, NULL },
 	{ PROTO_DROPPED, &dropped_head_layout, &drop_layout, DROP_SIZE, NULL },
+	{ PROTO_SERVER_HELLO_EX, &server_hello_ex_layout, NULL, 0, NULL },
+	{ PROTO_WAKEUPS_GET, NULL, NULL, 0, NULL },
+	{ PROTO_WAKEUPS, &wakeups_layout, NULL, 0, NULL },
 };
 const size_t proto_session_message_count =
 	sizeof proto_session_messages / sizeof proto_session_messages[0];
 
 PROTO_FIXED_NAMES(hello, PROTO_HELLO, struct proto_hello)
 PROTO_FIXED_NAMES(server_hello, PROTO_SERVER_HELLO, struct proto_server_hello)
+PROTO_FIXED_NAMES(server_hello_ex, PROTO_SERVER_HELLO_EX, struct proto_server_hello)
 PROTO_FIXED_NAMES(error, PROTO_ERROR, struct proto_error_msg)
 PROTO_FIXED_NAMES(ping, PROTO_PING, struct proto_ping)
 PROTO_FIXED_NAMES(pong, PROTO_PONG, struct proto_pong)
 PROTO_FIXED_NAMES(claim, PROTO_CLAIM_CONTROL, struct proto_claim)
 PROTO_FIXED_NAMES(status, PROTO_STATUS, struct proto_status)
 PROTO_FIXED_NAMES(status_ex, PROTO_STATUS_EX, struct proto_status)
+PROTO_FIXED_NAMES(wakeups, PROTO_WAKEUPS, struct proto_wakeups)
+
+bool proto_is_server_hello(uint16_t type)
+{
+	return type == PROTO_SERVER_HELLO || type == PROTO_SERVER_HELLO_EX;
+}
+
+const char *proto_cpus_run_name(uint8_t cpus_run)
+{
+	switch (cpus_run) {
+	case PROTO_CPUS_TAKE_TURNS: return "take-turns";
+	case PROTO_CPUS_PARALLEL: return "parallel";
+	default: return "unknown";
+	}
+}
+
+int proto_decode_any_server_hello(const struct proto_frame *f, struct proto_server_hello *m)
+{
+	return f->type == PROTO_SERVER_HELLO_EX ? proto_decode_server_hello_ex(f, m)
+	                                        : proto_decode_server_hello(f, m);
+}
 
 int proto_decode_any_status(const struct proto_frame *f, struct proto_status *m)
 {

@@ -19,6 +19,9 @@ static const struct proto_type_info types[] = {
 	{ PROTO_STATUS, "STATUS", S, 0, 0 },
 	{ PROTO_DROPPED, "DROPPED", S, 0, 0 },
 	{ PROTO_STATUS_EX, "STATUS_EX", S, 0, 3 },
+	{ PROTO_SERVER_HELLO_EX, "SERVER_HELLO_EX", S, 0, 5 },
+	{ PROTO_WAKEUPS_GET, "WAKEUPS_GET", C, 0, 5 },
+	{ PROTO_WAKEUPS, "WAKEUPS", S, 0, 5 },
 	{ PROTO_SCAN_REQUEST, "SCAN_REQUEST", C, 0, 0 },
 	{ PROTO_SCAN_PROCESSES, "SCAN_PROCESSES", S, 0, 0 },
 	{ PROTO_SCAN_OBJECTS, "SCAN_OBJECTS", S, 0, 0 },
@@ -83,9 +86,11 @@ static int check_at_server(const struct proto_frame *f, enum proto_role role)
 
 static int check_at_client(const struct proto_frame *f, enum proto_role role)
 {
-	if (role == PROTO_ROLE_NONE && f->type != PROTO_SERVER_HELLO && f->type != PROTO_ERROR)
+	/* The handshake's answer (SERVER_HELLO, or SERVER_HELLO_EX since 1.5) first, and once. */
+	bool welcome = proto_is_server_hello(f->type);
+	if (role == PROTO_ROLE_NONE && !welcome && f->type != PROTO_ERROR)
 		return -PROTO_E_UNEXPECTED;
-	if (role != PROTO_ROLE_NONE && f->type == PROTO_SERVER_HELLO)
+	if (role != PROTO_ROLE_NONE && welcome)
 		return -PROTO_E_UNEXPECTED;
 	if (f->req == 0 && (f->flags & PROTO_F_MORE))
 		return -PROTO_E_UNEXPECTED;      /* only answers come in several frames */

@@ -228,6 +228,7 @@ union proto_any_fixed {
 	struct proto_pong pong;
 	struct proto_claim claim;
 	struct proto_status status;
+	struct proto_wakeups wakeups;
 	struct proto_scan_request scan_request;
 	struct proto_symbol_query symbol_query;
 	struct proto_start start;

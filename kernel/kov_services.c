@@ -6,6 +6,8 @@
 #include "proc/thread.h"
 #include "arch/platform.h"
 #include "arch/cpu.h"
+#include "arch/percpu.h"
+#include "arch/smp_kind.h"
 #include "net/net.h"
 #include "symbols.h"
 #include "abi/km_abi.h"
@@ -102,6 +104,20 @@ void svc_machine_describe(struct km_info *out)
 	out->cpus = (uint16_t)cpus_online;
 	copy_str(out->profile, sizeof out->profile, machine.profile);
 	copy_str(out->model, sizeof out->model, machine.model);
+	out->cpus_run = (uint8_t)smp_run_kind();
+	uint64_t late = 0;
+	for (unsigned i = 0; i < MAX_CPUS; i++) {
+		const struct percpu *c = &percpu_area[i];
+		if (!c->online)
+			continue;
+		out->wake_rescues += c->wake_rescues;
+		out->wake_resets += c->wake_resets;
+		out->wake_prods += c->wake_prods;
+		out->ticks_pending += c->ticks_pending;
+		if (c->wake_late_max_tb > late)
+			late = c->wake_late_max_tb;
+	}
+	out->wake_late_max_us = late / (machine.tb_freq / 1000000);
 }
 
 const void *svc_kernel_symbols(size_t *size)

@@ -5,6 +5,8 @@
 #include "drivers/console.h"
 #include "arch/timer.h"
 #include "arch/smp.h"
+#include "arch/smp_kind.h"
+#include "arch/wake_guard.h"
 #include "mm/mmu.h"
 #include "mm/page_alloc.h"
 #include "co/cobj.h"
@@ -248,6 +250,9 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 		if (percpu_area[i].online)
 			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
 	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
+	wake_guard_start();
+	if (cpus > 1)
+		kprintf("smp: cpus %s\n", smp_run_kind_name(smp_run_kind()));
 
 	boot_cpus = cpus;
 	if (!thread_create("init", kernel_init, 0, 0)) {

@@ -105,8 +105,11 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 		{ target.info.timebase_hz, timebase_now(), target.info.memory, target.info.pvr,
 		  target.info.cpus, (uint16_t)target.n_events, proto_cstr(target.info.profile),
 		  proto_cstr(target.info.model), proto_cstr(target.info.pmu),
-		  proto_cstr(target.info.build_id), PROTO_STR(DCID_NAME) } };
-	int n = proto_encode_server_hello(frame, sizeof frame, f->req, PROTO_F_MORE, &sh);
+		  proto_cstr(target.info.build_id), PROTO_STR(DCID_NAME), target_cpus_run() } };
+	/* 1.5 clients learn how the CPUs ran too; older ones get the SERVER_HELLO they know. */
+	int n = h.minor >= 5 ? proto_encode_server_hello_ex(frame, sizeof frame, f->req, PROTO_F_MORE,
+							    &sh)
+			     : proto_encode_server_hello(frame, sizeof frame, f->req, PROTO_F_MORE, &sh);
 	if (n < 0) {
 		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "cannot describe the target");
 		return;
@@ -386,6 +389,16 @@ void answer_request(struct client *c, const struct proto_frame *f)
 		if (!client_drop_notice(c))
 			break;
 		n = encode_status_for(c, frame, sizeof frame, f->req);
+		client_queue(c, frame, (size_t)n);
+		break;
+	}
+	case PROTO_WAKEUPS_GET: {
+		/* Live counters: read from the KM for every answer, as /metrics does. */
+		target_refresh();
+		const struct km_info *i = &target.info;
+		struct proto_wakeups w = { i->timebase_now, i->wake_rescues, i->wake_resets,
+					   i->wake_prods, i->wake_late_max_us, i->ticks_pending };
+		n = proto_encode_wakeups(frame, sizeof frame, f->req, 0, &w);
 		client_queue(c, frame, (size_t)n);
 		break;
 	}

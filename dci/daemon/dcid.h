@@ -34,8 +34,10 @@ extern struct target target;
 
 /* Reads what does not change (description, catalogue, kernel symbols); false on failure. */
 bool target_load(void);
-/* Refreshes the volatile fields of target.info (timebase, uptime). */
+/* Refreshes the volatile fields of target.info (timebase, uptime, wake-up counters). */
 void target_refresh(void);
+/* How the CPUs ran (measured by the kernel at boot): PROTO_CPUS_*. */
+uint8_t target_cpus_run(void);
 /* A fresh snapshot of the processes and their objects. */
 struct snapshot {
 	struct km_process *procs;

@@ -1,6 +1,6 @@
-/* What /metrics shows: the target, the daemon's own counters, the losses, the NIC, the sample
- * periods, and the live processes and objects from a fresh snapshot. Names are OpenMetrics
- * family names; expo.c gives each format its sample names. */
+/* What /metrics shows: the target, its CPUs' wake-ups, the daemon's own counters, the losses,
+ * the NIC, the sample periods, and the live processes and objects from a fresh snapshot.
+ * Names are OpenMetrics family names; expo.c gives each format its sample names. */
 #include "dcid.h"
 #include "expo.h"
 #include <km.h>
@@ -61,6 +61,24 @@ static void kernel_counters(struct expo *t)
 	expo_simple(t, (uint64_t)meminfo(MEMINFO_FREE_PAGES));
 	expo_family(t, "kov_heap_blocks", EXPO_GAUGE, 0, "Kernel heap blocks in use.");
 	expo_simple(t, (uint64_t)meminfo(MEMINFO_HEAP_BLOCKS));
+}
+
+/* How the kernel's CPUs woke from their idle H_CEDE (kernel/abi/km_abi.h): a normal run
+ * shows no rescues and no resets; growing ones mean QEMU lost wake-ups the watchdog repaired. */
+static void wake_counters(struct expo *t, const struct km_info *i)
+{
+	counter(t, "kov_wake_rescues", "CPUs found halted after H_CEDE (QEMU's lost wake-up) and "
+		"resumed by the hypervisor watchdog's reset, since boot.", i->wake_rescues);
+	counter(t, "kov_wake_resets", "Hypervisor watchdog system resets taken by any CPU, since "
+		"boot.", i->wake_resets);
+	counter(t, "kov_wake_prods", "Ceded CPUs a neighbour found asleep past their tick and woke "
+		"with H_PROD, since boot.", i->wake_prods);
+	expo_family(t, "kov_wake_late_max_seconds", EXPO_GAUGE, "seconds", "The longest any CPU "
+		    "slept past its due tick, since boot.");
+	expo_sample(t);
+	expo_value_fixed(t, i->wake_late_max_us / 1000000, i->wake_late_max_us % 1000000, 6);
+	counter(t, "kov_ticks_pending", "Timer ticks found due but still pending behind another "
+		"interrupt, since boot.", i->ticks_pending);
 }
 
 static void daemon_counters(struct expo *t)
@@ -135,13 +153,15 @@ bool metrics_render(struct expo *t)
 {
 	target_refresh();
 	const struct km_info *i = &target.info;
-	expo_family(t, "kov", EXPO_INFO, 0, "The target: profile, model, PMU backend and kernel build.");
+	expo_family(t, "kov", EXPO_INFO, 0, "The target: profile, model, PMU backend, kernel build "
+		    "and how its CPUs ran (parallel, take-turns on one host thread, or unknown).");
 	expo_sample(t);
 	expo_label(t, "profile", i->profile);
 	expo_label(t, "model", i->model);
 	expo_label(t, "pmu", i->pmu);
 	expo_label(t, "build", i->build_id);
 	expo_labelf(t, "pvr", "0x%08x", i->pvr);
+	expo_label(t, "cpus_run", proto_cpus_run_name(target_cpus_run()));
 	expo_value(t, 1);
 	expo_family(t, "kov_cpus", EXPO_GAUGE, 0, "Online CPUs.");
 	expo_simple(t, i->cpus);
@@ -150,6 +170,7 @@ bool metrics_render(struct expo *t)
 	expo_family(t, "kov_uptime_seconds", EXPO_GAUGE, "seconds", "Time since boot.");
 	expo_sample(t);
 	expo_value_fixed(t, i->uptime_ns / 1000000000, i->uptime_ns / 1000000 % 1000, 3);
+	wake_counters(t, i);
 	daemon_counters(t);
 	kernel_counters(t);
 

@@ -41,6 +41,16 @@ void target_refresh(void)
 		target.info = i;
 }
 
+uint8_t target_cpus_run(void)
+{
+	/* The KM's values are the protocol's; one this daemon does not know is not guessed at. */
+	switch (target.info.cpus_run) {
+	case KM_CPUS_TAKE_TURNS: return PROTO_CPUS_TAKE_TURNS;
+	case KM_CPUS_PARALLEL: return PROTO_CPUS_PARALLEL;
+	default: return PROTO_CPUS_UNKNOWN;
+	}
+}
+
 uint64_t coid_of(uint32_t pid, uint32_t index)
 {
 	/* COIDs are LTT entry addresses: the kernel's LTT segment or the process's own. */

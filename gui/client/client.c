@@ -242,7 +242,7 @@ static int handle_pushed(struct kov_client *c, const struct proto_frame *f)
 static int note_server_hello(struct kov_client *c, const struct proto_frame *f)
 {
 	struct proto_server_hello h;
-	int err = proto_decode_server_hello(f, &h);
+	int err = proto_decode_any_server_hello(f, &h);
 	if (err == -PROTO_E_VERSION || (err == 0 && h.status != 0))
 		return (f->flags & PROTO_F_MORE) ? protocol_error(c, f, PROTO_E_INCONSISTENT,
 		                                                  "refusal with MORE") : 0;
@@ -261,7 +261,7 @@ static int handle_answer_frame(struct kov_client *c, const struct proto_frame *f
 	for (struct kov_pending *q = c->pending; q < p; q++)
 		if (!q->done)
 			return protocol_error(c, f, PROTO_E_UNEXPECTED, "out of request order");
-	if (f->type == PROTO_SERVER_HELLO) {
+	if (proto_is_server_hello(f->type)) {
 		int err = note_server_hello(c, f);
 		if (err)
 			return err;
@@ -297,9 +297,9 @@ static int handle_frame(struct kov_client *c, const struct proto_frame *f)
 	if (r < 0)
 		return protocol_error(c, f, -r, "not allowed here");
 	/* SERVER_HELLO from another major decodes only partly; note_server_hello judges it. */
-	if (f->type != PROTO_SERVER_HELLO && (r = proto_validate(f)) < 0)
+	if (!proto_is_server_hello(f->type) && (r = proto_validate(f)) < 0)
 		return protocol_error(c, f, -r, "does not decode");
-	if (f->req == 0 && f->type == PROTO_SERVER_HELLO)
+	if (f->req == 0 && proto_is_server_hello(f->type))
 		return protocol_error(c, f, PROTO_E_UNEXPECTED, "with request id 0");
 	kov_losses_note(&c->losses, f);
 	if (f->req == 0)

@@ -50,9 +50,11 @@ struct kov_target {
 	char pmu[PROTO_NAME_MAX + 1];
 	char build_id[PROTO_NAME_MAX + 1];
 	char server[PROTO_NAME_MAX + 1];
+	uint8_t cpus_run;            /* PROTO_CPUS_*: from SERVER_HELLO_EX (1.5), else UNKNOWN */
 };
 
-/* A SERVER_HELLO's description as C strings (the handshake's, or a recording's). */
+/* A SERVER_HELLO's or SERVER_HELLO_EX's description as C strings (the handshake's, or a
+ * recording's). */
 void kov_target_from_hello(struct kov_target *t, const struct proto_server_hello *h);
 
 /* One catalogue entry; its index in the catalogue is how data frames name it. */
@@ -153,6 +155,9 @@ int kov_client_ping(struct kov_client *c, uint64_t cookie, struct proto_pong *po
                     uint64_t *rtt_ns);
 /* STATUS_GET: STATUS_EX from a 1.3 target, STATUS (samples_discarded 0) from an older one. */
 int kov_client_status(struct kov_client *c, struct proto_status *st);
+/* WAKEUPS_GET: the kernel's wake-up counters, read when the target answers. KOV_E_USAGE
+ * without asking when the target is older than 1.5 (kov_target_reports_machine). */
+int kov_client_wakeups(struct kov_client *c, struct proto_wakeups *w);
 
 /* ---- small helpers ------------------------------------------------------------------- */
 
@@ -169,6 +174,16 @@ const char *kov_event_basis(const struct kov_target *t, const struct kov_event *
  * (its counts include both modes: QEMU ignores MMCR0[FCS]/[FCP], the kernel counts software
  * events in every mode), -1 not reported (before 1.3). */
 int kov_event_modes_filtered(const struct kov_target *t, const struct kov_event *e);
+/* Whether the target reports how its CPUs ran (SERVER_HELLO_EX) and their wake-ups
+ * (WAKEUPS_GET): protocol 1.5 and later. */
+bool kov_target_reports_machine(const struct kov_target *t);
+/* How the CPUs ran: "parallel", "take-turns", "unknown" (one CPU, or not measured), or NULL
+ * when the target did not say (before 1.5). */
+const char *kov_cpus_run(const struct kov_target *t);
+/* The label lock-wait figures carry on a serial machine (the CPUs took turns on one host
+ * thread, so a waiter waited for the holder's CPU to be scheduled again): a line to show next
+ * to them; NULL on any other machine. */
+const char *kov_serial_note(const struct kov_target *t);
 /* A COID the way every host tool shows it (kovctl's text and JSON, the viewer): "0x" and its
  * lowercase hex digits without leading zeros, as /metrics and the docs write them, so a
  * user object is 0xd0000050 and a kernel object 0xd000000000000050 everywhere. Returns buf. */

@@ -1,4 +1,4 @@
-/* Requests whose answer is one fixed frame: PING and STATUS_GET. */
+/* Requests whose answer is one fixed frame: PING, STATUS_GET and WAKEUPS_GET. */
 #include "client/client_priv.h"
 
 /* The answer's one frame must be of the expected type and decode (it was validated on
@@ -38,20 +38,44 @@ int kov_client_ping(struct kov_client *c, uint64_t cookie, struct proto_pong *po
 	return err;
 }
 
-int kov_client_status(struct kov_client *c, struct proto_status *st)
+/* Sends a request without payload (STATUS_GET, WAKEUPS_GET) and waits for its answer. */
+static int call_empty(struct kov_client *c, uint16_t type, struct kov_answer *a)
 {
 	uint8_t buf[PROTO_HEADER_SIZE];
-	int n = proto_encode_empty(buf, sizeof buf, PROTO_STATUS_GET, 1, 0);
+	int n = proto_encode_empty(buf, sizeof buf, type, 1, 0);
 	if (n < 0)
-		return kov_fail(c, KOV_E_USAGE, "cannot encode STATUS_GET");
+		return kov_fail(c, KOV_E_USAGE, "cannot encode %s", proto_type_name(type));
+	return kov_client_call(c, buf, (size_t)n, a);
+}
+
+int kov_client_status(struct kov_client *c, struct proto_status *st)
+{
 	struct kov_answer a;
-	int err = kov_client_call(c, buf, (size_t)n, &a);
+	int err = call_empty(c, PROTO_STATUS_GET, &a);
 	if (err)
 		return err;
 	/* A 1.3 server answers STATUS_EX (with the discards), an older one STATUS. */
 	err = single(c, &a, a.count && a.frames[0].f.type == PROTO_STATUS_EX ? PROTO_STATUS_EX : PROTO_STATUS);
 	if (!err)
 		proto_decode_any_status(&a.frames[0].f, st);
+	kov_answer_free(&a);
+	return err;
+}
+
+int kov_client_wakeups(struct kov_client *c, struct proto_wakeups *w)
+{
+	/* An older server does not know the request: it would end the connection over it. */
+	if (!kov_target_reports_machine(&c->target))
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: wake-up "
+		                "counters came with 1.5", (unsigned)c->target.major,
+		                (unsigned)c->target.minor);
+	struct kov_answer a;
+	int err = call_empty(c, PROTO_WAKEUPS_GET, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_WAKEUPS);
+	if (!err)
+		proto_decode_wakeups(&a.frames[0].f, w);
 	kov_answer_free(&a);
 	return err;
 }

@@ -52,6 +52,7 @@ void kov_target_from_hello(struct kov_target *t, const struct proto_server_hello
 	COPY(t->pmu, pt->pmu);
 	COPY(t->build_id, pt->build_id);
 	COPY(t->server, pt->server);
+	t->cpus_run = pt->cpus_run;
 }
 
 static int bad_catalogue(struct kov_client *c, const char *what)
@@ -94,13 +95,14 @@ static int read_welcome(struct kov_client *c, const struct kov_answer *a)
 {
 	struct proto_server_hello h;
 	const struct proto_frame *f = &a->frames[0].f;
-	if (f->type != PROTO_SERVER_HELLO) {
+	if (!proto_is_server_hello(f->type)) {
 		c->error_code = PROTO_E_UNEXPECTED;
 		kov_fail(c, KOV_E_PROTOCOL, "target answered HELLO with %s", proto_type_name(f->type));
 		kov_close(c, KOV_E_PROTOCOL);
 		return KOV_E_PROTOCOL;
 	}
-	int err = proto_decode_server_hello(f, &h);   /* checked when it arrived */
+	/* SERVER_HELLO_EX from a 1.5 server; checked when it arrived. */
+	int err = proto_decode_any_server_hello(f, &h);
 	if (err == -PROTO_E_VERSION || h.status != 0)
 		return refused(c, &h);
 	kov_target_from_hello(&c->target, &h);

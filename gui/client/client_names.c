@@ -65,3 +65,20 @@ int kov_event_modes_filtered(const struct kov_target *t, const struct kov_event 
 		return -1;
 	return (e->flags & PROTO_EV_MODES_FILTERED) != 0;
 }
+
+bool kov_target_reports_machine(const struct kov_target *t)
+{
+	return t->minor >= 5;
+}
+
+const char *kov_cpus_run(const struct kov_target *t)
+{
+	return kov_target_reports_machine(t) ? proto_cpus_run_name(t->cpus_run) : NULL;
+}
+
+const char *kov_serial_note(const struct kov_target *t)
+{
+	if (!kov_target_reports_machine(t) || t->cpus_run != PROTO_CPUS_TAKE_TURNS)
+		return NULL;
+	return "serial machine: CPUs take turns, waits are round-robin slices";
+}

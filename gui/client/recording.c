@@ -31,9 +31,12 @@ bool kov_rec_write_target(FILE *f, uint64_t ns, const struct kov_target *t)
 		PROTO_MAGIC, t->major, t->minor, 0, (uint16_t)t->role, t->client_id ? t->client_id : 1,
 		proto_cstr(""), { t->timebase_hz, t->timebase_now, t->memory, t->pvr, t->cpus, t->events,
 				  proto_cstr(t->profile), proto_cstr(t->model), proto_cstr(t->pmu),
-				  proto_cstr(t->build_id), proto_cstr(t->server) } };
+				  proto_cstr(t->build_id), proto_cstr(t->server), t->cpus_run } };
 	static uint8_t buf[PROTO_MAX_FRAME];
-	int n = proto_encode_server_hello(buf, sizeof buf, 1, 0, &h);
+	/* As the target sent it: a 1.5 target's says how its CPUs ran. */
+	int n = kov_target_reports_machine(t) ?
+		proto_encode_server_hello_ex(buf, sizeof buf, 1, 0, &h) :
+		proto_encode_server_hello(buf, sizeof buf, 1, 0, &h);
 	struct proto_frame fr;
 	return n > 0 && proto_frame_parse(buf, (size_t)n, &fr) == n && kov_rec_write(f, ns, &fr);
 }
@@ -41,7 +44,8 @@ bool kov_rec_write_target(FILE *f, uint64_t ns, const struct kov_target *t)
 bool kov_rec_read_target(const struct proto_frame *fr, struct kov_target *t)
 {
 	struct proto_server_hello h;
-	if (fr->type != PROTO_SERVER_HELLO || proto_decode_server_hello(fr, &h) < 0 || h.status)
+	if (!proto_is_server_hello(fr->type) || proto_decode_any_server_hello(fr, &h) < 0 ||
+	    h.status)
 		return false;
 	kov_target_from_hello(t, &h);
 	return true;

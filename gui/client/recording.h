@@ -2,7 +2,7 @@
  * kovctl replay and kov-viewer --replay. File: the 8 bytes "KOVREC\0\1", then one record per
  * frame: u64 nanoseconds since the recording began, u32 the frame's length, the frame as it
  * came over the wire (big-endian, like the protocol). Recordings begin with the target's
- * description (a SERVER_HELLO: older ones lack it) and its catalogue. */
+ * description (a SERVER_HELLO or SERVER_HELLO_EX: older ones lack it) and its catalogue. */
 #ifndef KOV_CLIENT_RECORDING_H
 #define KOV_CLIENT_RECORDING_H
 
@@ -16,10 +16,12 @@ bool kov_rec_begin(FILE *f);
 /* Appends one frame received `ns` after the start; false on a write error. */
 bool kov_rec_write(FILE *f, uint64_t ns, const struct proto_frame *fr);
 
-/* The target's description as a SERVER_HELLO frame (request id 1, as in the handshake), so
- * a replay knows its CPUs, timebase, PMU and model; false on an encoding or write error. */
+/* The target's description as a SERVER_HELLO frame (SERVER_HELLO_EX from a 1.5 target; request
+ * id 1, as in the handshake), so a replay knows its CPUs and how they ran, timebase, PMU and
+ * model; false on an encoding or write error. */
 bool kov_rec_write_target(FILE *f, uint64_t ns, const struct kov_target *t);
-/* A recorded SERVER_HELLO back into a description; false for another frame or a refusal. */
+/* A recorded SERVER_HELLO or SERVER_HELLO_EX back into a description; false for another frame
+ * or a refusal. */
 bool kov_rec_read_target(const struct proto_frame *fr, struct kov_target *t);
 
 /* Checks the magic: false when the file is not a recording. */

@@ -1,4 +1,5 @@
-/* kovctl info: the target's description from the handshake and its event catalogue. */
+/* kovctl info: the target's description from the handshake (how its CPUs ran included), its
+ * kernel's wake-up counters (WAKEUPS_GET, read now) and its event catalogue. */
 #include <stdio.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
@@ -6,8 +7,25 @@
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 static const char *source_name(uint8_t s) { return s == PROTO_SRC_HW ? "hw" : "sw"; }
 
-static void info_json(struct kovctl *k, const struct kov_target *t, const struct kov_event *ev,
-                      size_t n)
+/* The wake-up counters as an object, or null from a target before 1.5. */
+static void wakeups_json(struct json *j, const struct proto_wakeups *w)
+{
+	json_key(j, "wake_ups");
+	if (!w) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_u64(j, "rescues", w->rescues);
+	json_kv_u64(j, "watchdog_resets", w->resets);
+	json_kv_u64(j, "prods", w->prods);
+	json_kv_u64(j, "late_max_us", w->late_max_us);
+	json_kv_u64(j, "ticks_pending", w->ticks_pending);
+	json_end_object(j);
+}
+
+static void info_json(struct kovctl *k, const struct kov_target *t, const struct proto_wakeups *w,
+                      const struct kov_event *ev, size_t n)
 {
 	struct json *j = &k->j;
 	json_begin_object(j);
@@ -15,6 +33,8 @@ static void info_json(struct kovctl *k, const struct kov_target *t, const struct
 	json_kv_str(j, "profile", t->profile);
 	json_kv_str(j, "model", t->model);
 	json_kv_u64(j, "cpus", t->cpus);
+	kovctl_machine_report(k);
+	wakeups_json(j, w);
 	json_kv_hex(j, "pvr", t->pvr);
 	json_kv_str(j, "processor", kov_pvr_name(t->pvr));
 	json_kv_u64(j, "memory", t->memory);
@@ -58,19 +78,58 @@ static void print_memory(uint64_t bytes)
 		printf("%llu bytes\n", (unsigned long long)bytes);
 }
 
+/* What the CPUs' concurrency means for the figures, after their count. */
+static const char *cpus_how(const struct kov_target *t)
+{
+	if (!kov_target_reports_machine(t))
+		return "how they run is not reported by this target's protocol version";
+	switch (t->cpus_run) {
+	case PROTO_CPUS_PARALLEL: return "run in parallel";
+	case PROTO_CPUS_TAKE_TURNS: return "take turns on one host thread: lock waits are round-robin "
+	                                   "artefacts";
+	default: return "how they run is unknown: one CPU, or not measured";
+	}
+}
+
+static void print_wakeups(const struct kov_target *t, const struct proto_wakeups *w)
+{
+	if (!w) {
+		printf("wake-ups   not reported (protocol %u.%u target)\n", (unsigned)t->major,
+		       (unsigned)t->minor);
+		return;
+	}
+	char late[32];
+	if (w->late_max_us < 1000)
+		snprintf(late, sizeof late, "%llu us", (unsigned long long)w->late_max_us);
+	else
+		snprintf(late, sizeof late, "%.1f ms", (double)w->late_max_us / 1000);
+	printf("wake-ups   %llu rescued, %llu watchdog resets, %llu prods, longest late %s, "
+	       "%llu ticks found pending\n", (unsigned long long)w->rescues,
+	       (unsigned long long)w->resets, (unsigned long long)w->prods, late,
+	       (unsigned long long)w->ticks_pending);
+}
+
 int cmd_info(struct kovctl *k)
 {
 	const struct kov_target *t = kov_client_target(k->c);
 	size_t n;
 	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
+	/* Live counters: asked for now, where the target has them. */
+	struct proto_wakeups wake, *wakeups = NULL;
+	if (kov_target_reports_machine(t)) {
+		if (kov_client_wakeups(k->c, &wake))
+			return kovctl_client_error(k);
+		wakeups = &wake;
+	}
 	if (k->o->json) {
-		info_json(k, t, ev, n);
+		info_json(k, t, wakeups, ev, n);
 		return EXIT_OK;
 	}
 	printf("target     %s\n", k->target);
 	printf("profile    %s\n", t->profile);
 	printf("model      %s\n", t->model[0] ? t->model : "-");
-	printf("cpus       %u\n", (unsigned)t->cpus);
+	printf("cpus       %u (%s)\n", (unsigned)t->cpus, cpus_how(t));
+	print_wakeups(t, wakeups);
 	printf("pvr        0x%08x (%s)\n", (unsigned)t->pvr, kov_pvr_name(t->pvr));
 	printf("memory     ");
 	print_memory(t->memory);

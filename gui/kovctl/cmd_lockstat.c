@@ -200,6 +200,7 @@ int cmd_lockstat(struct kovctl *k)
 		json_kv_str(&k->j, "sort", sort_key);
 		json_kv_bool(&k->j, "full_figures", t.full_figures);
 		json_kv_u64(&k->j, "locks_not_kept", t.not_kept);
+		kovctl_machine_report(k);
 		kovctl_losses_report(k, &losses, true);
 		json_key(&k->j, "locks");
 		json_begin_array(&k->j);
@@ -209,6 +210,7 @@ int cmd_lockstat(struct kovctl *k)
 		       span, (unsigned long long)t.frames, sort_key);
 		if (!t.full_figures && t.frames)
 			printf("(a protocol 1.1 target: no minimum, holds, bounces, trylock failures or call sites)\n");
+		kovctl_machine_report(k);
 		kovctl_losses_report(k, &losses, false);
 		if (losses.dropped[KOV_DROP_LOCKS])
 			printf("the figures miss %llu lock reports the daemon dropped: they are low\n",

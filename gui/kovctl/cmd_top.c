@@ -582,6 +582,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		json_kv_u64(&k->j, "wait_ticks", total);
 		json_kv_u64(&k->j, "contentions", contentions);
 		json_kv_u64(&k->j, "locks_not_kept", locks.not_kept);
+		kovctl_machine_report(k);
 		kovctl_losses_report(k, &t->losses, true);
 		json_kv_bool(&k->j, "complete", !t->losses.dropped[KOV_DROP_LOCKS] && !locks.not_kept);
 		json_key(&k->j, "objects");
@@ -592,6 +593,7 @@ static int top_locks(struct kovctl *k, struct top *t, const char *method)
 		       (unsigned long long)contentions, hz ? (double)total * 1e6 / (double)hz : 0,
 		       kov_cpu_share(total, ticks, cpus), cpus,
 		       contentions == 0 ? ": no contention" : "");
+		kovctl_machine_report(k);
 		kovctl_losses_report(k, &t->losses, false);
 		if (t->losses.dropped[KOV_DROP_LOCKS] || locks.not_kept)
 			printf("this ranking is built from an incomplete period: %llu lock reports dropped, "

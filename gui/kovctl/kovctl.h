@@ -144,6 +144,10 @@ int kovctl_modes_check(struct kovctl *k, struct kovctl_modes *m);
  * "modes_asked", "privilege_filter_honoured" (null: not reported) and
  * "privilege_filter_not_honoured_by". */
 void kovctl_modes_report(struct kovctl *k, const struct kovctl_modes *m);
+/* How the target's CPUs ran, beside figures it changes (lock waits): with --json the key
+ * "cpus_run" ("parallel", "take-turns", "unknown"; null before protocol 1.5), in text the serial
+ * machine's label line (client.h's kov_serial_note) when they took turns, else nothing. */
+void kovctl_machine_report(struct kovctl *k);
 /* With --json: closes the report's list (in_list) and object and ends the document. */
 void kovctl_json_end(struct kovctl *k, bool in_list);
 /* A scan of every process naming objects and lock owners; ok is false when it failed. */

@@ -1,11 +1,26 @@
 /* What the monitoring commands (top, lockstat, record, replay) share around their runs and
  * reports: a stream started only where it does not run and this client holds control, the
- * end of a --json document, and the scan that names objects and the owners of locks. */
+ * label of figures measured on a serial machine, the end of a --json document, and the scan
+ * that names objects and the owners of locks. */
 #include <stdio.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
 #include "client/losses.h"
 #include "client/metrics.h"
+
+void kovctl_machine_report(struct kovctl *k)
+{
+	const struct kov_target *t = kov_client_target(k->c);
+	if (k->o->json) {
+		const char *run = kov_cpus_run(t);
+		json_key(&k->j, "cpus_run");
+		run ? json_str(&k->j, run) : json_null(&k->j);
+		return;
+	}
+	const char *note = kov_serial_note(t);
+	if (note)
+		printf("%s\n", note);
+}
 
 int kovctl_need_stream(struct kovctl *k, const struct proto_status *st, uint32_t need,
 		       uint32_t add, const char *what, bool *stop_after)

@@ -96,9 +96,11 @@ static void draw_bar(cairo_t *cr, struct view *v, double w)
 	target_losses_short(t, losses, sizeof losses);
 	if (t->state == CONN_UP) {
 		const struct kov_target *d = kov_client_target(t->c);
-		snprintf(line, sizeof line, "%s · %s · %u CPU%s · %s (pvr 0x%08x) · PMU %s · %s · "
-			 "%llu samples · %llu intervals · config %u · %s", d->profile, d->model, d->cpus,
-			 d->cpus == 1 ? "" : "s", kov_pvr_name(d->pvr), d->pvr, d->pmu,
+		char cpus[48];
+		target_cpus_text(d, cpus, sizeof cpus);
+		snprintf(line, sizeof line, "%s · %s · %s · %s (pvr 0x%08x) · PMU %s · %s · "
+			 "%llu samples · %llu intervals · config %u · %s", d->profile, d->model, cpus,
+			 kov_pvr_name(d->pvr), d->pvr, d->pmu,
 			 kov_role_name(d->role), (unsigned long long)t->samples_total,
 			 (unsigned long long)t->intervals, (unsigned)t->st.config_id, losses);
 	} else if (t->state == CONN_REPLAY) {
@@ -437,12 +439,16 @@ static void draw_top(cairo_t *cr, struct view *v, const struct target *t, double
 	draw_rgb(cr, 0x1F2328);
 	double tw = text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
 	/* A ranking from an incomplete period says so: samples the target produced that it
-	 * does not have. */
+	 * does not have. The rows' lock waits carry the serial machine's label. */
 	uint64_t missing = kov_losses_missing_samples(&t->losses);
-	if (missing) {
-		char note[160];
-		snprintf(note, sizeof note, "incomplete: %llu samples lost, dropped or discarded",
-			 (unsigned long long)missing);
+	const char *serial = target_serial_note(t);
+	if (missing || serial) {
+		char note[240];
+		int at = 0;
+		if (missing)
+			at = snprintf(note, sizeof note, "incomplete: %llu samples lost, dropped or "
+				      "discarded%s", (unsigned long long)missing, serial ? " · " : "");
+		snprintf(note + at, sizeof note - (size_t)at, "%s", serial ? serial : "");
 		draw_rgb(cr, 0xB35900);
 		text_fit(cr, x + 16 + tw, y + 6, w - tw - 24, FONT_SMALL, note);
 	}
@@ -551,7 +557,12 @@ static double draw_object_locks(cairo_t *cr, struct target *t, uint32_t space,
 		return 0;
 	double ly = y;
 	draw_rgb(cr, 0x1F2328);
-	text_draw(cr, x, ly, FONT_BOLD, n == 1 ? "Its lock" : "Its locks");
+	double hw = text_draw(cr, x, ly, FONT_BOLD, n == 1 ? "Its lock" : "Its locks");
+	const char *serial = target_serial_note(t);
+	if (serial) {
+		draw_rgb(cr, 0xB35900);
+		text_fit(cr, x + hw + 10, ly + 1, w - hw - 10, FONT_SMALL, serial);
+	}
 	ly += 17;
 	for (size_t i = 0; i < n && i < 4 && ly < bottom - 14; i++) {
 		const struct proto_lock *l = lk[i];
@@ -683,6 +694,14 @@ static void draw_locks(cairo_t *cr, struct view *v, double x, double y, double w
 	snprintf(head, sizeof head, "Locks: every contended spin and sleep lock, kernel and user, by "
 		 "wait since connected (L: selected object)");
 	text_fit(cr, x + 8, y + 5, w - 16, FONT_BOLD, head);
+	/* Waits measured while the CPUs took turns: a waiter waited for the holder's turn. */
+	const char *serial = target_serial_note(t);
+	if (serial) {
+		draw_rgb(cr, 0xB35900);
+		text_fit(cr, x + 8, y + 22, w - 16, FONT_SMALL, serial);
+		y += 16;
+		h -= 16;
+	}
 	if (!total) {
 		draw_rgb(cr, 0x57606A);
 		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: no lock was "
@@ -765,9 +784,11 @@ static void draw_tab_tip(cairo_t *cr, struct view *v)
 		char tip[2400];
 		if (t->state == CONN_UP) {
 			const struct kov_target *d = kov_client_target(t->c);
-			snprintf(tip, sizeof tip, "%s:%s\nprofile %s · %s\n%u CPU%s · %s (pvr 0x%08x) · %llu MiB\n"
+			char cpus[48];
+			target_cpus_text(d, cpus, sizeof cpus);
+			snprintf(tip, sizeof tip, "%s:%s\nprofile %s · %s\n%s · %s (pvr 0x%08x) · %llu MiB\n"
 				 "PMU %s · %zu events · protocol %u.%u\nkernel %s · %s\nrole %s%s%s",
-				 t->host, t->port, d->profile, d->model, d->cpus, d->cpus == 1 ? "" : "s",
+				 t->host, t->port, d->profile, d->model, cpus,
 				 kov_pvr_name(d->pvr), d->pvr, (unsigned long long)(d->memory >> 20), d->pmu,
 				 t->n_cat, d->major, d->minor, d->build_id, d->server, kov_role_name(d->role),
 				 d->reason[0] ? ": " : "", d->reason);   /* sized for the longest fields */

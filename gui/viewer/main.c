@@ -500,6 +500,14 @@ int main(int argc, char **argv)
 			v.scale = ww > 0 ? (double)pw / ww : 1;
 		}
 		struct target *t = &targets[v.current];
+		/* The window's title names the current target and how its CPUs run. */
+		static char title[400];
+		char want[sizeof title];
+		target_window_title(t, want, sizeof want);
+		if (strcmp(want, title)) {
+			memcpy(title, want, sizeof title);
+			SDL_SetWindowTitle(win, title);
+		}
 		if (o.keys && !o.select && t->have_scan && (t->state == CONN_UP || t->state == CONN_REPLAY)) {
 			for (const char *k = o.keys; *k; k++) {   /* printable keys while typing are text */
 				char text[2] = { *k, 0 };
@@ -647,6 +655,11 @@ int main(int argc, char **argv)
 				       v.hidden_locks, v.drawn_lock_top);
 			if (v.flame.open)
 				flame_report(&v, stdout);
+			const char *serial = target_serial_note(t);
+			printf("viewer: title: %s\n", SDL_GetWindowTitle(win));
+			const char *run = t->have_desc ? kov_cpus_run(&t->desc) : NULL;
+			printf("viewer: machine: cpus_run=%s serial_note=\"%s\"\n",
+			       run ? run : "not-reported", serial ? serial : "");
 			printf("viewer: status: %s\n", t->status);
 			if (v.config.open) {
 				printf("viewer: config: %s\n", v.config.msg);

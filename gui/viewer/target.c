@@ -90,14 +90,17 @@ void judge_panes(struct target *t)
 
 	p = &t->pane[PANE_SPIN];
 	char sub[240];
+	/* On a serial machine the label comes first, so a narrow pane still shows it. */
+	const char *serial = target_serial_note(t);
+	int at = serial ? snprintf(sub, sizeof sub, "%s · ", serial) : 0;
 	if (cpus)
-		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions over %u "
-			 "%s time (waiters descheduled while they wait count too)%s", cpus,
-			 cpus == 1 ? "CPU's" : "CPUs'",
+		snprintf(sub + at, sizeof sub - (size_t)at, "measured wait of contended spin-lock "
+			 "acquisitions over %u %s time (waiters descheduled while they wait count "
+			 "too)%s", cpus, cpus == 1 ? "CPU's" : "CPUs'",
 			 t->ev_inst >= 0 ? "; dashed: instruction samples in the wait loop" : "");
 	else
-		snprintf(sub, sizeof sub, "measured wait of contended spin-lock acquisitions in ms per "
-			 "second (the recording does not say how many CPUs)");
+		snprintf(sub + at, sizeof sub - (size_t)at, "measured wait of contended spin-lock "
+			 "acquisitions in ms per second (the recording does not say how many CPUs)");
 	p->unit = cpus ? "%" : " ms/s";
 	pane_says(p, locks, sub, "no lock reports yet: the lock stream is not running",
 		  "its protocol (1.1) has no spin-lock statistics");
@@ -128,6 +131,31 @@ void judge_panes(struct target *t)
 			  "no fully counted lock yet: F counts every acquisition of the selected "
 			  "object's or process's locks", whynot);
 	}
+}
+
+void target_cpus_text(const struct kov_target *d, char *buf, size_t n)
+{
+	const char *how = !kov_target_reports_machine(d) ? "" :
+			  d->cpus_run == PROTO_CPUS_PARALLEL ? ", parallel" :
+			  d->cpus_run == PROTO_CPUS_TAKE_TURNS ? ", taking turns" : "";
+	snprintf(buf, n, "%u CPU%s%s", (unsigned)d->cpus, d->cpus == 1 ? "" : "s", how);
+}
+
+const char *target_serial_note(const struct target *t)
+{
+	return t->have_desc ? kov_serial_note(&t->desc) : NULL;
+}
+
+void target_window_title(const struct target *t, char *buf, size_t n)
+{
+	char cpus[48];
+	if (!t->have_desc) {
+		snprintf(buf, n, "KOV viewer — %s%s%s", t->host, t->port[0] ? ":" : "", t->port);
+		return;
+	}
+	target_cpus_text(&t->desc, cpus, sizeof cpus);
+	snprintf(buf, n, "KOV viewer — %s%s%s · %s · %s", t->host, t->port[0] ? ":" : "", t->port,
+		 t->desc.profile, cpus);
 }
 
 static bool in_spin_code(const struct target *t, uint32_t space, uint64_t pc)
@@ -402,7 +430,7 @@ static void replay_poll(struct target *t, uint64_t now)
 	while (t->rp_next < t->rp_n && t->rp_times[t->rp_next] <= now - t->rp_start) {
 		const struct kov_frame *fr = &t->rp_frames[t->rp_next++];
 		t->frames++;
-		if (fr->f.type == PROTO_SERVER_HELLO) {   /* the target's description: panes anew */
+		if (proto_is_server_hello(fr->f.type)) {   /* the target's description: panes anew */
 			t->have_desc = kov_rec_read_target(&fr->f, &t->desc);
 			judge_panes(t);
 		} else if (fr->f.type == PROTO_SYMBOLS) {

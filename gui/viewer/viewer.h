@@ -197,6 +197,14 @@ void target_modes_warning(const struct target *t, char *buf, size_t n);
 /* The losses in a few words for the bar: "nothing lost" or "lost 144 · dropped 3 frames
  * (1480 samples) · discarded 40". */
 void target_losses_short(const struct target *t, char *buf, size_t n);
+/* "4 CPUs, parallel", "4 CPUs, taking turns", or "4 CPUs" from a target that does not say
+ * (before protocol 1.5) or could not tell. */
+void target_cpus_text(const struct kov_target *d, char *buf, size_t n);
+/* The label for lock-wait figures measured on a serial machine (client.h's kov_serial_note),
+ * or NULL. */
+const char *target_serial_note(const struct target *t);
+/* The window's title for target t: "KOV viewer — host:port · smp · 4 CPUs, parallel". */
+void target_window_title(const struct target *t, char *buf, size_t n);
 
 /* ---- target_locks.c: lock statistics in the model ------------------------------------- */
 /* Asks (one SYMBOL_LOOKUP at a time) for the names of kernel locks of no object, and takes the

@@ -19,7 +19,20 @@ struct km_info {
 	char model[64];             /* device-tree model */
 	char pmu[32];               /* PMU backend in use: "ppc970", "isa207-arch", "none" */
 	char build_id[64];          /* kernel build id (git describe) */
+	/* How the CPUs run, as the launcher says (kernel/arch/smp_kind.h): KM_CPUS_*. */
+	uint8_t cpus_run;
+	uint8_t pad[7];
+	/* Wake-ups, since boot, summed over the CPUs (kernel/arch/wake_guard.c). */
+	uint64_t wake_rescues;      /* CPUs found halted at an interrupt vector after H_CEDE (QEMU's
+	                             * race) by the hypervisor watchdog's reset, and resumed */
+	uint64_t wake_resets;       /* the hypervisor watchdog's system resets taken by any CPU */
+	uint64_t wake_prods;        /* ceded CPUs a neighbour found asleep past their tick and prodded */
+	uint64_t wake_late_max_us;  /* the longest a CPU slept past its due tick (µs) */
+	uint64_t ticks_pending;     /* ticks found due but still pending behind another interrupt */
 };
+#define KM_CPUS_UNKNOWN 0           /* one CPU, or not said */
+#define KM_CPUS_TAKE_TURNS 1        /* the CPUs take turns on one host thread (QEMU thread=single) */
+#define KM_CPUS_PARALLEL 2          /* the CPUs run at the same time (QEMU thread=multi) */
 
 /* SYS_KM_CATALOGUE: one per event, in catalogue order (the index is the event number). */
 #define KM_EV_COUNTS_HERE 0x01u     /* the same bits as the protocol's PROTO_EV_* */

@@ -5,6 +5,7 @@
 #include "platform.h"
 #include "../symbols.h"
 #include "timer.h"
+#include "wake_guard.h"
 #include "../mm/mmu.h"
 #include "../proc/stack.h"
 #include "../proc/thread.h"
@@ -152,7 +153,17 @@ void exception_dispatch(struct trap_frame *tf)
 		kill_process(tf, program_cause(tf->msr), tf->nip, tf->msr & (1ull << 17) ? -5 : -4);
 	/* 0xf00, the performance monitor, has its own entry (boot/vectors.S: pmu_common). */
 	case 0x100:
-		panic_trap(tf, "NMI");
+		/* The wake guard's watchdog (a CPU it rescued or resumed), or else an NMI. */
+		if (!wake_guard_reset(tf))
+			panic_trap(tf, "NMI");
+		if (tf->vector == 0xf00) {
+			translation_on();
+			km_pmu_interrupt(tf);
+		} else if (tf->vector != 0x100) {
+			exception_dispatch(tf);   /* the interrupt the CPU was halted at, taken now */
+			return;
+		}
+		break;
 	default:
 		panic_trap(tf, "unexpected exception");
 	}
@@ -238,9 +249,10 @@ void panic_trap(const struct trap_frame *tf, const char *why)
 		(unsigned long)tf->dar, (unsigned long)tf->dsisr);
 	kprintf("  ctr  %016lx  xer %016lx  cr %08lx\n", (unsigned long)tf->ctr,
 		(unsigned long)tf->xer, (unsigned long)tf->cr);
-	kprintf("  dec  %08lx  ticks %lu  next tick in %ld timebase ticks  stuck neighbours restarted %lu\n",
-		(unsigned long)(mfspr(SPRN_DEC) & 0xffffffff), (unsigned long)cpu->ticks,
-		(long)(cpu->next_tick_tb - mftb()), (unsigned long)cpu->unhalts);
+	kprintf("  dec  %08lx  ticks %lu  next tick in %ld timebase ticks  ceding %u  prods sent %lu  "
+		"rescued %lu\n", (unsigned long)(mfspr(SPRN_DEC) & 0xffffffff), (unsigned long)cpu->ticks,
+		(long)(cpu->next_tick_tb - mftb()), cpu->ceding, (unsigned long)cpu->wake_prods,
+		(unsigned long)cpu->wake_rescues);
 	for (int i = 0; i < 32; i += 4)
 		kprintf("  r%-2d %016lx r%-2d %016lx r%-2d %016lx r%-2d %016lx\n",
 			i, (unsigned long)tf->gpr[i], i + 1, (unsigned long)tf->gpr[i + 1],

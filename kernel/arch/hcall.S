@@ -9,6 +9,21 @@ FUNC(hcall)
 	blr
 ENDFUNC(hcall)
 
+/* long hcall_cede(void): H_CEDE with interrupts off on entry and on return, and its own return
+ * address (hcall_cede_return): a CPU found halted at an interrupt vector right after it is
+ * resumed there (wake_guard.c). */
+FUNC(hcall_cede)
+	li	r3, 0xE0		/* H_CEDE */
+	sc	1
+	/* H_CEDE returns with MSR[EE] on: an interrupt pending is taken here, at this address,
+	 * and nowhere else, since interrupts go off again at once. */
+	.globl hcall_cede_return
+hcall_cede_return:
+	li	r0, MSR_RI
+	mtmsrd	r0, 1
+	blr
+ENDFUNC(hcall_cede)
+
 /* long hcall8(uint64_t opcode, uint64_t a1, ..., uint64_t a8): r4-r11 = arguments; a8, the
  * ninth parameter, is in the caller's parameter save area (ELFv1: 112(r1)). */
 FUNC(hcall8)

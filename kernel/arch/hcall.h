@@ -25,6 +25,7 @@
 #define H_FREE_LOGICAL_LAN       0x118
 #define H_ADD_LOGICAL_LAN_BUFFER 0x11C
 #define H_SEND_LOGICAL_LAN       0x120
+#define H_WATCHDOG       0x45C
 #define KVMPPC_H_RTAS    0xF000  /* QEMU's private call that runs an RTAS service */
 
 long hcall(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
@@ -34,5 +35,8 @@ long hcall8(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 	    uint64_t a6, uint64_t a7, uint64_t a8);
 long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
 	       uint64_t a4);
+/* H_CEDE; hcall_cede_return is the address it returns to (wake_guard.c resumes a CPU there). */
+long hcall_cede(void);
+extern char hcall_cede_return[];
 
 #endif

@@ -44,9 +44,18 @@ struct percpu {
 	uint64_t stray_interrupts; /* external interrupts from sources nobody handles */
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */
 	uint64_t ticks_rearmed;    /* decrementer interrupts found lost and re-armed (timer.c) */
-	uint64_t watch_seen;       /* the watched neighbour's ticks when they last moved (timer.c) */
-	uint64_t watch_since;      /* this CPU's ticks then */
-	uint64_t unhalts;          /* neighbours this CPU found stuck and restarted */
+	uint64_t ticks_pending;    /* ticks found overdue but still pending (timer.c) */
+	uint64_t pending_seen;     /* the tick last counted so */
+	/* Idle and its wake-ups (kernel/arch/wake_guard.c). */
+	volatile uint32_t ceding;  /* in H_CEDE (set just before it, cleared just after) */
+	uint32_t pad2;
+	uint64_t cede_msr;         /* the MSR H_CEDE was called with */
+	uint64_t wake_prods;       /* ceded CPUs this CPU found asleep past their tick and prodded */
+	uint64_t wake_rescues;     /* times this CPU was found halted at a vector after H_CEDE */
+	uint64_t wake_resets;      /* hypervisor-watchdog resets this CPU took */
+	uint64_t wake_late_max_tb; /* the longest this CPU slept past a due tick (timebase) */
+	uint64_t reset_deadline;   /* the watchdog deadline of the last reset this CPU took */
+	uint64_t prod_after;       /* timebase before which no neighbour prods this CPU again */
 };
 
 extern struct percpu percpu_area[MAX_CPUS];

@@ -38,9 +38,13 @@ struct platform {
 	bool (*start_cpu)(uint32_t hw_id, uint64_t entry, uint64_t arg);
 	/* Wakes CPU hw_id if it is waiting in idle (0: the CPU notices at its next tick). */
 	void (*kick)(uint32_t hw_id);
-	/* Restarts CPU hw_id if the machine left it halted with interrupts off (timer.c's
-	 * watchdog; 0 where that cannot happen). Harmless to a CPU that runs. */
+	/* Restarts CPU hw_id if the machine left it halted with interrupts off (wake_guard.c;
+	 * 0 where that cannot happen). Harmless to a CPU that runs. */
 	void (*unhalt)(uint32_t hw_id);
+	/* (Re)arms a hypervisor watchdog that resets every CPU when not armed again within ms
+	 * (wake_guard.c); false if refused. 0 where the platform has none. */
+	bool (*watchdog_start)(unsigned int ms);
+	void (*watchdog_stop)(void);
 	/* Prepares this CPU to take external interrupts and IPIs (0 if none). */
 	void (*interrupts_init_cpu)(void);
 	/* Handles an external interrupt (vector 0x500); 0 if the platform takes none. */

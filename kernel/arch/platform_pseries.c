@@ -5,6 +5,7 @@
 #include "cpu.h"
 #include "percpu.h"
 #include "irq.h"
+#include "wake_guard.h"
 
 static uint64_t vterm = 0x71000000;
 
@@ -51,7 +52,7 @@ static bool pseries_start_cpu(uint32_t hw_id, uint64_t entry, uint64_t arg)
 static void pseries_idle(void)
 {
 	irq_disable();
-	hcall(H_CEDE, 0, 0, 0, 0, 0, 0);
+	wake_cede();
 	irq_enable();
 }
 
@@ -72,10 +73,26 @@ static void pseries_kick(uint32_t hw_id)
 		hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
 }
 
-/* H_PROD clears QEMU's halted state of the CPU (kernel/arch/timer.c says why that matters). */
+/* H_PROD clears QEMU's halted state of the CPU (wake_guard.h says why that matters). */
 static void pseries_unhalt(uint32_t hw_id)
 {
 	hcall(H_PROD, hw_id, 0, 0, 0, 0, 0);
+}
+
+/* H_WATCHDOG (PAPR): start watchdog 1 with the "dump restart" action, a system reset on
+ * every CPU at expiry; starting it again moves the expiry. */
+#define WDT_OP_START 0x100
+#define WDT_OP_STOP 0x200
+#define WDT_ACTION_DUMP_RESTART 0x3
+
+static bool pseries_watchdog_start(unsigned int ms)
+{
+	return hcall(H_WATCHDOG, WDT_OP_START | WDT_ACTION_DUMP_RESTART, 1, ms, 0, 0, 0) == H_SUCCESS;
+}
+
+static void pseries_watchdog_stop(void)
+{
+	hcall(H_WATCHDOG, WDT_OP_STOP, 1, 0, 0, 0, 0);
 }
 
 static void pseries_external_interrupt(void)
@@ -123,6 +140,8 @@ const struct platform platform_pseries = {
 	.idle = pseries_idle,
 	.kick = pseries_kick,
 	.unhalt = pseries_unhalt,
+	.watchdog_start = pseries_watchdog_start,
+	.watchdog_stop = pseries_watchdog_stop,
 	.interrupts_init_cpu = pseries_interrupts_init_cpu,
 	.external_interrupt = pseries_external_interrupt,
 	.irq_route = pseries_irq_route,

@@ -1,6 +1,7 @@
 #include "timer.h"
 #include "percpu.h"
 #include "platform.h"
+#include "wake_guard.h"
 #include "cpu.h"
 #include "../proc/thread.h"
 #include "../drivers/console.h"
@@ -51,46 +52,13 @@ void timer_start_cpu(void)
 	program_next(cpu);
 }
 
-/* QEMU 10 (TCG, pseries) can leave a CPU halted for good: H_CEDE marks it halted, then, in
- * the same pass of QEMU's CPU loop, an external interrupt is delivered to it (MSR[EE] goes
- * off) without the halted state being cleared, and a halted CPU with EE off never has work
- * again. Seen under httpd's network load on CPU 0: it sat at 0x500 with its decrementer long
- * due, and lwIP's threads there with it. So each CPU watches the next online CPU's ticks and,
- * when they have not moved for WATCH_TICKS of its own, restarts it (H_PROD clears QEMU's
- * halted state; a CPU that merely runs with interrupts off only sees its next cede return at
- * once). One CPU alone has nobody to watch it. */
-#define WATCH_TICKS 5
-
-static void watch_neighbour(struct percpu *cpu)
-{
-	if (!platform->unhalt || cpus_online < 2)
-		return;
-	struct percpu *o = 0;
-	for (unsigned i = 1; i < MAX_CPUS && !o; i++) {
-		struct percpu *p = &percpu_area[(cpu->index + i) % MAX_CPUS];
-		if (p->online)
-			o = p;
-	}
-	if (!o || o == cpu)
-		return;
-	if (o->ticks != cpu->watch_seen) {
-		cpu->watch_seen = o->ticks;
-		cpu->watch_since = cpu->ticks;
-	} else if (cpu->ticks - cpu->watch_since >= WATCH_TICKS) {
-		platform->unhalt(o->hw_id);
-		cpu->unhalts++;
-		cpu->watch_since = cpu->ticks;
-	}
-}
-
 void timer_interrupt(struct trap_frame *tf)
 {
-	(void)tf;
 	struct percpu *cpu = this_cpu();
+	wake_guard_tick(tf);   /* first: it measures how late this tick is */
 	cpu->ticks++;
 	cpu->next_tick_tb += cpu->dec_period;
 	program_next(cpu);
-	watch_neighbour(cpu);
 	sched_tick();
 }
 
@@ -102,8 +70,24 @@ void timer_check(void)
 	int64_t late = (int64_t)(mftb() - cpu->next_tick_tb);
 	if (late <= (int64_t)(2 * cpu->dec_period))
 		return;
+	/* A decrementer past zero (its top bit set) still has its interrupt pending: it is taken
+	 * once this handler returns. Another interrupt merely came first (external interrupts
+	 * rank above the decrementer), typically after the host left this CPU's thread unscheduled
+	 * for a while. Writing the decrementer now would cancel that tick. */
+	int32_t dec = (int32_t)mfspr(SPRN_DEC);
+	if (dec < 0) {
+		if (cpu->pending_seen != cpu->next_tick_tb) {   /* once per tick */
+			cpu->pending_seen = cpu->next_tick_tb;
+			cpu->ticks_pending++;
+		}
+		return;
+	}
+	if ((uint64_t)dec <= cpu->dec_period)
+		return;   /* due within a period: the decrementer and the timebase disagree a little */
 	if (!cpu->ticks_rearmed++)
-		kprintf("timer: cpu%u's decrementer interrupt was lost (%lu us late); re-armed\n",
-			cpu->index, (unsigned long)((uint64_t)late / (machine.tb_freq / 1000000)));
+		kprintf("timer: cpu%u's decrementer interrupt was lost (%lu us late, decrementer 0x%lx); "
+			"re-armed\n", cpu->index,
+			(unsigned long)((uint64_t)late / (machine.tb_freq / 1000000)),
+			(unsigned long)(mfspr(SPRN_DEC) & 0xffffffff));
 	program_next(cpu);   /* the tick is in the past: the next is one period from now */
 }

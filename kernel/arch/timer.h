@@ -17,11 +17,10 @@ void timer_start_cpu(void);
 
 void timer_interrupt(struct trap_frame *tf);
 
-/* Re-arms this CPU's decrementer when its interrupt is more than two periods overdue (call
- * with interrupts off, where the CPU passes often: external interrupts, system calls). The
- * 970's decrementer interrupt is edge-triggered: one that is lost never comes again, and QEMU's
- * pseries machine was seen losing one while the CPU was ceded, leaving the CPU without ticks
- * (no preemption, no timeouts) for good. */
+/* Re-arms this CPU's decrementer when its tick is more than two periods overdue and its
+ * interrupt is not pending (call with interrupts off, where the CPU passes often: external
+ * interrupts, system calls). An overdue tick whose interrupt is still pending is only counted
+ * (ticks_pending): it is taken when interrupts come back on. */
 void timer_check(void);
 
 /* Nanoseconds since the timebase started (monotonic, never wraps in practice). */

@@ -43,6 +43,7 @@ static void roundtrip(const struct proto_frame *f)
 		struct proto_pong pong;
 		struct proto_claim claim;
 		struct proto_status status;
+		struct proto_wakeups wakeups;
 		struct proto_scan_request scan;
 		struct proto_symbol_query symq;
 		struct proto_pmu_config config;
@@ -63,7 +64,10 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_PING: FIXED(proto_decode_ping, proto_encode_ping, ping); break;
 	case PROTO_PONG: FIXED(proto_decode_pong, proto_encode_pong, pong); break;
 	case PROTO_CLAIM_CONTROL: FIXED(proto_decode_claim, proto_encode_claim, claim); break;
+	case PROTO_SERVER_HELLO_EX: FIXED(proto_decode_server_hello_ex, proto_encode_server_hello_ex, server_hello); break;
 	case PROTO_STATUS: FIXED(proto_decode_status, proto_encode_status, status); break;
+	case PROTO_STATUS_EX: FIXED(proto_decode_status_ex, proto_encode_status_ex, status); break;
+	case PROTO_WAKEUPS: FIXED(proto_decode_wakeups, proto_encode_wakeups, wakeups); break;
 	case PROTO_SCAN_REQUEST: FIXED(proto_decode_scan_request, proto_encode_scan_request, scan); break;
 	case PROTO_SYMBOL_TABLE_GET: FIXED(proto_decode_symbol_table_get, proto_encode_symbol_table_get, symq); break;
 	case PROTO_PMU_CONFIG: FIXED(proto_decode_pmu_config, proto_encode_pmu_config, config); break;
@@ -71,6 +75,7 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_INSTRUMENT: FIXED(proto_decode_instrument, proto_encode_instrument, instrument); break;
 	case PROTO_OK:
 	case PROTO_STATUS_GET:
+	case PROTO_WAKEUPS_GET:
 	case PROTO_CATALOGUE_GET:
 	case PROTO_CONFIG_GET:
 	case PROTO_STOP:
@@ -124,6 +129,15 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_LOST_SAMPLES:
 		REBUILD(proto_decode_lost_samples, proto_next_lost, proto_begin_lost_samples,
 			proto_add_lost, struct proto_interval, struct proto_lost);
+		break;
+	case PROTO_CHAINS:
+		REBUILD(proto_decode_chains, proto_next_chain, proto_begin_chains, proto_add_chain,
+			struct proto_samples_head, struct proto_chain);
+		break;
+	case PROTO_SAMPLES_CHAINED:
+		REBUILD(proto_decode_samples_chained, proto_next_sample_chained,
+			proto_begin_samples_chained, proto_add_sample_chained,
+			struct proto_samples_head, struct proto_sample);
 		break;
 	default:
 		FAIL("a type proto_validate accepted has no encoder here");

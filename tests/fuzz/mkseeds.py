@@ -35,10 +35,10 @@ def proto_seed(side, role, frames, piece=31):
     put("proto", bytes([side | role << 1 | piece << 3]) + b"".join(frames))
 
 def live(port, token):
-    """Client frames and the server's answers to them."""
-    c = k.Conn(port)
+    """Client frames and the server's answers to them: a 1.0 client's session, then a 1.5
+    client's handshake (SERVER_HELLO_EX), WAKEUPS_GET and STATUS_GET (STATUS_EX)."""
     sent, got = [], []
-    def ask(frame, req):
+    def ask(c, frame, req):
         sent.append(frame)
         c.send(frame)
         while True:
@@ -47,19 +47,25 @@ def live(port, token):
             got.append(raw)
             if fr[2] == req and not fr[1] & k.F_MORE:
                 return
-    ask(k.hello(1, token.encode()), 1)
-    ask(k.ping(2, 77), 2)
-    ask(k.frame(k.STATUS_GET, 3, b""), 3)
-    ask(k.frame(0x204, 4, b""), 4)                           # CONFIG_GET
-    ask(k.pmu_config(5, [(b"PM_INST_CMPL", 100003), (b"PM_CYC", 0)]), 5)
-    ask(k.pmu_config(6, [(b"NO_SUCH_EVENT", 1)]), 6)         # ERROR CONFIG
-    ask(k.start(7, streams=15, interval_us=100000), 7)
-    ask(k.frame(0x207, 8, struct.pack(">IQHH", 0, 0, 1, 1)), 8)  # INSTRUMENT calls on
-    ask(k.scan_request(9, 0), 9)
-    ask(k.symbol_table_get(10, 1), 10)
-    ask(k.frame(0x111, 11, struct.pack(">II", 0, 2) + struct.pack(">QQ", 0xc000000000004000, 0)), 11)
-    ask(k.frame(0x007, 12, k.s(token.encode())), 12)          # CLAIM_CONTROL
-    ask(k.frame(k.STOP, 13, b""), 13)
+    c = k.Conn(port)
+    ask(c, k.hello(1, token.encode()), 1)
+    ask(c, k.ping(2, 77), 2)
+    ask(c, k.frame(k.STATUS_GET, 3, b""), 3)
+    ask(c, k.frame(0x204, 4, b""), 4)                           # CONFIG_GET
+    ask(c, k.pmu_config(5, [(b"PM_INST_CMPL", 100003), (b"PM_CYC", 0)]), 5)
+    ask(c, k.pmu_config(6, [(b"NO_SUCH_EVENT", 1)]), 6)         # ERROR CONFIG
+    ask(c, k.start(7, streams=15, interval_us=100000), 7)
+    ask(c, k.frame(0x207, 8, struct.pack(">IQHH", 0, 0, 1, 1)), 8)  # INSTRUMENT calls on
+    ask(c, k.scan_request(9, 0), 9)
+    ask(c, k.symbol_table_get(10, 1), 10)
+    ask(c, k.frame(0x111, 11, struct.pack(">II", 0, 2) + struct.pack(">QQ", 0xc000000000004000, 0)), 11)
+    ask(c, k.frame(0x007, 12, k.s(token.encode())), 12)          # CLAIM_CONTROL
+    ask(c, k.frame(k.STOP, 13, b""), 13)
+    c.close()
+    c = k.Conn(port)
+    ask(c, k.hello(1, minor=5), 1)
+    ask(c, k.frame(k.WAKEUPS_GET, 2, b""), 2)
+    ask(c, k.frame(k.STATUS_GET, 3, b""), 3)
     c.close()
     return sent, got
 

@@ -1,5 +1,7 @@
 # kovctl against the real target over QEMU's user networking, on both machines: the
-# handshake (info: profile, processor, catalogue), the live-object scan as text and as JSON,
+# handshake (info: profile, processor, how the CPUs ran, the kernel's wake-up counters with
+# no rescue and no watchdog reset, catalogue; a 1.4 client still gets SERVER_HELLO, a 1.5 one
+# SERVER_HELLO_EX and WAKEUPS), the live-object scan as text and as JSON,
 # symbolizing a kernel address, ping and status, two clients at once, the controller token
 # (right, wrong), a target error, and the usage errors that never reach the target.
 source "$(dirname "$0")/lib.bash"
@@ -67,8 +69,36 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 	out_has '^EVENT +SOURCE +COUNTS +SAMPLES +WHY NOT$'
 	out_has '^PM_CYC +hw +(yes|no) +(yes|no)'
 
+	# How the CPUs ran (the kernel measures it at boot; any of the three answers here) and
+	# the wake-ups: a normal run needs no rescue and no watchdog reset.
+	out_has '^cpus +[0-9]+ \((run in parallel|take turns on one host thread: lock waits are round-robin artefacts|how they run is unknown: one CPU, or not measured)\)$'
+	out_has '^wake-ups +0 rescued, 0 watchdog resets, [0-9]+ prods, longest late [0-9.]+ (us|ms), [0-9]+ ticks found pending$'
+
 	ok info --json
 	python3 -m json.tool "$OUT" >/dev/null || fail "info --json is not JSON"
+	python3 - "$OUT" "$PORT" <<'PY' || { cat "$OUT"; fail "info --json: cpus_run, wake_ups, or the handshake by protocol minor"; }
+import json, sys
+sys.path.insert(0, "tests/qemu")
+import kovproto as k
+d = json.load(open(sys.argv[1]))
+assert d["cpus_run"] in k.CPUS_RUN, d["cpus_run"]
+w = d["wake_ups"]
+assert w["rescues"] == 0 and w["watchdog_resets"] == 0, w
+assert all(isinstance(w[x], int) for x in ("prods", "late_max_us", "ticks_pending")), w
+# Older clients keep working: a 1.4 client gets the SERVER_HELLO it knows; a 1.5 one
+# SERVER_HELLO_EX with the same cpus_run, and WAKEUPS for WAKEUPS_GET.
+for minor, want in ((4, k.SERVER_HELLO), (5, k.SERVER_HELLO_EX)):
+    c = k.Conn(int(sys.argv[2]))
+    st, role, reason = c.handshake(minor=minor)
+    assert st == 0 and c.welcome_type == want and c.server_minor == 5, (minor, st, reason, c.welcome_type)
+    if minor == 5:
+        assert c.cpus_run == d["cpus_run"], (c.cpus_run, d["cpus_run"])
+        wk = c.wakeups(9)
+        assert wk["rescues"] == 0 and wk["resets"] == 0 and wk["timebase"] > 0, wk
+    c.ping(2, 7)            # the connection goes on either way
+    c.close()
+print("info: cpus_run=%s wake_ups=%s; 1.4 client: SERVER_HELLO, 1.5: SERVER_HELLO_EX" % (d["cpus_run"], w))
+PY
 
 	# The kernel, the daemon and a workload, each with objects linked as a tree.
 	ok scan

@@ -24,6 +24,9 @@ def ping(req, cookie):
 
 STATUS_GET, STATUS, SYMBOL_TABLE_GET = 8, 9, 0x112
 STATUS_EX = 0x0B          # 1.3: STATUS and samples_discarded
+SERVER_HELLO_EX = 0x0C    # 1.5: an accepted SERVER_HELLO and cpus_run
+WAKEUPS_GET, WAKEUPS = 0x0D, 0x0E   # 1.5: the kernel's wake-up counters
+CPUS_RUN = ("unknown", "take-turns", "parallel")
 
 def symbol_table_get(req, pid=0):
     return frame(SYMBOL_TABLE_GET, req, struct.pack(">I", pid))
@@ -54,13 +57,18 @@ class Conn:
             self.buf += d
 
     def handshake(self, token=b"", minor=0):
-        """Sends HELLO, reads SERVER_HELLO and the catalogue; returns (status, role, reason)."""
+        """Sends HELLO, reads SERVER_HELLO (a 1.5 server's SERVER_HELLO_EX) and the catalogue;
+        returns (status, role, reason). The answer's type is kept in welcome_type, the
+        server's minor in server_minor, and SERVER_HELLO_EX's cpus_run (its last byte, a
+        name of CPUS_RUN) in cpus_run, None without it."""
         self.send(hello(1, token, minor=minor))
         t, fl, req, p = self.recv_frame()
-        assert t == SERVER_HELLO and req == 1, (t, req)
-        magic, major, minor, status, role, cid = struct.unpack(">IHHHHI", p[:16])
+        assert t in (SERVER_HELLO, SERVER_HELLO_EX) and req == 1, (t, req)
+        magic, major, self.server_minor, status, role, cid = struct.unpack(">IHHHHI", p[:16])
         (rl,) = struct.unpack(">H", p[16:18])
         reason = p[18:18 + rl].decode()
+        self.welcome_type = t
+        self.cpus_run = CPUS_RUN[p[-1]] if t == SERVER_HELLO_EX else None
         more = fl & F_MORE
         while more:
             t, fl, req, _ = self.recv_frame()
@@ -96,6 +104,17 @@ class Conn:
         discarded = struct.unpack(">Q", p[44:52])[0] if t == STATUS_EX else None
         return {"type": t, "clients": clients, "cut_off": cut, "frames_dropped": dropped,
                 "samples_lost": lost, "samples_discarded": discarded, "pushed": pushed}
+
+    def wakeups(self, req):
+        """WAKEUPS_GET (1.5) answered: the six counters of WAKEUPS as a dict."""
+        self.send(frame(WAKEUPS_GET, req, b""))
+        while True:
+            t, fl, r, p = self.recv_frame()
+            if r == req:
+                break
+        assert t == WAKEUPS and len(p) == 48, (t, len(p))
+        keys = ("timebase", "rescues", "resets", "prods", "late_max_us", "ticks_pending")
+        return dict(zip(keys, struct.unpack(">6Q", p)))
 
     def close(self):
         self.sock.close()

@@ -2,7 +2,9 @@
 # without an Accept header it answers Prometheus text 0.0.4, which `promtool check metrics`
 # accepts with no lint complaint and python3-prometheus-client's text parser reads; asked for
 # OpenMetrics it answers OpenMetrics 1.0.0 ending in # EOF, which the client's OpenMetrics
-# parser reads; both carry the same families and samples. Other paths, methods and malformed
+# parser reads; both carry the same families and samples, among them how the CPUs ran
+# (kov_info's cpus_run) and the kernel's wake-up counters (no rescue, no watchdog reset in a
+# normal run). Other paths, methods and malformed
 # requests get their HTTP errors. Then a real Prometheus server (Debian's prometheus, which
 # asks for OpenMetrics) scrapes it: the scrape succeeds (up == 1) and the target-level and
 # per-object series are stored.
@@ -65,6 +67,15 @@ assert om["kov"][0] == "info" and om["kov"][1][0][0] == "kov_info", om["kov"]
 assert om["kov_object"][0] == "info" and len(om["kov_object"][1]) >= 10, om["kov_object"][:1]
 assert om["kov_dci_sent_bytes"][0] == "counter", om["kov_dci_sent_bytes"]
 assert om["kov_memory_bytes"][0] == "gauge"
+# How the CPUs ran, and the wake-ups: counters and the longest lateness in seconds.
+info = dict(om["kov"][1][0][1])
+assert info.get("cpus_run") in ("parallel", "take-turns", "unknown"), info
+for fam in ("kov_wake_rescues", "kov_wake_resets", "kov_wake_prods", "kov_ticks_pending"):
+    assert om[fam][0] == "counter", fam
+assert om["kov_wake_late_max_seconds"][0] == "gauge", om.get("kov_wake_late_max_seconds")
+value = {s.name: s.value for f in om_parse(open(sys.argv[2]).read()) for s in f.samples}
+assert value["kov_wake_rescues_total"] == 0 and value["kov_wake_resets_total"] == 0, value
+assert value["kov_wake_late_max_seconds"] >= 0 and value["kov_ticks_pending_total"] >= 0
 # The same samples in both formats (the uptime and byte counts move between the two fetches).
 names = lambda fams: sorted(n for _, samples in fams.values() for n, _ in samples)
 assert names(text) == names(om), set(names(text)) ^ set(names(om))

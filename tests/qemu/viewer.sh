@@ -83,6 +83,12 @@ grep -qE '^viewer: top: (.* \| )?SpinBench · spinbench pid [0-9]+( \||$)' "$OUT
 	fail "the top contributors do not name SpinBench and its process"
 [ "$(field selected_samples)" -gt 50 ] || fail "the selected SpinBench object shows no samples"
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
+# The window's title names the target and its CPUs, with how they ran where the kernel could
+# tell (protocol 1.5); a serial machine's lock figures carry its label.
+grep -qE '^viewer: title: KOV viewer — 127\.0\.0\.1:[0-9]+ · smp · [0-9]+ CPUs?(, parallel|, taking turns)?$' "$OUT" ||
+	fail "the window title does not name the target and its CPUs"
+grep -qE '^viewer: machine: cpus_run=(parallel|unknown serial_note=""|take-turns serial_note="serial machine: [^"]+")' "$OUT" ||
+	fail "the viewer does not say how the CPUs ran"
 grep -a -q 'dcid: monitoring started' "$LOG" || fail "the viewer did not start monitoring"
 live=$(field samples)
 # The exported data: a header and points of the three panes that count here.
@@ -207,6 +213,9 @@ assert m, "the lock view's report has no LockObj row first"
 assert int(m.group(1)) >= 8, f"the lock view lists {m.group(1)} locks, lockbench has 8"
 assert int(m.group(3), 16) == hot, f"the lock view's heaviest is {m.group(3)}, lockbench's hot lock {hot:#x}"
 assert int(m.group(4)) > 0
+# On a serial machine the spin pane's figures say so (the lock view and panels too).
+if re.search(r'^viewer: machine: cpus_run=take-turns ', locks, re.M):
+    assert re.search(r'^viewer: pane "Spin-lock wait" .*subtitle="serial machine: ', locks, re.M), "spin pane unlabelled"
 # The acquisition pane: software counts of the fully counted lock, a first-try share.
 acq, last, _ = pane(locks, "Lock acquisition success (software counts)")
 assert acq >= 5 and 0 < last <= 100, f"acquisition pane: {acq} points, last {last}"

@@ -1,8 +1,9 @@
 /* The host client library (gui/client/) against a scripted server: a thread on a loopback
  * TCP port plays the DCI daemon with the real codec. Covers the handshake (catalogue split
- * over MORE frames, refusals, another major), answers spanning frames, pushed frames in the
- * middle of an answer, ERROR answers, pipelined requests, and every way the connection can
- * fail: refused, timed out, closed mid-answer, a malformed frame, a fatal ERROR. */
+ * over MORE frames, refusals, another major, a 1.5 server's SERVER_HELLO_EX and wake-up
+ * counters, an older server never asked for them), answers spanning frames, pushed frames in
+ * the middle of an answer, ERROR answers, pipelined requests, and every way the connection
+ * can fail: refused, timed out, closed mid-answer, a malformed frame, a fatal ERROR. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,7 @@ struct srv {
 	uint8_t in[4096];
 	size_t in_len, in_pos;
 	uint8_t out[PROTO_MAX_FRAME];
+	bool v1_5;                   /* the handshake as a 1.5 server: SERVER_HELLO_EX */
 	struct proto_hello hello;    /* the HELLO received (strings copied below) */
 	char hello_name[PROTO_NAME_MAX + 1], hello_token[PROTO_NAME_MAX + 1];
 };
@@ -114,8 +116,14 @@ static void srv_handshake(struct srv *s, int fd)
 	proto_str_copy(s->hello_token, sizeof s->hello_token, s->hello.token);
 	struct proto_server_hello w = welcome(s->hello_token[0] ? PROTO_ROLE_CONTROLLER
 	                                                        : PROTO_ROLE_OBSERVER);
-	srv_send(s, fd, s->out, proto_encode_server_hello(s->out, sizeof s->out, f.req,
-	                                                  PROTO_F_MORE, &w));
+	if (s->v1_5) {
+		w.minor = 5;
+		w.target.cpus_run = PROTO_CPUS_PARALLEL;
+	}
+	srv_send(s, fd, s->out, s->v1_5 ? proto_encode_server_hello_ex(s->out, sizeof s->out, f.req,
+	                                                               PROTO_F_MORE, &w)
+	                                : proto_encode_server_hello(s->out, sizeof s->out, f.req,
+	                                                            PROTO_F_MORE, &w));
 	for (uint16_t first = 0; first < 5; first += 2) {
 		struct proto_builder b;
 		struct proto_catalogue_head h = { 5, first };
@@ -251,6 +259,55 @@ static void test_handshake_accepted(void **state)
 	}
 	kov_client_free(c);
 	srv_finish(s);
+}
+
+/* A 1.5 server says how its CPUs ran and answers WAKEUPS_GET with the kernel's counters. */
+static void script_machine(struct srv *s, int fd)
+{
+	s->v1_5 = true;
+	srv_handshake(s, fd);
+	struct proto_frame f;
+	SRV_CHECK(s, srv_read(s, fd, &f) && f.type == PROTO_WAKEUPS_GET && f.size == 0);
+	struct proto_wakeups w = { 99, 0, 0, 7, 3250, 12 };
+	srv_send(s, fd, s->out, proto_encode_wakeups(s->out, sizeof s->out, f.req, 0, &w));
+	SRV_CHECK(s, !srv_read(s, fd, &f));
+}
+
+static void test_machine_from_1_5_server(void **state)
+{
+	(void)state;
+	struct srv *s = srv_start(script_machine);
+	struct kov_client *c = connected(s);
+	const struct kov_target *t = kov_client_target(c);
+	assert_int_equal(t->minor, 5);
+	assert_int_equal(t->cpus_run, PROTO_CPUS_PARALLEL);
+	assert_string_equal(kov_cpus_run(t), "parallel");
+	assert_null(kov_serial_note(t));
+	struct proto_wakeups w;
+	assert_int_equal(kov_client_wakeups(c, &w), 0);
+	assert_int_equal(w.prods, 7);
+	assert_int_equal(w.late_max_us, 3250);
+	assert_int_equal(w.ticks_pending, 12);
+	assert_int_equal(w.rescues + w.resets, 0);
+	kov_client_free(c);
+	srv_finish(s);
+}
+
+/* An older server (1.3 here) is never sent WAKEUPS_GET: it would close on an unknown type. */
+static void test_machine_from_older_server(void **state)
+{
+	(void)state;
+	struct srv *s = srv_start(script_handshake_only);
+	struct kov_client *c = connected(s);
+	const struct kov_target *t = kov_client_target(c);
+	assert_false(kov_target_reports_machine(t));
+	assert_null(kov_cpus_run(t));
+	struct proto_wakeups w;
+	assert_int_equal(kov_client_wakeups(c, &w), KOV_E_USAGE);
+	assert_contains(kov_client_error(c), "came with 1.5");
+	assert_true(kov_client_fd(c) >= 0);       /* still connected */
+	kov_client_free(c);
+	srv_finish(s);                            /* the server read nothing after HELLO */
 }
 
 static void test_hello_carries_name_and_token(void **state)
@@ -969,6 +1026,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_handshake_accepted),
 		cmocka_unit_test(test_hello_carries_name_and_token),
+		cmocka_unit_test(test_machine_from_1_5_server),
+		cmocka_unit_test(test_machine_from_older_server),
 		cmocka_unit_test(test_handshake_refused),
 		cmocka_unit_test(test_handshake_other_major),
 		cmocka_unit_test(test_connection_refused),

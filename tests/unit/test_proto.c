@@ -69,6 +69,10 @@ static const struct proto_status status = {
 	0x0000000300000004ull, 0x0000000500000006ull, 0x0000000700000008ull,
 };
 
+static const struct proto_wakeups wakeups = {
+	0x1111111122222222ull, 1, 2, 0x0000000300000004ull, 3250, 0x0000000500000006ull,
+};
+
 static const struct proto_dropped_head dropped_head = { 3, 70000, 1200 };
 static const struct proto_drop drops[] = {
 	{ PROTO_SAMPLES, 2, 1180 },
@@ -319,6 +323,26 @@ static void check_welcome(const struct proto_frame *f)
 	assert_same_frame(f, again, proto_encode_server_hello(again, BUF, f->req, f->flags, &m));
 }
 
+/* SERVER_HELLO_EX (1.5): the welcome and how the CPUs ran (test_proto_machine.c: its bytes). */
+static int build_welcome_ex(uint8_t *b, size_t cap)
+{
+	struct proto_server_hello m = welcome;
+	m.target.cpus_run = PROTO_CPUS_TAKE_TURNS;
+	return proto_encode_server_hello_ex(b, cap, REQ(PROTO_HELLO), PROTO_F_MORE, &m);
+}
+
+static void check_welcome_ex(const struct proto_frame *f)
+{
+	struct proto_server_hello m;
+	assert_int_equal(proto_decode_any_server_hello(f, &m), 0);
+	assert_int_equal(m.role, PROTO_ROLE_CONTROLLER);
+	assert_target(&m.target, &welcome.target);
+	assert_int_equal(m.target.cpus_run, PROTO_CPUS_TAKE_TURNS);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_server_hello_ex(again, BUF, f->req, f->flags, &m));
+	assert_int_equal(proto_decode_server_hello(f, &m), -PROTO_E_INVALID);
+}
+
 static int build_refusal(uint8_t *b, size_t cap)
 {
 	return proto_encode_server_hello(b, cap, REQ(PROTO_HELLO), 0, &refusal);
@@ -445,6 +469,21 @@ static void check_status_ex(const struct proto_frame *f)
 	assert_false(proto_droppable(PROTO_STATUS_EX));
 }
 
+/* WAKEUPS (1.5): six u64 (test_proto_machine.c: their bytes). */
+static int build_wakeups(uint8_t *b, size_t cap)
+{
+	return proto_encode_wakeups(b, cap, REQ(PROTO_WAKEUPS_GET), 0, &wakeups);
+}
+
+static void check_wakeups(const struct proto_frame *f)
+{
+	struct proto_wakeups m;
+	assert_int_equal(proto_decode_wakeups(f, &m), 0);
+	assert_memory_equal(&m, &wakeups, sizeof m);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_wakeups(again, BUF, f->req, f->flags, &m));
+}
+
 #define EMPTY(name, msg)                                                                   \
 	static int build_##name(uint8_t *b, size_t cap)                                    \
 	{                                                                                  \
@@ -458,6 +497,7 @@ static void check_status_ex(const struct proto_frame *f)
 	}
 EMPTY(ok, PROTO_OK)
 EMPTY(status_get, PROTO_STATUS_GET)
+EMPTY(wakeups_get, PROTO_WAKEUPS_GET)
 EMPTY(catalogue_get, PROTO_CATALOGUE_GET)
 EMPTY(config_get, PROTO_CONFIG_GET)
 EMPTY(stop, PROTO_STOP)
@@ -1025,6 +1065,7 @@ static const struct kind kinds[] = {
 	{ "hello", PROTO_HELLO, build_hello, check_hello },
 	{ "welcome", PROTO_SERVER_HELLO, build_welcome, check_welcome },
 	{ "refusal", PROTO_SERVER_HELLO, build_refusal, check_refusal },
+	{ "welcome_ex", PROTO_SERVER_HELLO_EX, build_welcome_ex, check_welcome_ex },
 	{ "error", PROTO_ERROR, build_error, check_error },
 	{ "ok", PROTO_OK, build_ok, check_ok },
 	{ "ping", PROTO_PING, build_ping, check_ping },
@@ -1033,6 +1074,8 @@ static const struct kind kinds[] = {
 	{ "status_get", PROTO_STATUS_GET, build_status_get, check_status_get },
 	{ "status", PROTO_STATUS, build_status, check_status },
 	{ "status_ex", PROTO_STATUS_EX, build_status_ex, check_status_ex },
+	{ "wakeups_get", PROTO_WAKEUPS_GET, build_wakeups_get, check_wakeups_get },
+	{ "wakeups", PROTO_WAKEUPS, build_wakeups, check_wakeups },
 	{ "dropped", PROTO_DROPPED, build_dropped, check_dropped },
 	{ "scan_request", PROTO_SCAN_REQUEST, build_scan_request, check_scan_request },
 	{ "processes", PROTO_SCAN_PROCESSES, build_processes, check_processes },
@@ -1131,7 +1174,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 32);
+	assert_int_equal(known, 35);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -1981,7 +2024,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.4"));
+	assert_non_null(strstr(reason, "1.5"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);

@@ -202,7 +202,7 @@ static void test_types(void **state)
 	assert_int_equal(proto_type_info(PROTO_SAMPLES_CHAINED)->minor, 4);
 	assert_false(proto_droppable(PROTO_CHAINS));
 	assert_true(proto_droppable(PROTO_SAMPLES_CHAINED));
-	assert_int_equal(PROTO_MINOR, 4);
+	assert_true(PROTO_MINOR >= 4);
 	/* Old SAMPLES records decode with no chain id or period. */
 	struct proto_sample s = { .flags = PROTO_SMP_USER, .depth = 1, .chain = { 0x10000400ull } };
 	struct proto_builder b;

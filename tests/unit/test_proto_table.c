@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include "dci/proto_wire.h"
 
-static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_CATALOGUE_GET,
-	PROTO_CONFIG_GET, PROTO_STOP };
+static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET,
+	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP };
 
 static bool is_empty_type(uint16_t t)
 {

@@ -1,5 +1,6 @@
 /* Recordings (gui/client/recording.c): frames written and read back unchanged with their
- * times, the end of the file, and refusals of what is not a recording or is cut short. */
+ * times, the end of the file, the target's description (SERVER_HELLO, or SERVER_HELLO_EX from
+ * a 1.5 target), and refusals of what is not a recording or is cut short. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,14 +43,30 @@ static void test_round_trip(void **state)
 	fclose(f);
 }
 
+/* Writes t's description to a new recording and reads it back: its frame (free it) and the
+ * description it gives. */
+static void description_round_trip(const struct kov_target *t, struct kov_frame *fr,
+				   struct kov_target *back)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_true(kov_rec_begin(f));
+	assert_true(kov_rec_write_target(f, 5, t));
+	rewind(f);
+	assert_true(kov_rec_open(f));
+	uint64_t ns;
+	assert_int_equal(kov_rec_next(f, fr, &ns), 1);
+	assert_int_equal(ns, 5);
+	memset(back, 0xff, sizeof *back);
+	assert_true(kov_rec_read_target(&fr->f, back));
+	fclose(f);
+}
+
 /* The target's description travels as a SERVER_HELLO: a replay gets the CPUs, timebase, PMU
  * and model the spin pane and the IPC label need. */
 static void test_target_description(void **state)
 {
 	(void)state;
-	FILE *f = tmpfile();
-	assert_non_null(f);
-	assert_true(kov_rec_begin(f));
 	struct kov_target t = { .major = 1, .minor = 2, .client_id = 7, .role = PROTO_ROLE_OBSERVER,
 				.timebase_hz = 512000000, .memory = 512ull << 20, .pvr = 0x00390202,
 				.cpus = 4, .events = 43 };
@@ -58,18 +75,13 @@ static void test_target_description(void **state)
 	strcpy(t.pmu, "isa207-arch");
 	strcpy(t.build_id, "abc");
 	strcpy(t.server, "kov-dcid 1.0");
-	assert_true(kov_rec_write_target(f, 5, &t));
-	rewind(f);
-	assert_true(kov_rec_open(f));
 	struct kov_frame fr;
-	uint64_t ns;
-	assert_int_equal(kov_rec_next(f, &fr, &ns), 1);
-	assert_int_equal(ns, 5);
 	struct kov_target back;
-	memset(&back, 0xff, sizeof back);
-	assert_true(kov_rec_read_target(&fr.f, &back));
+	description_round_trip(&t, &fr, &back);
+	assert_int_equal(fr.f.type, PROTO_SERVER_HELLO);
 	assert_int_equal(back.cpus, 4);
 	assert_int_equal(back.minor, 2);
+	assert_int_equal(back.cpus_run, PROTO_CPUS_UNKNOWN);
 	assert_int_equal(back.timebase_hz, 512000000);
 	assert_int_equal(back.pvr, 0x00390202);
 	assert_string_equal(back.model, "IBM pSeries (emulated by qemu)");
@@ -83,7 +95,22 @@ static void test_target_description(void **state)
 	struct proto_frame other;
 	assert_int_equal(proto_frame_parse(buf, (size_t)n, &other), n);
 	assert_false(kov_rec_read_target(&other, &back));
-	fclose(f);
+}
+
+/* A 1.5 target's description says how its CPUs ran, as its SERVER_HELLO_EX did. */
+static void test_target_description_1_5(void **state)
+{
+	(void)state;
+	struct kov_target t = { .major = 1, .minor = 5, .client_id = 7, .role = PROTO_ROLE_OBSERVER,
+				.timebase_hz = 512000000, .cpus = 4, .cpus_run = PROTO_CPUS_TAKE_TURNS };
+	strcpy(t.profile, "smp");
+	struct kov_frame fr;
+	struct kov_target back;
+	description_round_trip(&t, &fr, &back);
+	assert_int_equal(fr.f.type, PROTO_SERVER_HELLO_EX);
+	assert_int_equal(back.cpus_run, PROTO_CPUS_TAKE_TURNS);
+	assert_string_equal(kov_cpus_run(&back), "take-turns");
+	kov_frame_free(&fr);
 }
 
 static void test_refusals(void **state)
@@ -129,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_target_description),
+		cmocka_unit_test(test_target_description_1_5),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
