@@ -6,6 +6,7 @@
 #include "../symbols.h"
 #include "timer.h"
 #include "wake_guard.h"
+#include "hcall.h"
 #include "../mm/mmu.h"
 #include "../proc/stack.h"
 #include "../proc/thread.h"
@@ -93,6 +94,8 @@ static bool in_user_ltt(const struct trap_frame *tf)
 void exception_dispatch(struct trap_frame *tf)
 {
 	bool user = tf->msr & MSR_PR;
+	if (tf->nip == (uint64_t)hcall_cede_return)
+		wake_cede_ended();   /* this frame now holds where the cede returns to */
 	switch (tf->vector) {
 	case 0x300:
 	case 0x380:
@@ -156,12 +159,9 @@ void exception_dispatch(struct trap_frame *tf)
 		/* The wake guard's watchdog (a CPU it rescued or resumed), or else an NMI. */
 		if (!wake_guard_reset(tf))
 			panic_trap(tf, "NMI");
-		if (tf->vector == 0xf00) {
+		if (tf->vector == 0xf00) {   /* the interrupt the CPU was halted at, taken now */
 			translation_on();
 			km_pmu_interrupt(tf);
-		} else if (tf->vector != 0x100) {
-			exception_dispatch(tf);   /* the interrupt the CPU was halted at, taken now */
-			return;
 		}
 		break;
 	default:

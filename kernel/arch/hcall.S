@@ -9,10 +9,12 @@ FUNC(hcall)
 	blr
 ENDFUNC(hcall)
 
-/* long hcall_cede(void): H_CEDE with interrupts off on entry and on return, and its own return
- * address (hcall_cede_return): a CPU found halted at an interrupt vector right after it is
- * resumed there (wake_guard.c). */
+/* long hcall_cede(uint64_t *sp): H_CEDE with interrupts off on entry and on return, and its own
+ * return address (hcall_cede_return); *sp = the stack pointer there. A CPU found halted at an
+ * interrupt vector right after it, or caught by a reset in the entry of the interrupt taken
+ * there, is resumed there (wake_guard.c). */
 FUNC(hcall_cede)
+	std	r1, 0(r3)
 	li	r3, 0xE0		/* H_CEDE */
 	sc	1
 	/* H_CEDE returns with MSR[EE] on: an interrupt pending is taken here, at this address,

@@ -35,8 +35,9 @@ long hcall8(uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 	    uint64_t a6, uint64_t a7, uint64_t a8);
 long hcall_out(uint64_t out[3], uint64_t opcode, uint64_t a1, uint64_t a2, uint64_t a3,
 	       uint64_t a4);
-/* H_CEDE; hcall_cede_return is the address it returns to (wake_guard.c resumes a CPU there). */
-long hcall_cede(void);
+/* H_CEDE; hcall_cede_return is the address it returns to, *sp the stack pointer there
+ * (wake_guard.c resumes a CPU there). */
+long hcall_cede(uint64_t *sp);
 extern char hcall_cede_return[];
 
 #endif

@@ -50,6 +50,7 @@ struct percpu {
 	volatile uint32_t ceding;  /* in H_CEDE (set just before it, cleared just after) */
 	uint32_t pad2;
 	uint64_t cede_msr;         /* the MSR H_CEDE was called with */
+	uint64_t cede_sp;          /* and the stack pointer */
 	uint64_t wake_prods;       /* ceded CPUs this CPU found asleep past their tick and prodded */
 	uint64_t wake_rescues;     /* times this CPU was found halted at a vector after H_CEDE */
 	uint64_t wake_resets;      /* hypervisor-watchdog resets this CPU took */

@@ -53,7 +53,15 @@ void wake_cede(void)
 	if (wdt.per_cede)
 		arm(mftb());
 	cpu->ceding = 1;
-	hcall_cede();   /* returns with interrupts off again (hcall.S) */
+	hcall_cede(&cpu->cede_sp);   /* returns with interrupts off again (hcall.S) */
+	wake_cede_ended();
+}
+
+void wake_cede_ended(void)
+{
+	struct percpu *cpu = this_cpu();
+	if (!cpu->ceding)
+		return;
 	cpu->ceding = 0;
 	if (wdt.per_cede)
 		disarm(mftb());
@@ -155,6 +163,15 @@ static bool is_vector_entry(uint64_t nip)
 	return nip == 0x500 || nip == 0x900 || nip == 0xf00;
 }
 
+/* The exception entry and return code (boot/vectors.S, its first 16 KiB: at its physical
+ * address before translation goes on, at its link address on the way back), where MSR[RI] is
+ * off while SRR0/1 are live. */
+static bool in_exception_code(uint64_t nip)
+{
+	extern char _start[];
+	return nip < 0x4000 || nip - (uint64_t)_start < 0x4000;
+}
+
 bool wake_guard_reset(struct trap_frame *tf)
 {
 	struct percpu *cpu = this_cpu();
@@ -166,17 +183,27 @@ bool wake_guard_reset(struct trap_frame *tf)
 		return false;
 	cpu->reset_deadline = deadline;
 	cpu->wake_resets++;
-	if (cpu->ceding && is_vector_entry(tf->nip)) {
-		/* QEMU's race: halted at the vector of an interrupt delivered just after H_CEDE
-		 * returned. The interrupted state was the return from H_CEDE with MSR[EE] on;
-		 * continue as that interrupt's handler would have. */
-		cpu->wake_rescues++;
-		if (!__atomic_exchange_n(&wdt.said_rescue, 1, __ATOMIC_RELAXED))
-			kprintf("wake: cpu%u was halted at vector 0x%lx after H_CEDE (QEMU's race); "
-				"resumed by the watchdog's reset\n", cpu->index, (unsigned long)tf->nip);
-		tf->vector = tf->nip;
+	if (cpu->ceding && !(tf->msr & MSR_RI) && in_exception_code(tf->nip)) {
+		/* Between H_CEDE's return and the interrupt handler's entry (exception.c ends the
+		 * cede there): an interrupt was taken at hcall_cede_return, which is the only place
+		 * one can be. Its entry saved nothing yet that is not known: the state was the
+		 * return from H_CEDE, MSR[EE] on, the stack pointer hcall_cede kept, the volatile
+		 * registers dead. Halted at the vector itself, it is QEMU's race. Either way the
+		 * CPU goes back to hcall_cede_return and the interrupt, still pending (the
+		 * decrementer and external interrupts are level-triggered), is taken again; a
+		 * performance-monitor interrupt, cleared on delivery, is handled now. */
+		bool stuck = is_vector_entry(tf->nip);
+		if (stuck) {
+			cpu->wake_rescues++;
+			if (!__atomic_exchange_n(&wdt.said_rescue, 1, __ATOMIC_RELAXED))
+				kprintf("wake: cpu%u was halted at vector 0x%lx after H_CEDE (QEMU's race); "
+					"resumed by the watchdog's reset\n", cpu->index, (unsigned long)tf->nip);
+		}
+		if (stuck && tf->nip == 0xf00)
+			tf->vector = 0xf00;
 		tf->nip = (uint64_t)hcall_cede_return;
 		tf->msr = cpu->cede_msr | MSR_EE;
+		tf->gpr[1] = cpu->cede_sp;
 		return true;
 	}
 	if (!(tf->msr & MSR_RI)) {

@@ -30,6 +30,9 @@
 /* Idles this CPU in H_CEDE (interrupts off on entry and on return, taken inside). */
 void wake_cede(void);
 
+/* The cede is over (an interrupt's entry from hcall_cede_return, or wake_cede itself). */
+void wake_cede_ended(void);
+
 /* Boot CPU, once the timers run: arms the hypervisor watchdog where the platform has one. */
 void wake_guard_start(void);
 
