@@ -28,8 +28,13 @@ run() { # pm kind -> $OUT.$1.locks and $OUT.$1.scan
 		grep '^viewer: locks:' "$OUT.viewer"
 		grep -qE '^viewer: locks: rows=[1-9][0-9]* .* top: 0x[0-9a-f]+ (spin|sleep) ' "$OUT.viewer" ||
 			fail "the viewer's lock view is empty: $(grep locks: "$OUT.viewer")"
-		grep -qE '^viewer: locks: .* \(no object\) 0x' "$OUT.viewer" &&
-			fail "a kernel lock of no object is not named: $(grep locks: "$OUT.viewer")"
+		# A lock in the kernel image has a symbol; one in the heap (a wait queue of lwIP's,
+		# contended on the parallel machine) can only be shown by its address.
+		end=$((16#$(powerpc64-linux-gnu-nm build/kov.elf | sed -n 's/^\([0-9a-f]*\) . _end$/\1/p')))
+		for a in $(grep -oE '\(no object\) 0x[0-9a-f]+' "$OUT.viewer" | sed 's/.* 0x//'); do
+			[ $((16#$a)) -ge "$end" ] ||
+				fail "a kernel lock of no object is not named: $(grep locks: "$OUT.viewer")"
+		done
 	fi
 	kill -- -"$SIM_PID" 2>/dev/null
 	wait "$SIM_PID" 2>/dev/null
