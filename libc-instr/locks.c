@@ -94,29 +94,43 @@ bool spin_trylock(struct spinlock *l)
 	return false;
 }
 
-/* Entered by a tail call from spin_lock: the return address is the lock call's site. A waiter
- * on a fully counted record puts SPIN_FULL back should the word have lost it. */
-static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l)
+/* The wait ends after the bookkeeping (lockstat.h), as late in the lock call as it can: this
+ * is entered by a tail call, after spin_lock_contended's epilogue, and returns to the caller. */
+static __attribute__((noinline)) void spin_lock_waited(struct km_lock_stats *s, uint64_t from)
 {
-	uint64_t from = timebase(), site = (uint64_t)__builtin_return_address(0);
+	lockstat_waited(s, from, timebase());
+}
+
+/* Entered by a tail call from spin_lock: the return address is the lock call's site; `from`
+ * is the timebase spin_lock read right after its failed try (before this function's prologue:
+ * the wait starts there, lockstat.h). A waiter on a fully counted record puts SPIN_FULL back
+ * should the word have lost it.
+ *
+ * The CPU is asked for (a system call) before the wait, not by the new holder: there it ran
+ * with the lock held, lengthening the hold the other waiters wait out, and a system call is a
+ * preemption point. It is the CPU the wait began on (a thread rarely moves while it spins). */
+static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, uint64_t from)
+{
+	uint64_t site = (uint64_t)__builtin_return_address(0);
 	if (take_counted(l))
 		return;
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
-	uint32_t seen = s ? lockstat_wait_begin(s) : 0, w;
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0, cpu = s ? (uint32_t)uthread_cpu() : 0, w;
 	uint32_t tag = !s ? 1 : 1 | SPIN_CONTENDED | (s->flags & KM_LOCK_FULL ? SPIN_FULL : 0);
 	while (!spin_take_flagged(l, tag, &w))
 		__asm__ volatile("or 1,1,1; or 2,2,2" : : : "memory");
 	if (!s)
 		return;
 	lockstat_wait_end(s);
-	lockstat_contended(s, from, timebase(), site, (uint32_t)uthread_cpu(), ~0u, seen);
+	lockstat_contended(s, site, cpu, ~0u, seen);
+	spin_lock_waited(s, from);
 }
 
 void spin_lock(struct spinlock *l)
 {
 	if (__builtin_expect(spin_trylock_as(l, 1), 1))
 		return;
-	spin_lock_contended(l);
+	spin_lock_contended(l, timebase());
 }
 
 static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
@@ -214,7 +228,8 @@ static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
 	log_lock_event(m, LOCK_EVENT_ENQUEUE);
 	uint64_t from = timebase();
 	struct km_lock_stats *s = kept(m->stats ? m->stats : record_of(m, KM_LOCK_SLEEP));
-	uint32_t seen = s ? lockstat_wait_begin(s) : 0;
+	/* The CPU before the wait, as spin_lock_contended asks it. */
+	uint32_t seen = s ? lockstat_wait_begin(s) : 0, cpu = s ? (uint32_t)uthread_cpu() : 0;
 	do {
 		__atomic_add_fetch(&m->waiters, 1, __ATOMIC_SEQ_CST);
 		uint32_t v = m->locked;
@@ -225,8 +240,10 @@ static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
 	if (s) {
 		lockstat_wait_end(s);
 		/* Paused while this thread waited: this acquisition is not kept either. */
-		if (kept(s))
-			lockstat_contended(s, from, timebase(), site, (uint32_t)uthread_cpu(), ~0u, seen);
+		if (kept(s)) {
+			lockstat_contended(s, site, cpu, ~0u, seen);
+			lockstat_waited(s, from, timebase());
+		}
 	}
 	log_lock_event(m, LOCK_EVENT_DEQUEUE);
 }

@@ -96,19 +96,13 @@ static void count_site(struct km_lock_stats *s, uint64_t site)
 	s->other_sites++;
 }
 
-void lockstat_contended(struct km_lock_stats *s, uint64_t from, uint64_t now, uint64_t site,
-	uint32_t cpu, uint32_t prev_cpu, uint32_t seen)
+void lockstat_contended(struct km_lock_stats *s, uint64_t site, uint32_t cpu, uint32_t prev_cpu,
+	uint32_t seen)
 {
-	uint64_t w = now - from;
 	if (prev_cpu == ~0u)
 		prev_cpu = s->last_cpu ? s->last_cpu - 1 : cpu;
 	s->acquisitions++;
 	s->contentions++;
-	s->wait_total += w;
-	if (w > s->wait_max)
-		s->wait_max = w;
-	if (s->contentions == 1 || w < s->wait_min)
-		s->wait_min = w;
 	if (prev_cpu != cpu)
 		s->bounces++;
 	s->last_cpu = cpu + 1;
@@ -117,7 +111,6 @@ void lockstat_contended(struct km_lock_stats *s, uint64_t from, uint64_t now, ui
 	if (seen > s->qlen_max)
 		s->qlen_max = seen;
 	count_site(s, site);
-	s->acquired_at = now ? now : 1;
 }
 
 void lockstat_acquired(struct km_lock_stats *s, uint64_t now)

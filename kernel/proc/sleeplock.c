@@ -43,7 +43,8 @@ static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, 
 	if (!s)
 		return;
 	lockstat_wait_end(s);
-	lockstat_contended(s, from, mftb(), site, this_cpu()->index, ~0u, seen);
+	lockstat_contended(s, site, this_cpu()->index, ~0u, seen);
+	lockstat_waited(s, from, mftb());   /* the wait ends after the bookkeeping (lockstat.h) */
 }
 
 void sleep_lock(struct sleeplock *l)

@@ -44,13 +44,15 @@ bool spin_trylock(struct spinlock *l)
 }
 
 /* The first try failed (entered by a tail call, so the return address is the lock call's
- * site): a fully counted lock that is free is taken and counted; otherwise wait with plain
+ * site; `from` is the timebase read right after that try, where the wait starts, lockstat.h):
+ * a fully counted lock that is free is taken and counted; otherwise wait with plain
  * loads (the reservation traffic stays off the lock line), then record the contention as the
  * new holder. A waiter on a fully counted record puts SPIN_FULL back should the word have
  * lost it (a release racing with the monitor's switch). */
-static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, uint32_t me)
+static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, uint32_t me,
+							     uint64_t from)
 {
-	uint64_t from = mftb(), site = (uint64_t)__builtin_return_address(0);
+	uint64_t site = (uint64_t)__builtin_return_address(0);
 	if (take_counted(l, me))
 		return;
 	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
@@ -65,7 +67,8 @@ static __attribute__((noinline)) void spin_lock_contended(struct spinlock *l, ui
 		return;
 	lockstat_wait_end(s);
 	uint32_t prev = holder ? (holder & SPIN_HOLDER) - 1 : ~0u;
-	lockstat_contended(s, from, mftb(), site, me - 1, prev, seen);
+	lockstat_contended(s, site, me - 1, prev, seen);
+	lockstat_waited(s, from, mftb());   /* the wait ends after the bookkeeping (lockstat.h) */
 }
 
 void spin_lock(struct spinlock *l)
@@ -74,7 +77,7 @@ void spin_lock(struct spinlock *l)
 	uint32_t me = this_cpu()->index + 1;
 	if (__builtin_expect(spin_trylock_as(l, me), 1))
 		return;
-	spin_lock_contended(l, me);
+	spin_lock_contended(l, me, mftb());
 }
 
 /* A measured hold (contended or fully counted) ends here. */

@@ -51,13 +51,13 @@ static void contention_figures(void **state)
 	assert_int_equal(lockstat_wait_begin(s), 1);
 	assert_int_equal(lockstat_wait_begin(s), 2);
 	lockstat_wait_end(s);
-	lockstat_contended(s, 100, 150, 0xA0, 1, 0, 2);   /* waited 50, holder was on CPU 0 */
+	lockstat_contended(s, 0xA0, 1, 0, 2), lockstat_waited(s, 100, 150);   /* waited 50, holder was on CPU 0 */
 	lockstat_released(s, 170);
 	lockstat_wait_end(s);
-	lockstat_contended(s, 200, 210, 0xA0, 1, ~0u, 1); /* previous: the last acquirer, CPU 1 */
+	lockstat_contended(s, 0xA0, 1, ~0u, 1), lockstat_waited(s, 200, 210); /* previous: the last acquirer, CPU 1 */
 	lockstat_released(s, 240);
 	for (uint64_t site = 0xB0; site <= 0xE0; site += 0x10)   /* 4 more sites: one too many */
-		lockstat_contended(s, 300, 400, site, 2, 2, 1), lockstat_released(s, 401);
+		lockstat_contended(s, site, 2, 2, 1), lockstat_waited(s, 300, 400), lockstat_released(s, 401);
 	assert_int_equal(s->waiters, 0);
 	assert_int_equal(s->contentions, 6);
 	assert_int_equal(s->acquisitions, 6);
