@@ -69,6 +69,11 @@ int spin_lock_owner(struct spinlock *l, const void *owner)
 	return 0;
 }
 
+const struct km_lock_stats *spin_lock_stats(const struct spinlock *l)
+{
+	return table ? lockstat_find(table, (uint64_t)l) : 0;
+}
+
 /* ---- spin locks ------------------------------------------------------------------------ */
 
 /* The one-try acquisition failed on a lock that may be free but fully counted (SPIN_FULL):

@@ -45,6 +45,20 @@ struct km_lock_stats *lockstat_get(struct km_lock_area *a, uint64_t lock, uint16
 	return 0;
 }
 
+/* Records are never removed and a slot's `lock` is set first: the probe ends at a free slot. */
+struct km_lock_stats *lockstat_find(struct km_lock_area *a, uint64_t lock)
+{
+	uint32_t cap = a->capacity, i = slot_of(lock, cap);
+	for (uint32_t n = 0; n < cap; n++, i = (i + 1) & (cap - 1)) {
+		uint64_t have = __atomic_load_n(&a->locks[i].lock, __ATOMIC_ACQUIRE);
+		if (have == lock)
+			return &a->locks[i];
+		if (!have)
+			return 0;
+	}
+	return 0;
+}
+
 void lockstat_owner_gone(struct km_lock_area *a, uint64_t owner)
 {
 	if (!owner || !__atomic_load_n(&a->used, __ATOMIC_RELAXED))

@@ -21,6 +21,9 @@ bool lockstat_area_init(struct km_lock_area *a, uint64_t bytes);
  * full (counted in `dropped`). Lock-free. */
 struct km_lock_stats *lockstat_get(struct km_lock_area *a, uint64_t lock, uint16_t kind, bool *made);
 
+/* The record of `lock`, or 0 if it has none (none is made). Lock-free. */
+struct km_lock_stats *lockstat_find(struct km_lock_area *a, uint64_t lock);
+
 /* The object whose rep is `owner` is being destroyed: its locks go with it, so their records
  * lose owner and full counting and are attributed again when next met (the address may then
  * hold another lock). O(capacity). */

@@ -64,6 +64,9 @@ void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 /* Names the object (its rep, 0: none) a spin lock belongs to. 0, or -1 if the table is full. */
 int spin_lock_owner(struct spinlock *l, const void *owner);
+/* The lock statistics record of l, 0 if it has none: for a program that checks the figures
+ * of its own locks (lockbench). The holder writes them, so they are whole while it holds l. */
+const struct km_lock_stats *spin_lock_stats(const struct spinlock *l);
 /* Counts every acquisition and hold of m (not only the contended ones), attributed to the
  * object whose rep is `owner` (0: none). Costs a load and a branch per lock and unlock while
  * not monitored. Returns 0, or -1 when the process's lock table is full. */

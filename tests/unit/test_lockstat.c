@@ -1,8 +1,9 @@
 /* Lock statistics tables (kernel/lib/lockstat.c): records made once per lock address by
- * compare-and-swap, found again, dropped (and counted) when the table is full; a contended
- * acquisition's figures (wait min/max/total, waiters, bounces, call sites with the overflow in
- * other_sites, the hold closed at release); full counting's uncontended acquisitions; and an
- * owner's destruction, after which its locks are attributed again when next met. */
+ * compare-and-swap, found again (lockstat_find without making one), dropped (and counted) when
+ * the table is full; a contended acquisition's figures (wait min/max/total, waiters, bounces,
+ * call sites with the overflow in other_sites, the hold closed at release); full counting's
+ * uncontended acquisitions; and an owner's destruction, after which its locks are attributed
+ * again when next met. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,8 @@ static void records_are_made_once_and_dropped_when_full(void **state)
 	(void)state;
 	struct km_lock_area *a = new_area(6);
 	assert_int_equal(a->capacity, 4);
+	assert_null(lockstat_find(a, 0x1000));   /* finding makes nothing */
+	assert_int_equal(a->used, 0);
 	bool made;
 	struct km_lock_stats *s = lockstat_get(a, 0x1000, KM_LOCK_SPIN, &made);
 	assert_non_null(s);
@@ -37,6 +40,9 @@ static void records_are_made_once_and_dropped_when_full(void **state)
 	assert_int_equal(a->used, 4);
 	assert_null(lockstat_get(a, 0x9000, KM_LOCK_SPIN, &made));
 	assert_int_equal(a->dropped, 1);
+	assert_ptr_equal(lockstat_find(a, 0x1000), s);
+	assert_non_null(lockstat_find(a, 0x4000));
+	assert_null(lockstat_find(a, 0x9000));   /* a full table probed to the end */
 	struct km_lock_area tiny;
 	assert_false(lockstat_area_init(&tiny, sizeof tiny));
 	free(a);
