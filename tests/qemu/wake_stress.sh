@@ -36,11 +36,16 @@ wait "$rec" || fail "kovctl record: $(cat "$REC.log")"
 [ "$lost" = 0 ] || fail "$lost of $pings pings unanswered: the target hung"
 expect_not 'kov: PANIC'
 expect_not 'killed: '
+# sleepbench says it is alive 5 s after its last word, when a thread next looks: no gap of more
+# than 15 s between two, and the last within the run's last 15 s (it started before the run).
 alive=$(grep -a -c '^sleepbench: alive' "$LOG")
-[ "$alive" -ge $((SECONDS_RUN / 5 - 2)) ] || fail "sleepbench alive only $alive times in ${SECONDS_RUN}s"
+gaps=$(grep -a -o '^sleepbench: alive after [0-9]*' "$LOG" | awk '{ s = $4; if (s - p > g) g = s - p; p = s } END { print g + 0, p + 0 }')
+[ "${gaps% *}" -le 15 ] || fail "sleepbench went ${gaps% *} s without a word"
+[ "${gaps#* }" -ge $((SECONDS_RUN - 15)) ] || fail "sleepbench's last word came after ${gaps#* } s of a ${SECONDS_RUN}s run"
+# pagestorm reports every 1,000 children (fewer than that on a loaded serial machine).
 done_line=$(grep -a '^pagestorm: [0-9]* processes done' "$LOG" | tail -1)
-[ -n "$done_line" ] || fail "pagestorm reported no progress"
-[ "$(echo "$done_line" | awk '{print $5}')" = 0 ] || fail "pagestorm children failed: $done_line"
+[ -z "$done_line" ] || [ "$(echo "$done_line" | awk '{print $5}')" = 0 ] ||
+	fail "pagestorm children failed: $done_line"
 info=$($K --target 127.0.0.1:"$PORT" --json info) || fail "kovctl info failed"
 python3 - "$info" "$MACHINE" <<'EOF' || fail "wake-up counters: see above"
 import json, sys
@@ -52,4 +57,4 @@ assert w["watchdog_resets"] == 0, "the hypervisor watchdog had to reset the mach
 # another CPU; 250 ms leaves room for a host that did not run a CPU's thread for a while.
 assert w["late_max_us"] < 250000, "a CPU slept %d us past a due tick" % w["late_max_us"]
 EOF
-echo "wake stress ($MACHINE, $CPUS CPUs, ${SECONDS_RUN}s): $pings pings answered (slowest ${slowest} us), sleepbench alive $alive times, $done_line"
+echo "wake stress ($MACHINE, $CPUS CPUs, ${SECONDS_RUN}s): $pings pings answered (slowest ${slowest} us), sleepbench alive $alive times, ${done_line:-pagestorm: under 1000 processes}"
