@@ -88,6 +88,6 @@ void timer_check(void)
 		kprintf("timer: cpu%u's decrementer interrupt was lost (%lu us late, decrementer 0x%lx); "
 			"re-armed\n", cpu->index,
 			(unsigned long)((uint64_t)late / (machine.tb_freq / 1000000)),
-			(unsigned long)(mfspr(SPRN_DEC) & 0xffffffff));
+			(unsigned long)(uint32_t)dec);
 	program_next(cpu);   /* the tick is in the past: the next is one period from now */
 }

@@ -67,11 +67,6 @@ void wake_cede_ended(void)
 		disarm(mftb());
 }
 
-unsigned int wake_guard_watchdog_ms(void)
-{
-	return wdt.ms;
-}
-
 static void pet(uint64_t now)
 {
 	uint64_t next = __atomic_load_n(&wdt.next_pet, __ATOMIC_RELAXED);

@@ -5,8 +5,9 @@
  * left halted at the interrupt vector with MSR[EE] off, and only H_PROD or a system reset runs
  * it again (docs/architecture.md, "Idle and wake-ups"; tools/qemu-cede-race/ shows it in 40
  * instructions). The guard: every tick, each CPU prods a ceded CPU whose tick is overdue by
- * WAKE_PROD_PERIODS, and pets a hypervisor watchdog whose expiry resets every CPU, so a CPU
- * alone (or all of them at once) is resumed too. Each rescue is counted; a normal run has none. */
+ * WAKE_PROD_PERIODS; a hypervisor watchdog whose expiry resets every CPU is armed around each
+ * cede of a CPU alone, or petted by the ticks of several, so a CPU alone (or all of them at
+ * once) is resumed too. Each rescue is counted; a normal run has none. */
 #ifndef KOV_WAKE_GUARD_H
 #define KOV_WAKE_GUARD_H
 
@@ -43,8 +44,5 @@ void wake_guard_tick(const struct trap_frame *tf);
 /* From the system-reset vector: true if the reset was the watchdog's and the interrupted
  * state was resumed (tf rewritten to continue); false for anything else (an NMI to report). */
 bool wake_guard_reset(struct trap_frame *tf);
-
-/* The watchdog's timeout in ms (0: none on this platform or turned off). */
-unsigned int wake_guard_watchdog_ms(void);
 
 #endif
