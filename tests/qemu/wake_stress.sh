@@ -1,8 +1,9 @@
 # Wake-ups under everything at once, on the parallel machine: pagestorm (page faults, process
-# creation and exit), sleepbench (sleep-lock wake-ups across CPUs), jbb (threads that migrate
-# and contend), the monitor sampling and streaming to a recorder over the network, and a DCI
-# ping every half second, for STRESS_SECONDS (40; make bench runs it longer, STRESS_CPUS=4 too).
-# Checked: every ping answered (no hang), no panic, every pagestorm child exited 0, sleepbench
+# creation and exit), spawnstorm (waves of 8 short processes), sleepbench (sleep-lock wake-ups
+# across CPUs), jbb (threads that migrate and contend), httpd (network interrupts, fetched from
+# the host), the monitor sampling and streaming to a recorder over the network, and a DCI ping
+# every half second, for STRESS_SECONDS (40; make bench runs it longer, STRESS_CPUS=4 too).
+# Checked: every ping and page answered (no hang), no panic, every pagestorm child exited 0, sleepbench
 # alive throughout, and the kernel's wake-up counters (kovctl info): the hypervisor watchdog
 # never had to reset the machine, and no CPU slept past a due tick for longer than the guard's
 # bound (kernel/arch/wake_guard.h). Prods and rescues (QEMU's H_CEDE race) are reported.
@@ -13,14 +14,16 @@ CPUS=${STRESS_CPUS:-2}
 MACHINE=${STRESS_MACHINE:-parallel}
 REC=$(mktemp)
 trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$REC" "$REC".*' EXIT
-PORT=$(free_port)
-boot_bg --"$MACHINE" --cpus "$CPUS" --port "$PORT" --timeout $((SECONDS_RUN + 90)) \
-	--append "dci.token=ws" --workload pagestorm:4:32,sleepbench:3:1000:0,jbb:warehouses=2:hot=50
+PORT=$(free_port) HTTP=$(free_port)
+boot_bg --"$MACHINE" --cpus "$CPUS" --port "$PORT" --forward "$HTTP:80" --timeout $((SECONDS_RUN + 90)) \
+	--append "dci.token=ws" \
+	--workload pagestorm:4:32,spawnstorm:100000000,sleepbench:3:1000:0,jbb:warehouses=2:hot=50,httpd:timeout=2
 wait_for '^dcid: listening' 60
+wait_for '^httpd: listening on port 80' 60
 $K --target 127.0.0.1:"$PORT" --token ws configure sim/demo.pmu >/dev/null 2>&1 || fail "configure refused"
 $K --target 127.0.0.1:"$PORT" --token ws record --seconds "$SECONDS_RUN" --out "$REC" >"$REC.log" 2>&1 &
 rec=$!
-pings=0 lost=0 slowest=0
+pings=0 lost=0 slowest=0 pages=0 unserved=0
 end=$((SECONDS + SECONDS_RUN))
 while [ "$SECONDS" -lt "$end" ]; do
 	if out=$($K --target 127.0.0.1:"$PORT" --timeout 10 ping --count 1 2>&1); then
@@ -30,10 +33,16 @@ while [ "$SECONDS" -lt "$end" ]; do
 		lost=$((lost + 1)); echo "ping $pings unanswered: $out"
 	fi
 	pings=$((pings + 1))
+	if curl -sf --max-time 10 "http://127.0.0.1:$HTTP/about.txt" | cmp -s - sim/workloads/httpd/www/about.txt; then
+		pages=$((pages + 1))
+	else
+		unserved=$((unserved + 1)); echo "page $((pages + unserved)) not served"
+	fi
 	sleep 0.5
 done
 wait "$rec" || fail "kovctl record: $(cat "$REC.log")"
 [ "$lost" = 0 ] || fail "$lost of $pings pings unanswered: the target hung"
+[ "$unserved" = 0 ] || fail "httpd did not serve $unserved of $((pages + unserved)) pages"
 expect_not 'kov: PANIC'
 expect_not 'killed: '
 # sleepbench says it is alive 5 s after its last word, when a thread next looks: no gap of more
@@ -57,4 +66,4 @@ assert w["watchdog_resets"] == 0, "the hypervisor watchdog had to reset the mach
 # another CPU; 250 ms leaves room for a host that did not run a CPU's thread for a while.
 assert w["late_max_us"] < 250000, "a CPU slept %d us past a due tick" % w["late_max_us"]
 EOF
-echo "wake stress ($MACHINE, $CPUS CPUs, ${SECONDS_RUN}s): $pings pings answered (slowest ${slowest} us), sleepbench alive $alive times, ${done_line:-pagestorm: under 1000 processes}"
+echo "wake stress ($MACHINE, $CPUS CPUs, ${SECONDS_RUN}s): $pings pings answered (slowest ${slowest} us), $pages pages served, sleepbench alive $alive times, ${done_line:-pagestorm: under 1000 processes}"
