@@ -21,18 +21,31 @@ WARN    := -Wall -Wextra -Werror
 TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector -ffixed-r13 \
            -fno-asynchronous-unwind-tables -fno-pic -Ikernel -Iboot -I$(B)/include -I.
-TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include
+TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include -I.
 UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector \
            -fno-asynchronous-unwind-tables -fno-pic -ffixed-r13 -Ilibc-instr/include -I.
-HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I. \
+HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Itools -I. \
            $(shell pkg-config --cflags jansson 2>/dev/null)
 
-# The kernel: one folder per subsystem (docs/architecture.md), the monitor (kov/) and the
-# network glue (kernel/net/, built with lwIP's headers).
-KERNEL_DIRS := kernel kernel/arch kernel/mm kernel/co kernel/mem kernel/proc kernel/drivers kernel/lib kov
+# Where code runs decides its folder (docs/architecture.md):
+#   kernel/, kov/       the kernel and its monitor (target only)
+#   libc-instr/, dci/   the user C library and the DCI daemon (target user space)
+#   gui/, tools/        host programs
+#   common/             built for more than one of the three: lib/ (formatting, strings, lock
+#                       words and statistics), co/ (the clustered-object core), syms/ (symbol
+#                       tables), monitor/ (the monitor's portable half: PMU backends, planner,
+#                       multiplexing, attribution, rings)
+#   proto/              the DCI wire protocol: the daemon and the host's client
+# A program's sources are whole folders. The one exception: a hosted build takes the C
+# library's string functions, not common/lib/string.c.
+COMMON_C := $(wildcard common/lib/*.c common/syms/*.c common/monitor/*.c)
+HOSTED_COMMON_C := $(filter-out common/lib/string.c,$(COMMON_C))
+PROTO_C := $(wildcard proto/*.c)
+KERNEL_DIRS := kernel kernel/arch kernel/mm kernel/co kernel/mem kernel/proc kernel/drivers kernel/lib kov \
+               common/lib common/syms common/monitor common/co
 KERNEL_C := $(filter-out kernel/arch/asm_offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))) \
-            $(wildcard kernel/net/*.c) dci/elf_syms.c
+            $(wildcard kernel/net/*.c)
 KERNEL_C := $(sort $(KERNEL_C))
 # lwIP, from Debian's source package (scripts/setup fetches it; never committed).
 LWIP    := third_party/lwip/src
@@ -46,34 +59,24 @@ LWIP_INC := -Ikernel/net -Ikernel/net/compat -I$(LWIP)/include
 KERNEL_S := $(wildcard boot/*.S) $(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.S))
 KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)/target/build_id.o
 
-# Monitor code that touches the hardware or kernel internals: target only.
-KOV_TARGET_ONLY := kov/km_info.c kov/pmu_probe.c kov/scan.c kov/km_catalogue.c kov/km.c kov/km_pmu.c kov/km_locks.c \
-                   kov/km_sampler.c kov/km_program.c kov/km_proc.c
-# Portable code: compiled into the target and into the host unit tests.
-PORTABLE_C := $(filter-out kernel/lib/string.c,$(wildcard kernel/lib/*.c)) \
-              $(filter-out $(KOV_TARGET_ONLY),$(wildcard kov/*.c)) $(wildcard dci/*.c)
+# Host unit tests: the portable code, wherever it is built for.
+PORTABLE_C := $(wildcard kernel/lib/*.c) $(HOSTED_COMMON_C) $(PROTO_C)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl $(B)/host/liblisten-backlog.so
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
-LIBC_SRC := libc-instr/libc.c libc-instr/thread.c libc-instr/locks.c libc-instr/malloc.c \
-            libc-instr/cobj.c libc-instr/socket.c libc-instr/km.c libc-instr/dcounter.c kernel/lib/lockstat.c \
-            libc-instr/syscall.S kernel/co/cobj_tramp.S kernel/co/cobj_core.c kernel/co/co_count.c \
-            kernel/co/cobj_count.c \
-            kernel/lib/format.c kernel/lib/string.c
+LIBC_SRC := $(wildcard libc-instr/*.c) libc-instr/syscall.S \
+            $(wildcard common/lib/*.c common/co/*.c common/co/*.S)
 LIBC_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(LIBC_SRC))
 PROGRAMS := $(patsubst sim/workloads/%.c,$(B)/user/bin/%,$(wildcard sim/workloads/*.c)) \
-            $(if $(wildcard dci/daemon/*.c),$(B)/user/bin/dcid)
-# The DCI daemon: its target-only main loop (dci/daemon/) over the portable protocol code.
-DCID_SRC := $(wildcard dci/daemon/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c
+            $(B)/user/bin/dcid
+# The DCI daemon (dci/) over the protocol and the symbol tables.
+DCID_SRC := $(wildcard dci/*.c) $(PROTO_C) $(wildcard common/syms/*.c)
 DCID_OBJS := $(patsubst %,$(B)/user/obj/%.o,$(DCID_SRC))
 # Host programs: kovctl (gui/kovctl/) on the shared client code (gui/client/) and the codec.
-HOST_CLIENT_C := $(wildcard gui/client/*.c) $(wildcard dci/*.c) kernel/lib/ksyms.c kernel/lib/format.c kov/mux.c
+HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 # Libraries the client code links with: JSON through Debian's jansson.
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
-# The monitor's other portable code, for host programs that check configurations (the viewer):
-# the planner and the PMU backends it programs through, whichever files they are in.
-KM_PLAN_C := $(filter-out $(KOV_TARGET_ONLY) $(HOST_CLIENT_C),$(wildcard kov/*.c))
 
 .PHONY: all kernel host unit-tests test run bench case-study eval soak setup clean help
 all: kernel host unit-tests
@@ -216,12 +219,12 @@ $(B)/host/mkinitrd: tools/mkinitrd.c
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -o $@ $<
 
-$(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h dci/*.h kernel/lib/*.h kernel/abi/*.h) $(HOST_CLIENT_C)
+$(B)/host/kovctl: $(wildcard gui/kovctl/*.c gui/kovctl/*.h gui/client/*.h proto/*.h common/*/*.h kernel/abi/*.h) $(HOST_CLIENT_C)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -Igui -o $@ $(wildcard gui/kovctl/*.c) $(HOST_CLIENT_C) $(HOST_CLIENT_LIBS)
 
-$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel/abi/*.h kov/*.h dci/*.h gui/client/*) tools/mksyms_lib.c
+$(B)/host/tests/%: tests/unit/%.c $(PORTABLE_C) $(wildcard kernel/lib/*.h kernel/abi/*.h common/*/*.h proto/*.h gui/client/*) tools/mksyms_lib.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC $@"
 	@$(HOSTCC) $(HFLAGS) -O1 -Igui -o $@ $< $(PORTABLE_C) $(wildcard gui/client/*.c) tools/mksyms_lib.c -lcmocka -lpthread $(HOST_CLIENT_LIBS)

@@ -11,7 +11,7 @@
 #include "net/net.h"
 #include "symbols.h"
 #include "abi/km_abi.h"
-#include "lib/string.h"
+#include "common/lib/string.h"
 
 void svc_process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
 {

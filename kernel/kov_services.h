@@ -20,10 +20,10 @@
 #include "drivers/console.h"
 #include "arch/percpu.h"
 #include "arch/timer.h"
-#include "proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "proc/sleeplock.h"
 #include "proc/stack.h"
-#include "co/cobj.h"
+#include "common/co/cobj.h"
 
 struct process;      /* the kernel's (kernel/proc/process.h) */
 struct km_proc;      /* the monitor's state for one process (kov/km_proc.h) */
@@ -99,7 +99,7 @@ uint64_t svc_timebase_hz(void);
 /* Fills the machine's part of the daemon's description: timebase frequency, memory, PVR,
  * CPUs online, profile and model. */
 void svc_machine_describe(struct km_info *out);
-/* The kernel's embedded symbol table (kernel/lib/ksyms.h layout) and its size; 0 if missing. */
+/* The kernel's embedded symbol table (common/syms/ksyms.h layout) and its size; 0 if missing. */
 const void *svc_kernel_symbols(size_t *size);
 /* The network's state and open sockets; false without a NIC. */
 bool svc_net_info(struct km_netinfo *out);

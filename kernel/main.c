@@ -9,7 +9,7 @@
 #include "arch/wake_guard.h"
 #include "mm/mmu.h"
 #include "mm/page_alloc.h"
-#include "co/cobj.h"
+#include "common/co/cobj.h"
 #include "co/cobj_test.h"
 #include "proc/thread.h"
 #include "proc/process.h"
@@ -21,8 +21,8 @@
 #include "arch/ofstage.h"
 #include "../kov/km.h"
 #include "net/net.h"
-#include "lib/format.h"
-#include "lib/string.h"
+#include "common/lib/format.h"
+#include "common/lib/string.h"
 
 #define DCI_TOKEN_MAX 65   /* the protocol's names and tokens: 64 bytes */
 

@@ -1,6 +1,6 @@
 #include "symbols.h"
-#include "lib/ksyms.h"
-#include "lib/bytes.h"
+#include "common/syms/ksyms.h"
+#include "common/lib/bytes.h"
 
 extern const char _ksyms_start[], _ksyms_end[];
 

@@ -13,7 +13,7 @@ uint64_t symbol_address(const char *name);
 
 /* Number of symbols in the embedded table (0 if the table is missing or corrupt). */
 unsigned int symbol_count(void);
-/* The table itself (kernel/lib/ksyms.h layout) and its size without padding; 0 if missing. */
+/* The table itself (common/syms/ksyms.h layout) and its size without padding; 0 if missing. */
 const void *symbol_table(size_t *size);
 
 #endif

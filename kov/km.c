@@ -7,8 +7,8 @@
 #include "../kernel/arch/cpu.h"
 #include "../kernel/abi/scan.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../kernel/lib/string.h"
-#include "../kernel/lib/format.h"
+#include "common/lib/string.h"
+#include "common/lib/format.h"
 
 volatile uint32_t km_sw_mask;
 static struct sleeplock km_lock;

@@ -6,7 +6,7 @@
 #define KOV_KM_H
 
 #include <stdint.h>
-#include "pmu_event.h"
+#include "common/monitor/pmu_event.h"
 #include "../kernel/arch/trap.h"
 
 struct km_proc;

@@ -6,7 +6,7 @@ struct catalogue km_catalogue;
 
 /* The probe's table, in the catalogue's terms: native (the processor's backend's selects) and
  * architected cells per counter (which of them counted instructions or cycles: fixed
- * counters told apart, kov/pmu_event.c), with the overflow result on the encoding it was
+ * counters told apart, common/monitor/pmu_event.c), with the overflow result on the encoding it was
  * tried with, and whether excluding the kernel stopped the count. */
 static void probe_cells(struct catalogue_probe *cp)
 {

@@ -3,7 +3,7 @@
 #ifndef KOV_KM_CATALOGUE_H
 #define KOV_KM_CATALOGUE_H
 
-#include "pmu_event.h"
+#include "common/monitor/pmu_event.h"
 
 extern struct catalogue km_catalogue;
 

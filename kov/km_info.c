@@ -5,7 +5,7 @@
 #include "../kernel/abi/syscall_nr.h"
 #include "../kernel/kov_services.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/lib/string.h"
+#include "common/lib/string.h"
 #include "km_catalogue.h"
 
 extern const char kov_build_id[];

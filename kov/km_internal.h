@@ -6,12 +6,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "km.h"
-#include "km_plan.h"
-#include "mux.h"
-#include "sample_ring.h"
-#include "sample_period.h"
-#include "attrib.h"
-#include "chain_ring.h"
+#include "common/monitor/km_plan.h"
+#include "common/monitor/mux.h"
+#include "common/monitor/sample_ring.h"
+#include "common/monitor/sample_period.h"
+#include "common/monitor/attrib.h"
+#include "common/monitor/chain_ring.h"
 #include "../kernel/kov_services.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
@@ -119,7 +119,7 @@ void km_controller_gone(struct km_proc *k);
 /* kov/km_program.c: what attribution needs of a program (the kernel's or a process's). */
 struct km_program {
 	char name[32];
-	const void *syms;            /* kernel/lib/ksyms.h table; 0 when the program has none */
+	const void *syms;            /* common/syms/ksyms.h table; 0 when the program has none */
 	struct text_map text;        /* its methods and, when its code could be read, frames */
 };
 extern struct km_program km_kernel_program;

@@ -1,9 +1,9 @@
 /* Lock statistics on the KM's side: the kernel's own table, which the kernel's spin and sleep
- * locks fill on their contended paths (kernel/lib/lockstat.h), each lock attributed to the
+ * locks fill on their contended paths (common/lib/lockstat.h), each lock attributed to the
  * object whose method first waited for it; each process's table, registered by its C
  * library; and reading them all for the daemon. */
 #include "km_internal.h"
-#include "../kernel/lib/lockstat.h"
+#include "common/lib/lockstat.h"
 #include "../kernel/abi/syscall_nr.h"
 
 #define KERNEL_LOCK_RECORDS 512

@@ -3,7 +3,7 @@
  * groups at slice boundaries, decrementer-time samples, and growing rings that lost samples. */
 #include "km_internal.h"
 #include "pmu_access.h"
-#include "pmu_backend.h"
+#include "common/monitor/pmu_backend.h"
 #include "../kernel/arch/cpu.h"
 
 struct km_global km;

@@ -1,12 +1,12 @@
 /* Programs as the sampler sees them: a symbol table (to find the start of an interrupted
- * function) and a text map (kov/attrib.h: whether each instruction belongs to a clustered-
+ * function) and a text map (common/monitor/attrib.h: whether each instruction belongs to a clustered-
  * object method body, and where its function's frame and return address are, in one load).
  * The kernel's is built at boot from its own table; a user program's when the first process
  * loads it, and kept: initrd files never change. */
 #include "km_internal.h"
-#include "../dci/elf_syms.h"
-#include "../kernel/lib/ksyms.h"
-#include "../kernel/lib/string.h"
+#include "common/syms/elf_syms.h"
+#include "common/syms/ksyms.h"
+#include "common/lib/string.h"
 
 #define MAX_PROGRAMS 32
 #define MAX_METHODS 1024

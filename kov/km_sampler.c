@@ -4,12 +4,12 @@
 #include "km_internal.h"
 #include "pmu_access.h"
 #include "pmu_probe.h"
-#include "pmu_backend.h"
-#include "chain_ring.h"
-#include "attrib_walk.h"
+#include "common/monitor/pmu_backend.h"
+#include "common/monitor/chain_ring.h"
+#include "common/monitor/attrib_walk.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/lib/ksyms.h"
-#include "../kernel/lib/string.h"
+#include "common/syms/ksyms.h"
+#include "common/lib/string.h"
 
 extern const char _vectors_end[], _etext[];
 
@@ -20,7 +20,7 @@ struct walk_ctx {
 	bool user;
 };
 
-/* The walk's reads (kov/attrib_walk.h), inlined into it: a range check, then plain loads from
+/* The walk's reads (common/monitor/attrib_walk.h), inlined into it: a range check, then plain loads from
  * a kernel stack (mapped, cannot fault) or fault-safe loads from user memory. For user
  * memory this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not mapped
  * now ends the read instead of being faulted in. Through the callbacks they replace, each read
@@ -327,7 +327,7 @@ __attribute__((noinline)) static void fold_counting_only(struct km_cpu *c,
 }
 
 /* Overflowed counters: a sampled one records one sample for the period that just ended and is
- * preloaded with the next, randomized period (kov/sample_period.h) less the events counted
+ * preloaded with the next, randomized period (common/monitor/sample_period.h) less the events counted
  * past the overflow (the interrupt can be held off while interrupts are disabled), so every
  * period gives exactly one sample; whole periods that passed without an interrupt are counted
  * as lost samples. A counting-only one that reached the top bit (PMCjCE enables all of PMC2-8

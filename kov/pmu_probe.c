@@ -2,7 +2,7 @@
 #include "../kernel/arch/cpu.h"
 #include "../kernel/kov_services.h"
 #include "pmu_access.h"
-#include "../kernel/lib/format.h"
+#include "common/lib/format.h"
 
 #define LOOP_ITERATIONS 10000
 #define LOOP_BODY 4                 /* instructions per iteration, see run_loop() */
@@ -85,7 +85,7 @@ static uint32_t measure(int pmc, enum probe_encoding enc, unsigned modes)
 }
 
 /* An instruction count is right if it is the loop plus at most a little set-up around it
- * (probe_exact_instructions, kov/pmu_event.h). */
+ * (probe_exact_instructions, common/monitor/pmu_event.h). */
 static bool counted_instructions(uint32_t delta)
 {
 	return probe_exact_instructions(delta, pmu_probe_result.loop_instructions);

@@ -1,5 +1,5 @@
 /* Boot-time PMU probe: for each counter, whether it counts a loop of known length with the
- * instructions and cycles selects of two backends (kov/pmu_backend.h) — the processor's own
+ * instructions and cycles selects of two backends (common/monitor/pmu_backend.h) — the processor's own
  * and the architected fallback — and whether its overflow interrupts. The results seed the
  * KM's event catalogue: nothing is assumed, everything is measured. */
 #ifndef KOV_PMU_PROBE_H
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "../kernel/arch/trap.h"
-#include "pmu_backend.h"
+#include "common/monitor/pmu_backend.h"
 
 /* The columns of the probe: (backend, event). */
 enum probe_encoding {

@@ -4,7 +4,7 @@
 #include "../kernel/abi/scan.h"
 #include "../kernel/kov_services.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/lib/string.h"
+#include "common/lib/string.h"
 
 #define SCAN_ASKED 64   /* processes asked at once */
 

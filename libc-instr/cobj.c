@@ -1,7 +1,7 @@
 /* The user-level clustered-object runtime (see include/cobj.h). */
 #include "kov.h"
-#include "../kernel/co/cobj.h"
-#include "../kernel/co/co_count.h"
+#include "common/co/cobj.h"
+#include "common/co/co_count.h"
 #include "uthread.h"
 #include "locks.h"
 #include "../kernel/abi/syscall_nr.h"
@@ -140,7 +140,7 @@ bool co_runtime_prepare(void)
 	return true;
 }
 
-/* ---- glue for the shared core (kernel/co/cobj_core.c) ---- */
+/* ---- glue for the shared core (common/co/cobj_core.c) ---- */
 uint64_t co_runtime_ltt_base(void)
 {
 	return USER_LTT_BASE;

@@ -1,9 +1,9 @@
 /* System-call wrappers and console output for user programs. */
 #include "kov.h"
-#include "../kernel/co/cobj.h"
+#include "common/co/cobj.h"
 #include "uthread.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../../kernel/lib/format.h"
+#include "common/lib/format.h"
 
 static void stdout_flush_all(void);
 

@@ -1,4 +1,4 @@
-/* Spin locks, mutexes and condition variables, with lock statistics (kernel/lib/lockstat.h)
+/* Spin locks, mutexes and condition variables, with lock statistics (common/lib/lockstat.h)
  * kept on the contended paths in a table this process registers with the monitor at start.
  * A lock is attributed to the object whose method first waited for it (the kernel walks the
  * stack once, SYS_KM_LOCK_OWNER), or to the object a program names (spin_lock_owner,
@@ -7,7 +7,7 @@
 #include "uthread.h"
 #include "locks.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../../kernel/lib/lockstat.h"
+#include "common/lib/lockstat.h"
 
 #define LOCK_TABLE_RECORDS 256
 

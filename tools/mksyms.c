@@ -1,5 +1,5 @@
 /* mksyms: reads `nm -n --synthetic` output of the linked kernel on stdin and writes the
- * binary symbol table (kernel/lib/ksyms.h) to stdout or to the file given with -o. */
+ * binary symbol table (common/syms/ksyms.h) to stdout or to the file given with -o. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

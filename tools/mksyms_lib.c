@@ -6,8 +6,8 @@
 #include <string.h>
 #include "mksyms_lib.h"
 /* The table format comes from the kernel's own headers; relative paths need no -I. */
-#include "../kernel/lib/bytes.h"
-#include "../kernel/lib/ksyms.h"
+#include "common/lib/bytes.h"
+#include "common/syms/ksyms.h"
 
 struct sym {
 	uint64_t addr;

@@ -1,5 +1,5 @@
 /* Turns the output of `nm -n --synthetic` for the linked kernel into the symbol table that
- * kernel/lib/ksyms.h reads. Separate from the mksyms program so the unit tests can call it.
+ * common/syms/ksyms.h reads. Separate from the mksyms program so the unit tests can call it.
  *
  * Kept: text symbols (types T t W w) and data symbols (D d B b R r G g S s V v). With ELFv1
  * a function has a code entry ".name" and a descriptor "name" in .opd: the descriptor is

@@ -5,7 +5,7 @@
 #define KOV_CLIENT_CHAINS_H
 
 #include <stddef.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 struct kov_chains {
 	struct proto_chain *items;       /* sorted by id */

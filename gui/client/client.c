@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "client/client_priv.h"
-#include "kernel/lib/bytes.h"
+#include "common/lib/bytes.h"
 
 #define INBUF_SIZE 65536
 #define DEFAULT_TIMEOUT_MS 10000

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 enum kov_status {
 	KOV_OK = 0,

@@ -5,7 +5,7 @@
 #define KOV_CLIENT_LOCKSTAT_H
 
 #include <stdbool.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 /* Decodes either lock frame type; < 0 for any other type or a bad frame. */
 int kov_lock_decode(const struct proto_frame *f, struct proto_interval *h, struct proto_iter *it);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 /* The data streams a DROPPED record can name. */
 enum kov_stream { KOV_DROP_SAMPLES, KOV_DROP_COUNTS, KOV_DROP_LOCKS, KOV_DROP_INVOCATIONS,

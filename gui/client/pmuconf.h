@@ -16,7 +16,7 @@
 #define KOV_CLIENT_PMUCONF_H
 
 #include <stddef.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 struct kov_pmuconf {
 	struct proto_pmu_config cfg;     /* strings point into names[] */

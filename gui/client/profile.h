@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 
 struct kov_profile_stack {
 	uint32_t *frames;            /* indices into names, root first */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/recording.h"
-#include "kernel/lib/bytes.h"
+#include "common/lib/bytes.h"
 
 static const uint8_t magic[8] = { 'K', 'O', 'V', 'R', 'E', 'C', 0, 1 };
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "kovctl/kovctl.h"
 #include "client/pmuconf.h"
-#include "kov/mux.h"
+#include "common/monitor/mux.h"
 #include "client/metrics.h"
 
 static uint8_t frame[PROTO_MAX_FRAME];

@@ -1,6 +1,6 @@
 /* The PMU configuration utility (thesis figure 3.7): named groups of events picked from the
  * target's catalogue, with sampling thresholds and time shares, checked as they are built by
- * the same planner the KM runs (kov/km_plan.c) so a choice the counters cannot take together
+ * the same planner the KM runs (common/monitor/km_plan.c) so a choice the counters cannot take together
  * is refused on the spot with the reason; saved as a configuration file, sent to the target.
  *
  * The planner needs each event's status on this target: it is rebuilt from what the
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "kov/km_plan.h"
-#include "kov/ppc970_pmu.h"
+#include "common/monitor/km_plan.h"
+#include "common/monitor/ppc970_pmu.h"
 
 static struct catalogue cat;
 static struct km_plan plan;

@@ -1,7 +1,7 @@
 /* The clustered-object ABI shared by the kernel's runtime (kernel/co/cobj.c) and each process's
  * user-level runtime (libc-instr/cobj.c): the translation-table entry, DREF, method calls, and
  * CO_METHOD, whose entry stub leaves the rep in the caller's parameter save area for the
- * monitor's stack walker. The default method table and its trampoline (kernel/co/cobj_tramp.S)
+ * monitor's stack walker. The default method table and its trampoline (common/co/cobj_tramp.S)
  * are the same code on both sides; each side provides co_handle_miss(). */
 #ifndef KOV_CO_ABI_H
 #define KOV_CO_ABI_H
@@ -39,7 +39,7 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
  * `name##_body`, which the caller then defines:
  *     CO_METHOD(long, counter_add, struct counter *c, long n) { ... }
  * Before the entry sits its counting prologue, entered only through a counted rep's method
- * table (kernel/co/co_count.c) with r11 = the method's count: an atomic increment that falls
+ * table (common/co/co_count.c) with r11 = the method's count: an atomic increment that falls
  * through into the entry, so counting a call costs four instructions. The stubs have a section
  * of their own, which the linker scripts bound (__co_stubs_start/end). */
 #define CO_METHOD(ret, name, ...)                                                        \

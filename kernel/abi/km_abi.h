@@ -38,7 +38,7 @@ struct km_info {
 #define KM_EV_COUNTS_HERE 0x01u     /* the same bits as the protocol's PROTO_EV_* */
 #define KM_EV_CAN_SAMPLE 0x02u
 #define KM_EV_SAMPLES_HERE 0x04u
-#define KM_EV_ASSUMED 0x08u         /* counts here is believed, not measured (kov/pmu_event.h) */
+#define KM_EV_ASSUMED 0x08u         /* counts here is believed, not measured (common/monitor/pmu_event.h) */
 #define KM_EV_MODES_FILTERED 0x10u  /* one mode only (kernel or user) is honoured */
 struct km_event_info {
 	uint32_t code;              /* backend encoding (software events: enum sw_event) */
@@ -127,7 +127,7 @@ struct km_config {
 #define KM_CTL_START 1
 #define KM_CTL_STOP 2
 
-/* SYS_KM_SAMPLES: records as the sampler took them (struct sample, kov/sample_ring.h, has
+/* SYS_KM_SAMPLES: records as the sampler took them (struct sample, common/monitor/sample_ring.h, has
  * the same layout); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
  * caller maps to its COID through a scan. With a chain buffer (the call's third argument,
  * KM_MAX_CHAIN frames per sample) sample i's `depth` frames are at chains[i * KM_MAX_CHAIN],

@@ -14,7 +14,7 @@
 #include "../proc/syscall.h"
 #include "../mm/uaccess.h"
 #include "cpu.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../lib/stackwalk.h"
 #include "../../kov/km.h"
 

@@ -2,7 +2,7 @@
  * the sources are unmasked, and never detached, so dispatch reads the table without a lock. */
 #include "irq.h"
 #include "platform.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 
 struct irq_slot {
 	uint32_t source;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "cpu.h"
 #include "../lib/fdt_write.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 uint32_t of_call(uint32_t args_phys, uint64_t entry, uint64_t fw_msr);
 uint64_t of_stage(uint64_t entry, uint64_t fw_msr);

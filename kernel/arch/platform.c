@@ -1,8 +1,8 @@
 /* Platform selection and the machine description shared by all platforms. */
 #include "platform.h"
 #include "cpu.h"
-#include "../lib/bytes.h"
-#include "../lib/string.h"
+#include "common/lib/bytes.h"
+#include "common/lib/string.h"
 
 extern const struct platform platform_pseries, platform_mac99;
 static const struct platform *const platforms[] = { &platform_pseries, &platform_mac99 };

@@ -3,7 +3,7 @@
  * device addresses come from the device tree the Open Firmware stage flattened. */
 #include "platform.h"
 #include "cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../drivers/openpic.h"
 
 uint8_t real_ci_read8(uint64_t phys);

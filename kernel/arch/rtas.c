@@ -2,8 +2,8 @@
 #include "rtas.h"
 #include "hcall.h"
 #include "cpu.h"
-#include "../proc/spinlock.h"
-#include "../lib/string.h"
+#include "common/lib/spinlock.h"
+#include "common/lib/string.h"
 
 static const char *const rtas_services[] = {
 	"start-cpu", "stop-self", "power-off", "system-reboot", "query-cpu-stopped-state",

@@ -4,9 +4,9 @@
 #include "platform.h"
 #include "timer.h"
 #include "../mm/mmu.h"
-#include "../co/cobj.h"
+#include "common/co/cobj.h"
 #include "../proc/thread.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../drivers/console.h"
 #include "cpu.h"
 

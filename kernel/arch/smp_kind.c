@@ -2,7 +2,7 @@
 #include "platform.h"
 #include "percpu.h"
 #include "../lib/bootargs.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../drivers/console.h"
 
 int smp_run_kind(void)

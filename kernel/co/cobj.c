@@ -1,15 +1,15 @@
-#include "cobj.h"
+#include "common/co/cobj.h"
 #include "../arch/percpu.h"
 #include "../mm/mmu.h"
-#include "../proc/spinlock.h"
-#include "co_count.h"
+#include "common/lib/spinlock.h"
+#include "common/co/co_count.h"
 #include "../mm/kmem.h"
 #include "../drivers/console.h"
 #include "../arch/platform.h"
 #include "../symbols.h"
 #include "../arch/cpu.h"
-#include "../lib/ksyms.h"
-#include "../lib/string.h"
+#include "common/syms/ksyms.h"
+#include "common/lib/string.h"
 #include "../../kov/km.h"
 #include "../proc/thread.h"
 
@@ -61,7 +61,7 @@ static void sort_u64(uint64_t *v, unsigned int n)
 		}
 }
 
-/* ---- glue for the shared core (kernel/co/cobj_core.c) ---- */
+/* ---- glue for the shared core (common/co/cobj_core.c) ---- */
 bool co_runtime_prepare(void)
 {
 	return true;   /* cobj_init ran at boot */

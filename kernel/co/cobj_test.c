@@ -2,7 +2,7 @@
  * misses on every CPU, arguments surviving the miss trampoline, the context-object stack walk
  * through nested methods, children, and deferred destruction with generations. */
 #include "cobj_test.h"
-#include "cobj.h"
+#include "common/co/cobj.h"
 #include "../arch/percpu.h"
 #include "../mm/kmem.h"
 #include "../arch/smp.h"

@@ -1,8 +1,8 @@
 #include "console.h"
 #include "../arch/platform.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../arch/cpu.h"
-#include "../lib/format.h"
+#include "common/lib/format.h"
 
 static struct spinlock console_lock;
 static volatile int lock_broken;

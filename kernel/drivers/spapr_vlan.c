@@ -12,10 +12,10 @@
 #include "../arch/irq.h"
 #include "../arch/platform.h"
 #include "../mm/page_alloc.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "console.h"
 #include "../arch/cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 #define BD_VALID 0x8000000000000000ull
 #define BD_TOGGLE 0x4000000000000000ull

@@ -10,11 +10,11 @@
 #include "netdev.h"
 #include "../arch/platform.h"
 #include "../mm/page_alloc.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "console.h"
 #include "../arch/cpu.h"
 #include "../mm/mmu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../arch/irq.h"
 
 #define GEM_VENDOR 0x106b

@@ -1,6 +1,6 @@
 #include "fdt.h"
-#include "bytes.h"
-#include "string.h"
+#include "common/lib/bytes.h"
+#include "common/lib/string.h"
 
 #define TOK_BEGIN_NODE 1
 #define TOK_END_NODE   2

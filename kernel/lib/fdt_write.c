@@ -1,7 +1,7 @@
 #include "fdt_write.h"
 #include "fdt.h"
-#include "bytes.h"
-#include "string.h"
+#include "common/lib/bytes.h"
+#include "common/lib/string.h"
 
 #define TOK_BEGIN_NODE 1
 #define TOK_END_NODE   2

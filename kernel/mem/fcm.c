@@ -3,7 +3,7 @@
 #include "vm.h"
 #include "../mm/kmem.h"
 #include "../arch/cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 static struct fcm_page **bucket(struct fcm *f, uint64_t index)
 {

@@ -2,7 +2,7 @@
 #include "vm.h"
 #include "../proc/initrd.h"
 #include "../mm/kmem.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 CO_METHOD(uint64_t, fr_read, struct fr *fr, uint64_t off, void *dst, uint64_t len)
 {

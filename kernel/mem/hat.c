@@ -5,7 +5,7 @@
 #include "../mm/kmem.h"
 #include "../arch/cpu.h"
 #include "../arch/percpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 static uint64_t pte_flags(unsigned prot)
 {

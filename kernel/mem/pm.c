@@ -15,7 +15,7 @@
 #include "../arch/cpu.h"
 #include "../arch/platform.h"
 #include "../lib/bootargs.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../drivers/console.h"
 
 coid_t the_pm;

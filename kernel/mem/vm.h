@@ -14,8 +14,8 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../co/cobj.h"
-#include "../proc/spinlock.h"
+#include "common/co/cobj.h"
+#include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
 #include "../mm/mmu.h"
 

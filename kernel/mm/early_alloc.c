@@ -2,7 +2,7 @@
 #include "../arch/platform.h"
 #include "../drivers/console.h"
 #include "../arch/cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 extern char _end[];
 static uint64_t next_phys;

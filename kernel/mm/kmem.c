@@ -5,12 +5,12 @@
  * system at rest return to what they were. */
 #include "kmem.h"
 #include "page_alloc.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../arch/platform.h"
 #include "../drivers/console.h"
 #include "mmu.h"
 #include "../arch/cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../symbols.h"
 
 #define HEADER 16                 /* keeps payloads 16-byte aligned; holds the block's tag */

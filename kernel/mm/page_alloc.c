@@ -1,11 +1,11 @@
 #include "page_alloc.h"
 #include "early_alloc.h"
 #include "../arch/platform.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../drivers/console.h"
 #include "mmu.h"
 #include "../arch/cpu.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 static uint64_t *bitmap;       /* bit set = page in use */
 static uint64_t npages, nfree, hint;

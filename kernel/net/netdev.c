@@ -15,7 +15,7 @@
 #include "../arch/platform.h"
 #include "../proc/process.h"
 #include "../lib/bootargs.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../arch/cpu.h"
 
 static struct netdev *the_netdev;

@@ -11,8 +11,8 @@
 #include "../proc/process.h"
 #include "../mm/uaccess.h"
 #include "../mm/kmem.h"
-#include "../proc/spinlock.h"
-#include "../lib/string.h"
+#include "common/lib/spinlock.h"
+#include "common/lib/string.h"
 #include "../proc/thread.h"
 
 #define IO_CHUNK (64 * 1024)          /* bounce buffer per send/recv call */

@@ -11,7 +11,7 @@
 #include "arch/sys_arch.h"
 #include "../proc/thread.h"
 #include "../proc/sleeplock.h"
-#include "../proc/spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../mm/kmem.h"
 #include "../arch/timer.h"
 #include "../arch/cpu.h"

@@ -3,7 +3,7 @@
 #include "process.h"
 #include "../abi/km_abi.h"
 #include "../mm/kmem.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../arch/percpu.h"
 #include "../arch/cpu.h"
 #include "../kov_services.h"

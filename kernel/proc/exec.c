@@ -8,8 +8,8 @@
 #include "../arch/cpu.h"
 #include "../abi/syscall_nr.h"
 #include "../../kov/km.h"
-#include "../lib/bytes.h"
-#include "../lib/string.h"
+#include "common/lib/bytes.h"
+#include "common/lib/string.h"
 
 void enter_user(struct trap_frame *tf) __attribute__((noreturn));
 

@@ -1,6 +1,6 @@
 #include "initrd.h"
-#include "../lib/bytes.h"
-#include "../lib/string.h"
+#include "common/lib/bytes.h"
+#include "common/lib/string.h"
 
 extern const uint8_t _initrd_start[], _initrd_end[];
 

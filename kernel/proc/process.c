@@ -13,7 +13,7 @@
 #include "../../kov/km.h"
 #include "../kov_services.h"
 #include <stddef.h>
-#include "../lib/string.h"
+#include "common/lib/string.h"
 
 _Static_assert(THREAD_CPU_MAX == MAX_CPUS, "user programs name CPUs 0 .. MAX_CPUS - 1");
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../co/cobj.h"
+#include "common/co/cobj.h"
 #include "../arch/percpu.h"
 #include "thread.h"
 

@@ -7,7 +7,7 @@
 #include "../mm/kmem.h"
 #include "../arch/timer.h"
 #include "../drivers/console.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../abi/syscall_nr.h"
 
 #define RESTART_PAUSE_NS 1000000000ull

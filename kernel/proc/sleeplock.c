@@ -1,9 +1,9 @@
 #include "sleeplock.h"
-#include "spinlock.h"
+#include "common/lib/spinlock.h"
 #include "thread.h"
 #include "../arch/cpu.h"
 #include "../arch/percpu.h"
-#include "../lib/lockstat.h"
+#include "common/lib/lockstat.h"
 #include "../../kov/km.h"
 
 static bool still_locked(const void *key)
@@ -12,7 +12,7 @@ static bool still_locked(const void *key)
 }
 
 /* The first try failed (entered by a tail call, so the return address is the lock call's
- * site). A fully counted lock (SPIN_FULL, kernel/proc/spinlock.h) that is free is taken and
+ * site). A fully counted lock (SPIN_FULL, common/lib/spinlock.h) that is free is taken and
  * counted; otherwise sleep until an unlock, then record the contention as the new holder
  * (the word carries SPIN_CONTENDED so that the release measures the hold). */
 static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, uint32_t me)

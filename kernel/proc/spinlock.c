@@ -1,8 +1,8 @@
 /* Kernel spin locks; their statistics go to the KM's kernel lock table (kov/km.h). */
-#include "spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
 #include "../arch/cpu.h"
-#include "../lib/lockstat.h"
+#include "common/lib/lockstat.h"
 #include "../../kov/km.h"
 #include <stddef.h>
 

@@ -8,7 +8,7 @@
 #include "../mm/uaccess.h"
 #include "../arch/platform.h"
 #include "../drivers/console.h"
-#include "../lib/string.h"
+#include "common/lib/string.h"
 #include "../arch/percpu.h"
 #include "../arch/timer.h"
 #include "../arch/cpu.h"

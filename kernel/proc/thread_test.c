@@ -4,7 +4,7 @@
 #include "thread_test.h"
 #include "thread.h"
 #include "sleeplock.h"
-#include "spinlock.h"
+#include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
 #include "../drivers/console.h"
 #include "../arch/cpu.h"

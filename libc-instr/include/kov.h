@@ -1,5 +1,5 @@
 /* KOV's C library for user programs (libc-instr): system calls, console output, strings.
- * printf and friends use the same formatting code as the kernel (kernel/lib/format.c). */
+ * printf and friends use the same formatting code as the kernel (common/lib/format.c). */
 #ifndef KOV_LIBC_H
 #define KOV_LIBC_H
 
@@ -48,7 +48,7 @@ long futex_wake(volatile uint32_t *addr, long count);
  * contended path (contentions, wait and contended-hold times, waiters, CPU bounces, call
  * sites: kernel/abi/km_abi.h struct km_lock_stats) in a table the monitor reads; a lock belongs to
  * the object whose method first waited for it, unless the program names its owner. */
-#include "../../kernel/lib/spinword.h"
+#include "common/lib/spinword.h"
 /* A failed spin_trylock counts as a trylock failure in the lock's statistics. */
 void spin_lock(struct spinlock *l);
 bool spin_trylock(struct spinlock *l);

@@ -2,7 +2,7 @@
  * visited by several threads. Every object measures its own truth: the timebase around each
  * spin_lock call whose first try failed, minus the uncontended cost measured before the run,
  * summed while holding the lock. That is the time the call cost its caller beyond an
- * uncontended one, which is what KOV defines as a contention's wait (kernel/lib/lockstat.h:
+ * uncontended one, which is what KOV defines as a contention's wait (common/lib/lockstat.h:
  * from the failed first try to the end of the lock call's bookkeeping), and the waits are the
  * contentions KOV should count, exactly.
  *

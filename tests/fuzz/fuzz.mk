@@ -8,8 +8,8 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 300
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# kernel/lib/string.h reaches the C library's header with #include_next on purpose.
-FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -D_POSIX_C_SOURCE=200809L -Ikernel/lib -Itools -I. -Igui \
+# common/lib/string.h reaches the C library's header with #include_next on purpose.
+FUZZ_CFLAGS := -std=c11 -g -O1 $(WARN) -D_POSIX_C_SOURCE=200809L -Itools -I. -Igui \
                -Wno-include-next-absolute-path $(SANITIZE) -fsanitize=fuzzer
 
 FUZZERS := proto recording pmuconf fdt elf http
@@ -18,14 +18,14 @@ FUZZ_C_proto := $(HOST_CLIENT_C)
 FUZZ_C_recording := $(HOST_CLIENT_C)
 FUZZ_C_pmuconf := $(HOST_CLIENT_C)
 FUZZ_C_fdt := kernel/lib/fdt.c
-FUZZ_C_elf := dci/elf_syms.c kernel/lib/ksyms.c kernel/lib/format.c
-FUZZ_C_http := dci/daemon/http.c
+FUZZ_C_elf := common/syms/elf_syms.c common/syms/ksyms.c common/lib/format.c
+FUZZ_C_http := dci/http.c
 
 .PHONY: fuzzers sanitized fuzz
 fuzzers: $(FUZZ_BINS)
 
 .SECONDEXPANSION:
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_C_$$*) $(wildcard dci/*.h dci/daemon/*.h gui/client/*.h kernel/lib/*.h)
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_C_$$*) $(wildcard proto/*.h dci/*.h gui/client/*.h common/*/*.h kernel/lib/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_C_$*) $(if $(findstring client,$(FUZZ_C_$*)),$(HOST_CLIENT_LIBS))

@@ -1,11 +1,11 @@
-/* libFuzzer target: the ELF symbol reader (dci/elf_syms.c) the daemon runs on programs of the
- * initial RAM disk, and the symbol-table reader (kernel/lib/ksyms.c) clients run on the
+/* libFuzzer target: the ELF symbol reader (common/syms/elf_syms.c) the daemon runs on programs of the
+ * initial RAM disk, and the symbol-table reader (common/syms/ksyms.c) clients run on the
  * tables it makes. A table elf_syms_build returns must pass ksyms_valid, and every lookup in
  * it must stay inside it. */
 #include <stdlib.h>
 #include <string.h>
-#include "dci/elf_syms.h"
-#include "kernel/lib/ksyms.h"
+#include "common/syms/elf_syms.h"
+#include "common/syms/ksyms.h"
 
 struct file { const uint8_t *data; size_t size; };
 

@@ -1,10 +1,10 @@
 /* libFuzzer target: the metrics port's HTTP request-head parser and Accept negotiation
- * (dci/daemon/http.c). A complete head is never longer than the input or than HTTP_HEAD_MAX,
+ * (dci/http.c). A complete head is never longer than the input or than HTTP_HEAD_MAX,
  * refusals are HTTP statuses, and the fields it fills are NUL-terminated. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dci/daemon/http.h"
+#include "dci/http.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 #include "client/scan.h"
 #include "client/lockstat.h"
 

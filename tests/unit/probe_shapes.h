@@ -4,7 +4,7 @@
 #define KOV_TEST_PROBE_SHAPES_H
 
 #include <string.h>
-#include "../../kov/pmu_event.h"
+#include "common/monitor/pmu_event.h"
 
 static inline void fill(struct probe_cell cells[][PROBE_EVENT_COUNT], unsigned pmcs, int ev,
 	bool counts, int irq)

@@ -1,4 +1,4 @@
-/* Stack-walked object attribution (kov/attrib.c) on synthetic stacks and text: a method's own
+/* Stack-walked object attribution (common/monitor/attrib.c) on synthetic stacks and text: a method's own
  * frame, a helper called from a method, leaf methods, prologues and popped epilogues, nested
  * methods (innermost wins), no method at all, depth limits, and corrupt chains (bad pointers,
  * loops, downward links, unreadable memory) that must end the walk without a fault. */
@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/attrib.h"
+#include "common/monitor/attrib.h"
 
 /* Fake memory: a stack of 64 KiB at STACK and text of 4 functions of 64 instructions. */
 #define STACK 0x100000ull

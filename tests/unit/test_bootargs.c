@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include "bootargs.h"
+#include "kernel/lib/bootargs.h"
 
 static void test_str(void **state)
 {

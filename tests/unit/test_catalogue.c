@@ -10,8 +10,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/pmu_event.h"
-#include "../../kov/ppc970_pmu.h"
+#include "common/monitor/pmu_event.h"
+#include "common/monitor/ppc970_pmu.h"
 #include "probe_shapes.h"
 
 static struct catalogue cat;

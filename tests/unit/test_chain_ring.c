@@ -1,4 +1,4 @@
-/* Per-CPU call-chain rings (kov/chain_ring.c): chains read back whole, a chain overwritten
+/* Per-CPU call-chain rings (common/monitor/chain_ring.c): chains read back whole, a chain overwritten
  * before the reader came (or being overwritten) is reported lost, sequence numbers wrap, and
  * bad set-ups and reads are refused. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/chain_ring.h"
+#include "common/monitor/chain_ring.h"
 
 #define CAP 4
 #define WIDTH 3

@@ -20,7 +20,7 @@
 #include "client/client.h"
 #include "client/scan.h"
 #include "client/symcache.h"
-#include "kernel/lib/bytes.h"
+#include "common/lib/bytes.h"
 #include "scan_fixture.h"
 
 /* ---- the scripted server ----------------------------------------------------------------- */

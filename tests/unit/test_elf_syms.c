@@ -1,4 +1,4 @@
-/* ELF symbol tables for the DCI's symbol service (dci/elf_syms.c): built from real user
+/* ELF symbol tables for the DCI's symbol service (common/syms/elf_syms.c): built from real user
  * programs of this build (ELFv1 descriptors followed to code entries, checked against the
  * cross toolchain's view of the same file) and from corrupted copies, which must be refused or
  * survived, never crash and never yield an invalid table. */
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dci/elf_syms.h"
-#include "kernel/lib/ksyms.h"
+#include "common/syms/elf_syms.h"
+#include "common/syms/ksyms.h"
 
 struct blob {
 	uint8_t *bytes;

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bytes.h"
-#include "fdt.h"
-#include "fdt_write.h"
+#include "common/lib/bytes.h"
+#include "kernel/lib/fdt.h"
+#include "kernel/lib/fdt_write.h"
 
 static const char compatible[] = "kov,test\0kov,generic";   /* two strings, 21 bytes */
 

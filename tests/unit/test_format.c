@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "format.h"
+#include "common/lib/format.h"
 
 /* Formats with both and compares text and return value. */
 static void same_impl(const char *file, int line, const char *fmt, ...)

@@ -1,4 +1,4 @@
-/* The DCI daemon's invocation counts per interval (dci/inv_delta.c), on synthetic scans: a
+/* The DCI daemon's invocation counts per interval (proto/inv_delta.c), on synthetic scans: a
  * report never carries an object's totals since counting began, whether memory ran out at
  * START or later (the next report spans both intervals), a process's runtime did not answer the
  * baseline's scan, or the scan was truncated; objects whose counting began in the interval
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "dci/inv_delta.h"
+#include "proto/inv_delta.h"
 
 static int allocs_left = -1;   /* -1: no limit */
 

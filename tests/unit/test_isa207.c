@@ -1,4 +1,4 @@
-/* The ISA 2.07 backend (kov/isa207_pmu.c): the counter assigner for what QEMU counts, its probe
+/* The ISA 2.07 backend (common/monitor/isa207_pmu.c): the counter assigner for what QEMU counts, its probe
  * selects, and its place as the architected fallback. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/isa207_pmu.h"
+#include "common/monitor/isa207_pmu.h"
 
 static char why[256];
 static struct pmu_assignment c;

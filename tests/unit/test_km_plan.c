@@ -1,4 +1,4 @@
-/* Monitoring configurations into counter programming (kov/km_plan.c): what QEMU's PMU and
+/* Monitoring configurations into counter programming (common/monitor/km_plan.c): what QEMU's PMU and
  * 970 silicon accept, the instructions and cycles added to every group, pinning of sampled
  * events to interrupting counters, and every refusal with its sentence. */
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/km_plan.h"
-#include "../../kov/ppc970_pmu.h"
+#include "common/monitor/km_plan.h"
+#include "common/monitor/ppc970_pmu.h"
 #include "probe_shapes.h"
 
 static struct catalogue qemu, silicon;

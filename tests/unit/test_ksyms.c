@@ -7,8 +7,8 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bytes.h"
-#include "ksyms.h"
+#include "common/lib/bytes.h"
+#include "common/syms/ksyms.h"
 #include "mksyms_lib.h"
 
 /* Shaped like the linked ELFv1 kernel: code entries ".name" in .text, their descriptors

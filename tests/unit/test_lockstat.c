@@ -1,4 +1,4 @@
-/* Lock statistics tables (kernel/lib/lockstat.c): records made once per lock address by
+/* Lock statistics tables (common/lib/lockstat.c): records made once per lock address by
  * compare-and-swap, found again (lockstat_find without making one), dropped (and counted) when
  * the table is full; a contended acquisition's figures (wait min/max/total, waiters, bounces,
  * call sites with the overflow in other_sites, the hold closed at release); full counting's
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "../../kernel/lib/lockstat.h"
+#include "common/lib/lockstat.h"
 
 static struct km_lock_area *new_area(uint32_t records)
 {

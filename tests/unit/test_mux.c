@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/mux.h"
+#include "common/monitor/mux.h"
 
 /* Deterministic pseudo-random numbers (xorshift64). */
 static uint64_t rng = 0x9E3779B97F4A7C15ull;

@@ -1,7 +1,7 @@
 /* 970 constraint checker and register encoder.
  *
  * Register values are pinned two ways:
- *  - worked out by hand from the field layout (kov/ppc970_pmu.h), the derivation next to
+ *  - worked out by hand from the field layout (common/monitor/ppc970_pmu.h), the derivation next to
  *    each test;
  *  - IBM's published event groups for the 970 (the MMCR values oprofile ships in
  *    events/ppc64/970/event_mappings, which real 970 machines ran with): pm_pe_bench4,
@@ -19,7 +19,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/ppc970_pmu.h"
+#include "common/monitor/ppc970_pmu.h"
 
 static char why[256];
 

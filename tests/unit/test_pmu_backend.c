@@ -1,4 +1,4 @@
-/* The PMU backend registry (kov/pmu_backends.c) and what the generic code makes of it: which
+/* The PMU backend registry (common/monitor/pmu_backends.c) and what the generic code makes of it: which
  * backend a processor gets, which one the catalogue reports as in use after the boot probe,
  * and that every registered backend keeps the interface's promises (a conformance check a new
  * backend is held to as soon as it is listed). */
@@ -8,8 +8,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/pmu_backend.h"
-#include "../../kov/km_plan.h"
+#include "common/monitor/pmu_backend.h"
+#include "common/monitor/km_plan.h"
 #include "probe_shapes.h"
 
 static const struct pmu_backend *by_name(const char *name)

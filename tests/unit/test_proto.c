@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bytes.h"
-#include "dci/proto.h"
+#include "common/lib/bytes.h"
+#include "proto/proto.h"
 
 #define BUF 4096
 #define REQ(type) (0x00A00000u + (type))

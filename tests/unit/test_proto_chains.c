@@ -1,4 +1,4 @@
-/* The 1.4 call-chain messages of the codec (dci/proto_data.c): CHAINS and SAMPLES_CHAINED
+/* The 1.4 call-chain messages of the codec (proto/proto_data.c): CHAINS and SAMPLES_CHAINED
  * round trips byte for byte against docs/protocol.md's layouts, and malformed frames refused
  * with the error the document names (bad depths, id 0, kernel frames after user frames, user
  * frames without a process, identities without OBJECT, unknown bits, cut and padded frames);
@@ -9,8 +9,8 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "dci/proto.h"
-#include "kernel/lib/bytes.h"
+#include "proto/proto.h"
+#include "common/lib/bytes.h"
 
 static uint8_t buf[PROTO_MAX_FRAME];
 static const struct proto_samples_head head = { 7 };

@@ -1,4 +1,4 @@
-/* The 1.5 messages of the codec (dci/proto_session.c): SERVER_HELLO_EX (an accepted
+/* The 1.5 messages of the codec (proto/proto_session.c): SERVER_HELLO_EX (an accepted
  * SERVER_HELLO and how the target's CPUs ran) and WAKEUPS_GET / WAKEUPS (the kernel's wake-up
  * counters), byte for byte against docs/protocol.md's layouts; what they refuse (a refusal as
  * SERVER_HELLO_EX, an unknown cpus_run, cut and padded frames); their type rules (minor 5,
@@ -10,9 +10,9 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "dci/proto.h"
+#include "proto/proto.h"
 #include "client/client.h"
-#include "kernel/lib/bytes.h"
+#include "common/lib/bytes.h"
 
 static uint8_t buf[PROTO_MAX_FRAME], plain[PROTO_MAX_FRAME];
 

@@ -1,4 +1,4 @@
-/* The codec's table (dci/proto_wire.h): every message type the protocol names has exactly one
+/* The codec's table (proto/proto_wire.h): every message type the protocol names has exactly one
  * entry of the right shape, every layout describes its structure (fields inside it, in wire
  * order, strings with sane limits, scratch space big enough), and the smallest record each
  * list declares is what an all-zero record really encodes to. The messages' behaviour is
@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "dci/proto_wire.h"
+#include "proto/proto_wire.h"
 
 static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET,
 	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP };

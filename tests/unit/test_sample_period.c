@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kov/sample_period.h"
+#include "common/monitor/sample_period.h"
 
 static void draws_stay_in_range_with_mean_t(void **state)
 {

@@ -10,7 +10,7 @@
 #include <sched.h>
 #include <time.h>
 #include <cmocka.h>
-#include "../../kov/sample_ring.h"
+#include "common/monitor/sample_ring.h"
 
 /* A sample whose every field derives from its sequence number, so damage shows. */
 static struct sample make(uint64_t seq)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "stackwalk.h"
+#include "kernel/lib/stackwalk.h"
 
 /* A fake stack: 64 KiB of doublewords at a made-up base address. */
 #define BASE 0xC000000000100000ull

@@ -1,2 +1,2 @@
 /* <string.h> for lwIP: the kernel's own string functions. */
-#include "../../lib/string.h"
+#include "common/lib/string.h"

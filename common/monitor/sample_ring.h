@@ -1,0 +1,107 @@
+/* Sample rings: one per CPU and counter, filled by the overflow interrupt (the single
+ * producer) and emptied in bulk by the KM's drain (the single consumer). Lock-free: the
+ * producer owns `head`, the consumer owns `tail`, each publishes its index with a release
+ * store and reads the other's with an acquire load, so a slot's contents are complete before
+ * the index that hands it over is seen. The caller provides the storage; nothing here
+ * allocates. A push into a full ring drops the sample and counts it: nothing is lost
+ * silently. A ring that lost samples can be given bigger storage at its next drain. */
+#ifndef KOV_SAMPLE_RING_H
+#define KOV_SAMPLE_RING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* sample.flags: the same bits as the wire protocol's PROTO_SMP_* (proto/proto_msg.h), so they
+ * travel unchanged. Exactly one of KERNEL and USER is set. */
+#define SAMPLE_KERNEL 0x01u
+#define SAMPLE_USER 0x02u
+#define SAMPLE_WALK_TRUNCATED 0x04u  /* the stack walk behind the attribution was cut short */
+#define SAMPLE_UNCERTAIN 0x08u       /* the walk to the context object was ambiguous */
+#define SAMPLE_NO_OBJECT 0x10u       /* no context object: object is 0 */
+
+struct sample {
+	uint64_t timebase;
+	uint64_t pc;
+	uint64_t object;        /* rep of the context object, 0 when there is none */
+	uint32_t config_id;     /* configuration it was taken under */
+	uint32_t pid;
+	uint32_t tid;
+	uint16_t cpu;
+	uint16_t event;         /* catalogue index (common/monitor/pmu_event.h) */
+	uint16_t flags;
+	uint16_t depth;         /* call-chain frames (common/monitor/chain_ring.h), 0 for none */
+	uint32_t period;        /* events this sample stands for: the period that ended with it
+	                           (drawn around the threshold, common/monitor/sample_period.h) */
+	uint32_t chain;         /* its chain's sequence number in its CPU's chain ring */
+	uint32_t pad;
+};
+
+_Static_assert(sizeof(struct sample) == 56, "sample records are 56 bytes");
+
+struct sample_ring {
+	struct sample *slots;
+	uint32_t capacity;      /* a power of two */
+	uint32_t head;          /* producer: samples ever pushed (wraps) */
+	uint32_t tail;          /* consumer: samples ever drained (wraps) */
+	uint64_t lost;          /* producer: pushes refused because the ring was full */
+	uint64_t lost_seen;     /* consumer: `lost` at the last drain */
+};
+
+/* capacity must be a power of two, 1 to 2^31. Returns 0 or -1. */
+int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+
+/* Producer side. Returns false (and counts the sample lost) when the ring is full. */
+bool sample_ring_push(struct sample_ring *r, const struct sample *s);
+
+/* Producer side, in steps, for a sampler that fills the record in place instead of copying
+ * it: sample_ring_room() says whether a slot is free (false: the sample is counted lost),
+ * sample_ring_next() is that slot, and sample_ring_commit() hands it over once every field is
+ * written. sample_ring_slot() is the first two at once: the free slot, or NULL. */
+static inline bool sample_ring_room(struct sample_ring *r)
+{
+	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+	/* Acquire: the consumer's copies out of the slots it released are done before we
+	 * overwrite them. A fence (lwsync) costs less than a load-acquire's compare and isync. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (r->head - tail < r->capacity)   /* head: only this side writes it */
+		return true;
+	__atomic_store_n(&r->lost, r->lost + 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static inline struct sample *sample_ring_next(struct sample_ring *r)
+{
+	return &r->slots[r->head & (r->capacity - 1)];
+}
+
+static inline struct sample *sample_ring_slot(struct sample_ring *r)
+{
+	return sample_ring_room(r) ? sample_ring_next(r) : 0;
+}
+
+static inline void sample_ring_commit(struct sample_ring *r)
+{
+	/* Release: the record is complete before the consumer can see the new head. */
+	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+}
+
+/* Consumer side: copies up to `max` samples, oldest first, into out and returns how many;
+ * *lost (if not NULL) receives the samples lost since the previous drain. */
+uint32_t sample_ring_drain(struct sample_ring *r, struct sample *out, uint32_t max,
+	uint64_t *lost);
+
+uint32_t sample_ring_count(const struct sample_ring *r);   /* either side; a snapshot */
+uint64_t sample_ring_lost(const struct sample_ring *r);    /* total since init */
+
+/* Growth policy: a ring that lost samples grows to the smallest power of two that would have
+ * held what it held plus what it lost, doubling at least once, but never beyond `cap`
+ * (rounded down to a power of two) and never shrinking. */
+uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap);
+
+/* Drain side, after a drain that emptied the ring: moves it to new storage. The producer must
+ * not run meanwhile (its CPU's PMU interrupt masked or the counters frozen and the handler
+ * finished). Lost counts are kept. Returns -1, changing nothing, if the ring is not empty or
+ * the capacity is not valid. */
+int sample_ring_reinit(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+
+#endif
