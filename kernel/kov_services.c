@@ -1,7 +1,7 @@
-/* The kernel's services to the monitor (kernel/kov_services.h): thin wrappers over the process,
+/* The kernel's services to the monitor (kernel/include/kov_services.h): thin wrappers over the process,
  * thread, platform and file interfaces, so the monitor never sees their structures. The scan
  * hand-off and process references live with the processes (kernel/proc/process.c). */
-#include "kov_services.h"
+#include "kernel/include/kov_services.h"
 #include "proc/process.h"
 #include "proc/thread.h"
 #include "arch/platform.h"

@@ -19,7 +19,7 @@
 #include "arch/cpu.h"
 #include "lib/bootargs.h"
 #include "arch/ofstage.h"
-#include "../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include "net/net.h"
 #include "common/lib/format.h"
 #include "common/lib/string.h"

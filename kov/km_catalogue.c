@@ -1,6 +1,6 @@
 #include "km_catalogue.h"
 #include "pmu_probe.h"
-#include "../kernel/kov_services.h"
+#include "kernel/include/kov_services.h"
 
 struct catalogue km_catalogue;
 

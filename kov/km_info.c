@@ -3,7 +3,7 @@
  * files of the initial RAM disk (kernel/abi/km_abi.h). */
 #include "../kernel/abi/km_abi.h"
 #include "../kernel/abi/syscall_nr.h"
-#include "../kernel/kov_services.h"
+#include "kernel/include/kov_services.h"
 #include "../kernel/arch/cpu.h"
 #include "common/lib/string.h"
 #include "km_catalogue.h"

@@ -1,18 +1,18 @@
 /* State shared by the KM's files (kov/km*.c): the configuration in effect and each CPU's
- * monitoring state. Not an interface: kov/km.h is. */
+ * monitoring state. Not an interface: kernel/include/kov_hooks.h is. */
 #ifndef KOV_KM_INTERNAL_H
 #define KOV_KM_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "km.h"
+#include "kernel/include/kov_hooks.h"
 #include "common/monitor/km_plan.h"
 #include "common/monitor/mux.h"
 #include "common/monitor/sample_ring.h"
 #include "common/monitor/sample_period.h"
 #include "common/monitor/attrib.h"
 #include "common/monitor/chain_ring.h"
-#include "../kernel/kov_services.h"
+#include "kernel/include/kov_services.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
 #define KM_SW_RING 8
@@ -125,7 +125,7 @@ struct km_program {
 extern struct km_program km_kernel_program;
 void km_program_init(void);
 
-/* The monitor's state for one process (kov/km.h: km_process_new), reached through the
+/* The monitor's state for one process (kernel/include/kov_hooks.h: km_process_new), reached through the
  * process's one `km` pointer (svc_process_km, svc_running). */
 struct km_proc {
 	const struct km_program *prog;   /* its program, for attributing its samples; 0 before exec */

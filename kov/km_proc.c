@@ -1,5 +1,5 @@
 /* The monitor's state for each process (struct km_proc, kov/km_internal.h): made and freed
- * with the process through the kov/km.h hooks, so the process carries one pointer to it. */
+ * with the process through the kernel/include/kov_hooks.h hooks, so the process carries one pointer to it. */
 #include "km_internal.h"
 
 struct km_proc *km_process_new(void)

@@ -1,6 +1,6 @@
 #include "pmu_probe.h"
 #include "../kernel/arch/cpu.h"
-#include "../kernel/kov_services.h"
+#include "kernel/include/kov_services.h"
 #include "pmu_access.h"
 #include "common/lib/format.h"
 

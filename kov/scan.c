@@ -1,8 +1,8 @@
 /* The scan: every live object of the kernel (from the clustered-object table), each named by
  * the process that owns it, and the objects of every process whose runtime has a scanner
- * (asked through the kernel's scan requests, kernel/kov_services.h). */
+ * (asked through the kernel's scan requests, kernel/include/kov_services.h). */
 #include "../kernel/abi/scan.h"
-#include "../kernel/kov_services.h"
+#include "kernel/include/kov_services.h"
 #include "../kernel/arch/cpu.h"
 #include "common/lib/string.h"
 

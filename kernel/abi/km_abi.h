@@ -76,7 +76,7 @@ struct km_netinfo {
 	uint32_t pad;
 };
 
-/* ---- monitoring (kov/km.h) -------------------------------------------------------------- */
+/* ---- monitoring (kernel/include/kov_hooks.h) -------------------------------------------------------------- */
 
 #define KM_MAX_GROUPS 16
 #define KM_MAX_CHAIN 32             /* call-chain frames per sample at most */

@@ -49,7 +49,7 @@
 #define SYS_SHUTDOWN      36  /* (fd, how) */
 #define SYS_NETINFO       37  /* (struct km_netinfo *) -> 0, -ENODEV without a network */
 #define SYS_GETSOCKNAME   38  /* (fd, struct sockaddr_in *, u32 *len, peer?) */
-/* The KM's monitoring calls (kov/km.h; privileged processes only; records in km_abi.h). */
+/* The KM's monitoring calls (kernel/include/kov_hooks.h; privileged processes only; records in km_abi.h). */
 #define SYS_KM_CONFIGURE  39  /* (const struct km_config *, char *why, why_size) -> id */
 #define SYS_KM_CONFIG_GET 40  /* (struct km_config *) -> 0 */
 #define SYS_KM_CONTROL    41  /* (KM_CTL_START | KM_CTL_STOP) -> 0 */

@@ -16,7 +16,7 @@
 #include "cpu.h"
 #include "common/lib/spinlock.h"
 #include "../lib/stackwalk.h"
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 
 
 /* Program interrupts say why in SRR1 bits 43-47. */

@@ -35,7 +35,7 @@ struct percpu {
 	                              through r13 itself: kernel/proc/spinlock.c) */
 	struct thread *current;    /* the running thread, read in one load (thread.h) */
 	/* Its pid (0 in a kernel thread), tid and process's monitor state, set with `current`, so
-	 * that the sampler reads them in three loads (kernel/kov_services.h: svc_running). */
+	 * that the sampler reads them in three loads (kernel/include/kov_services.h: svc_running). */
 	uint32_t running_pid, running_tid;
 	struct km_proc *running_km;
 	struct km_cpu *km_cpu;     /* the monitor's state for this CPU (kov/km_internal.h), from

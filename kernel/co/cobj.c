@@ -10,7 +10,7 @@
 #include "../arch/cpu.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/string.h"
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include "../proc/thread.h"
 
 /* The shared core sizes its arrays by the ABI's constants; the kernel's must be the same. */

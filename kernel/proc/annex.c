@@ -6,7 +6,7 @@
 #include "common/lib/string.h"
 #include "../arch/percpu.h"
 #include "../arch/cpu.h"
-#include "../kov_services.h"
+#include "kernel/include/kov_services.h"
 
 coid_t process_annex;
 
@@ -87,9 +87,9 @@ void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
 	spin_unlock(&a->lock);
 }
 
-_Static_assert(SVC_MAX_PROCESSES == MAX_PROCESSES, "kernel/kov_services.h promises the limit");
+_Static_assert(SVC_MAX_PROCESSES == MAX_PROCESSES, "kernel/include/kov_services.h promises the limit");
 
-/* References (kernel/kov_services.h) are taken under the annex's lock: once process_wait
+/* References (kernel/include/kov_services.h) are taken under the annex's lock: once process_wait
  * has removed a process from the annex no new one can be, and it waits for the old ones. */
 struct process *svc_process_get(uint32_t pid)
 {

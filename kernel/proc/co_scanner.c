@@ -1,5 +1,5 @@
 /* The hand-off between the monitor and a process's clustered-object runtime: the monitor posts a
- * scan or instrument request (kernel/kov_services.h, svc_scan_request), the runtime's scanner
+ * scan or instrument request (kernel/include/kov_services.h, svc_scan_request), the runtime's scanner
  * thread, waiting in SYS_CO_SCAN_WAIT, wakes, fetches the command (SYS_CO_COUNT_CMD), writes
  * its records into the area it registered (SYS_CO_SCANNER) and answers (SYS_CO_SCAN_DONE).
  * Requests and answers are sequence numbers, so a late answer is never taken for a newer
@@ -8,7 +8,7 @@
 #include "../abi/scan.h"
 #include "../abi/syscall_nr.h"
 #include "../mm/uaccess.h"
-#include "../kov_services.h"
+#include "kernel/include/kov_services.h"
 #include <stddef.h>
 
 #define container_of_scan(key) \
@@ -55,7 +55,7 @@ long process_co_count_cmd(void)
 	return (long)__atomic_exchange_n(&current_process()->scanner.cmd, 0, __ATOMIC_ACQ_REL);
 }
 
-/* The monitor's side of the hand-off (kernel/kov_services.h). */
+/* The monitor's side of the hand-off (kernel/include/kov_services.h). */
 long svc_scan_request(struct process *p, uint64_t cmd)
 {
 	if (!__atomic_load_n(&p->scanner.area, __ATOMIC_ACQUIRE))

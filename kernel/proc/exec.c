@@ -7,7 +7,7 @@
 #include "../mm/kmem.h"
 #include "../arch/cpu.h"
 #include "../abi/syscall_nr.h"
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include "common/lib/bytes.h"
 #include "common/lib/string.h"
 

@@ -10,8 +10,8 @@
 #include "../abi/syscall_nr.h"
 #include "../arch/cpu.h"
 #include "../mm/uaccess.h"
-#include "../../kov/km.h"
-#include "../kov_services.h"
+#include "kernel/include/kov_hooks.h"
+#include "kernel/include/kov_services.h"
 #include <stddef.h>
 #include "common/lib/string.h"
 

@@ -57,7 +57,7 @@ struct process {
 	struct co_scanner scanner;         /* the monitor's requests to its runtime (co_scanner.c) */
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
-	struct km_proc *km;                    /* the monitor's state for it (kov/km.h hooks) */
+	struct km_proc *km;                    /* the monitor's state for it (kernel/include/kov_hooks.h hooks) */
 	volatile uint32_t refs;                /* svc_process_get references: not freed before 0 */
 };
 
@@ -107,7 +107,7 @@ long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
 long process_co_count_cmd(void);
 long process_co_scan_done(uint64_t count);
-/* Reading another process's memory (the monitor, through kernel/kov_services.h). Neither
+/* Reading another process's memory (the monitor, through kernel/include/kov_services.h). Neither
  * allocates anything in p, and neither may be called with the process table locked (the copy
  * can be long and takes p's FCM locks: it traps): hold a reference instead. process_read
  * copies len bytes at user address uaddr into dst, -KOV_EFAULT when a page of it was never

@@ -4,7 +4,7 @@
 #include "../arch/cpu.h"
 #include "../arch/percpu.h"
 #include "common/lib/lockstat.h"
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 
 static bool still_locked(const void *key)
 {

@@ -1,9 +1,9 @@
-/* Kernel spin locks; their statistics go to the KM's kernel lock table (kov/km.h). */
+/* Kernel spin locks; their statistics go to the KM's kernel lock table (kernel/include/kov_hooks.h). */
 #include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
 #include "../arch/cpu.h"
 #include "common/lib/lockstat.h"
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include <stddef.h>
 
 /* The preemption count is changed through r13 itself, never through a copy of it: a thread

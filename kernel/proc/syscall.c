@@ -1,7 +1,7 @@
 /* System calls. Every user pointer goes through uaccess (range check, then a copy that turns
  * an unmapped address into -KOV_EFAULT); every number is range-checked. A bad call returns an
  * error and changes nothing. */
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include "syscall.h"
 #include "../abi/syscall_nr.h"
 #include "process.h"

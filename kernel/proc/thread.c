@@ -1,4 +1,4 @@
-#include "../../kov/km.h"
+#include "kernel/include/kov_hooks.h"
 #include "thread.h"
 #include "../arch/percpu.h"
 #include "common/lib/spinlock.h"
@@ -10,7 +10,7 @@
 #include "common/co/cobj.h"
 #include "common/lib/string.h"
 #include "../arch/timer.h"
-#include "../kov_services.h"
+#include "kernel/include/kov_services.h"
 #include "process.h"
 
 #define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */
@@ -75,7 +75,7 @@ static struct runqueue *my_rq(void)
 	return &runqueues[this_cpu()->index];
 }
 
-/* cpu->current and what the sampler reads of it (kernel/kov_services.h: svc_running). During
+/* cpu->current and what the sampler reads of it (kernel/include/kov_services.h: svc_running). During
  * a switch that is the thread switching out, whose stack is still the one running, up to
  * switch_context(). A thread's process, its pid and its km never change while it can run. */
 static void set_current(struct percpu *cpu, struct thread *t)

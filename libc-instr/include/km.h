@@ -1,4 +1,4 @@
-/* The KM's monitoring calls for the privileged monitoring daemon (kov/km.h in the kernel;
+/* The KM's monitoring calls for the privileged monitoring daemon (kernel/include/kov_hooks.h in the kernel;
  * records in kernel/abi/km_abi.h). Each returns a count or 0, or a negative KOV_E* error. */
 #ifndef KOV_LIBC_KM_H
 #define KOV_LIBC_KM_H

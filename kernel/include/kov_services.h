@@ -1,6 +1,6 @@
 /* The kernel's services to the monitor (kov/): the whole of the kernel the monitor sees, besides
  * the trap frame its hooks take (arch/trap.h) and the special-purpose registers it programs
- * (arch/cpu.h). The other direction, the kernel calling the monitor, is kov/km.h.
+ * (arch/cpu.h). The other direction, the kernel calling the monitor, is kernel/include/kov_hooks.h.
  *
  * Interfaces that are already small and stable come in whole: the kernel heap (kmalloc/kfree),
  * the console (kprintf), user copies of the calling process (copy_to_user ...), the clock
@@ -15,14 +15,14 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "mm/kmem.h"
-#include "mm/uaccess.h"
-#include "drivers/console.h"
-#include "arch/percpu.h"
-#include "arch/timer.h"
+#include "kernel/mm/kmem.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/drivers/console.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/timer.h"
 #include "common/lib/spinlock.h"
-#include "proc/sleeplock.h"
-#include "proc/stack.h"
+#include "kernel/proc/sleeplock.h"
+#include "kernel/proc/stack.h"
 #include "common/co/cobj.h"
 
 struct process;      /* the kernel's (kernel/proc/process.h) */

@@ -1,13 +1,16 @@
-/* The Kernel Monitoring Module's hooks into the kernel (thesis 3.2.1): the PMU interrupt, the
- * tick that folds counts and switches multiplexed groups, the software events, and the
- * system calls of the privileged monitoring daemon. Everything costs a load and a branch
- * while monitoring is off. */
-#ifndef KOV_KM_H
-#define KOV_KM_H
+/* The kernel's calls into the Kernel Monitoring Module (kov/, thesis 3.2.1): the only names the
+ * kernel uses in the monitor. The kernel owns this header and the monitor implements it, so
+ * the include arrows point from kov/ to the kernel, never back. The hooks: the PMU interrupt,
+ * the tick that folds counts and switches multiplexed groups, the software events, processes
+ * and programs coming and going, lock records, and the system calls of the privileged
+ * monitoring daemon. Everything costs a load and a branch while monitoring is off. The other
+ * direction, what the monitor may use of the kernel, is kov_services.h. */
+#ifndef KOV_HOOKS_H
+#define KOV_HOOKS_H
 
 #include <stdint.h>
 #include "common/monitor/pmu_event.h"
-#include "../kernel/arch/trap.h"
+#include "kernel/arch/trap.h"
 
 struct km_proc;
 
