@@ -14,17 +14,8 @@
 
 #define LOAD_TOC(reg) LOAD_ADDR(reg, .TOC.)
 
-/* Define a function callable from C (ELFv1: descriptor in .opd, code at .L.name). */
-#define FUNC(name)                         \
-	.section ".opd", "aw";             \
-	.align 3;                          \
-	.globl name;                       \
-name:	.quad .L.name, .TOC.@tocbase, 0;  \
-	.previous;                         \
-	.type name, @function;             \
-.L.name:
-
-#define ENDFUNC(name) .size name, . - .L.name
+/* FUNC(name), ENDFUNC(name), STACK_FRAME_MIN, STACK_RED_ZONE: the ABI's, shared with user space. */
+#include "common/lib/elfv1_asm.h"
 
 /* Machine state register bits (64-bit numbering from the right). */
 #define MSR_SF_BIT 63
@@ -42,9 +33,5 @@ name:	.quad .L.name, .TOC.@tocbase, 0;  \
 #define SPRN_SPRG2 274
 #define SPRN_SPRG3 275
 #define SPRN_HID4  1012
-
-/* ABI: ELFv1 minimum stack frame (header + parameter save area) and protected zone. */
-#define STACK_FRAME_MIN 112
-#define STACK_RED_ZONE  288
 
 #endif

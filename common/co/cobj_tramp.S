@@ -2,7 +2,7 @@
  * whose environment word (which ELFv1 loads into r11 on every call through a function
  * pointer) is the method index, all entering co_miss_trampoline (empty LTT entries); and the
  * entry of counted reps' method tables, co_count_fast. */
-#include "boot/asm.h"
+#include "common/lib/elfv1_asm.h"
 
 #define CO_MAX_METHODS 32
 #define FRAME (STACK_FRAME_MIN + 10 * 8)
