@@ -32,7 +32,7 @@ struct percpu {
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
 	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero (changed only
-	                              through r13 itself: kernel/proc/spinlock.c) */
+	                              through r13 itself: kernel/lock/spinlock.c) */
 	struct thread *current;    /* the running thread, read in one load (thread.h) */
 	/* Its pid (0 in a kernel thread), tid and process's monitor state, set with `current`, so
 	 * that the sampler reads them in three loads (kernel/include/kov_services.h: svc_running). */

@@ -21,7 +21,7 @@
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/timer.h"
 #include "common/lib/spinlock.h"
-#include "kernel/proc/sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "kernel/proc/stack.h"
 #include "common/co/cobj.h"
 

@@ -10,7 +10,7 @@
 #include "lwip/err.h"
 #include "arch/sys_arch.h"
 #include "../proc/thread.h"
-#include "../proc/sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
 #include "../mm/kmem.h"
 #include "../arch/timer.h"

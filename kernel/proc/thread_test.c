@@ -3,7 +3,7 @@
  * pair of CPU-bound threads sharing one CPU must both finish (preemption). */
 #include "thread_test.h"
 #include "thread.h"
-#include "sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
 #include "../drivers/console.h"

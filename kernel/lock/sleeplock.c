@@ -1,8 +1,8 @@
 #include "sleeplock.h"
 #include "common/lib/spinlock.h"
-#include "thread.h"
-#include "../arch/cpu.h"
-#include "../arch/percpu.h"
+#include "kernel/proc/thread.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
 #include "common/lib/lockstat.h"
 #include "kernel/include/kov_hooks.h"
 
