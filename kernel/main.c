@@ -21,6 +21,7 @@
 #include "arch/ofstage.h"
 #include "kernel/include/kov_hooks.h"
 #include "net/net.h"
+#include "drivers/nic.h"
 #include "common/lib/format.h"
 #include "common/lib/string.h"
 
@@ -188,7 +189,7 @@ static void kernel_init(void *unused)
 		(unsigned long)boot_us);
 
 	/* The network comes up after the ready line: DHCP and the daemon must not delay boot. */
-	if (net_start())
+	if ((spapr_vlan_probe(&boot_fdt) || sungem_probe(&boot_fdt)) && net_start())
 		start_dci();
 	start_workloads();
 

@@ -1,5 +1,5 @@
 #include "smp.h"
-#include "../drivers/netdev.h"
+#include "kernel/net/netdev.h"
 #include "percpu.h"
 #include "platform.h"
 #include "timer.h"

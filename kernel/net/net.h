@@ -1,4 +1,4 @@
-/* The kernel's network stack: lwIP over the registered NIC (kernel/drivers/netdev.h), started after
+/* The kernel's network stack: lwIP over the registered NIC (netdev.h), started after
  * boot; user programs reach it through the socket system calls (kernel/net/sockets.c). */
 #ifndef KOV_NET_H
 #define KOV_NET_H
@@ -9,8 +9,8 @@
 
 struct process;
 
-/* Probes the NIC drivers; if one finds its device, starts lwIP (DHCP on it, or the static
- * address of the `ip=` boot argument) and returns true. */
+/* If a NIC driver's probe registered its device (kernel/drivers/nic.h), starts lwIP (DHCP on
+ * it, or the static address of the `ip=` boot argument) and returns true. */
 bool net_start(void);
 /* Fills the interface's description and counters; false if there is no network. */
 bool net_info(struct km_netinfo *out);

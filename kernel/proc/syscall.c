@@ -17,7 +17,7 @@
 #include "../mem/vm.h"
 #include "../mm/kmem.h"
 #include "../mm/page_alloc.h"
-#include "../drivers/netdev.h"
+#include "kernel/net/netdev.h"
 #include "../net/net.h"
 #include "initrd.h"
 
