@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include "arch/platform.h"
 #include "arch/percpu.h"
-#include "drivers/console.h"
+#include "kernel/arch/console.h"
 #include "arch/timer.h"
 #include "arch/smp.h"
 #include "arch/smp_kind.h"

@@ -1,7 +1,7 @@
 /* Exception dispatch and the panic report for anything unexpected. */
 #include "trap.h"
 #include "percpu.h"
-#include "../drivers/console.h"
+#include "console.h"
 #include "platform.h"
 #include "../symbols.h"
 #include "timer.h"

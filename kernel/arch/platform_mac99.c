@@ -4,7 +4,7 @@
 #include "platform.h"
 #include "cpu.h"
 #include "common/lib/string.h"
-#include "../drivers/openpic.h"
+#include "openpic.h"
 
 uint8_t real_ci_read8(uint64_t phys);
 void real_ci_write8(uint64_t phys, uint8_t value);

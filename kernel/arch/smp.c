@@ -7,7 +7,7 @@
 #include "common/co/cobj.h"
 #include "../proc/thread.h"
 #include "common/lib/spinlock.h"
-#include "../drivers/console.h"
+#include "console.h"
 #include "cpu.h"
 
 extern char secondary_entry[];

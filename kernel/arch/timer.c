@@ -4,7 +4,7 @@
 #include "wake_guard.h"
 #include "cpu.h"
 #include "../proc/thread.h"
-#include "../drivers/console.h"
+#include "console.h"
 
 static unsigned int hz = TIMER_HZ_DEFAULT;
 

@@ -2,7 +2,7 @@
 #include "percpu.h"
 #include "platform.h"
 #include "cpu.h"
-#include "../drivers/console.h"
+#include "console.h"
 #include "hcall.h"
 #include "../lib/bootargs.h"
 

@@ -4,7 +4,7 @@
 #include "common/lib/spinlock.h"
 #include "common/co/co_count.h"
 #include "../mm/kmem.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../symbols.h"
 #include "../arch/cpu.h"

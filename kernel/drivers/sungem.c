@@ -12,7 +12,7 @@
 #include "../arch/platform.h"
 #include "../mm/page_alloc.h"
 #include "common/lib/spinlock.h"
-#include "console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "../mm/mmu.h"
 #include "common/lib/string.h"

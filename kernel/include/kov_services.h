@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/drivers/console.h"
+#include "kernel/arch/console.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/timer.h"
 #include "common/lib/spinlock.h"

@@ -1,7 +1,7 @@
 #include "mmu.h"
 #include "../arch/platform.h"
 #include "../arch/percpu.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "early_alloc.h"
 

@@ -11,7 +11,7 @@
 #include "netdev.h"
 #include "../proc/thread.h"
 #include "../arch/timer.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../proc/process.h"
 #include "../lib/bootargs.h"

@@ -18,7 +18,7 @@
 #include "../arch/percpu.h"
 #include "../proc/process.h"
 #include "../arch/platform.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 
 /* `waiters` counts threads about to block or blocked: signallers skip the wake-up (and its
  * queue lock) when it is 0. Waiter: waiters++, fence, re-check; signaller: count++, fence,

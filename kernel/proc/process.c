@@ -4,7 +4,7 @@
 #include "../abi/km_abi.h"
 #include "../mem/vm.h"
 #include "../mm/kmem.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../arch/percpu.h"
 #include "../abi/syscall_nr.h"

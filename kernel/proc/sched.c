@@ -20,7 +20,7 @@
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/mmu.h"
 #include "kernel/arch/cpu.h"
-#include "kernel/drivers/console.h"
+#include "kernel/arch/console.h"
 #include "common/co/cobj.h"
 #include "common/lib/string.h"
 

@@ -7,7 +7,7 @@
 #include "process.h"
 #include "../mm/uaccess.h"
 #include "../arch/platform.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "common/lib/string.h"
 #include "../arch/percpu.h"
 #include "../arch/timer.h"
@@ -19,7 +19,7 @@
 #include "../mm/page_alloc.h"
 #include "kernel/net/netdev.h"
 #include "../net/net.h"
-#include "initrd.h"
+#include "kernel/mem/initrd.h"
 
 #define WRITE_MAX (64 * 1024)
 #define WRITE_LINE_MAX 512       /* longer lines reach the console in pieces */

@@ -5,7 +5,7 @@
 #include "kernel/mm/kmem.h"
 #include "kernel/arch/cpu.h"
 #include "kernel/arch/timer.h"
-#include "kernel/drivers/console.h"
+#include "kernel/arch/console.h"
 #include "common/lib/string.h"
 
 #define BTQ_BUCKETS 1024   /* K42's BlockedThreadQueues: a hash of wait queues by address */

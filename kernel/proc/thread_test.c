@@ -6,7 +6,7 @@
 #include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "../arch/smp.h"
 #include "../arch/platform.h"
