@@ -1,4 +1,5 @@
-/* Kernel entry on the boot CPU: platform, console, timer, PMU probe, other CPUs, ready. */
+/* Kernel entry on the boot CPU (platform, console, timer, PMU probe, other CPUs, ready) and on
+ * the others (secondary_main), and every CPU's idle loop. */
 #include <stdint.h>
 #include "arch/platform.h"
 #include "arch/percpu.h"
@@ -21,11 +22,40 @@
 #include "arch/ofstage.h"
 #include "kernel/include/kov_hooks.h"
 #include "net/net.h"
+#include "net/netdev.h"
 #include "drivers/nic.h"
 #include "common/lib/format.h"
 #include "common/lib/string.h"
 
 #define DCI_TOKEN_MAX 65   /* the protocol's names and tokens: 64 bytes */
+
+/* The per-CPU idle loop: waits for interrupts, runs cross-CPU calls, passes quiescent points. */
+static __attribute__((noreturn)) void cpu_idle_loop(void)
+{
+	for (;;) {
+		co_quiescent();
+		co_reclaim();
+		smp_run_pending_call();
+		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()) && !sched_pull())
+			platform->idle();
+	}
+}
+
+/* C entry of a secondary CPU (from boot/head.S). */
+void secondary_main(unsigned long index) __attribute__((noreturn));
+void secondary_main(unsigned long index)
+{
+	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
+	if (platform->interrupts_init_cpu)
+		platform->interrupts_init_cpu();
+	mmu_init_secondary();
+	cobj_init_cpu();
+	sched_init_cpu();
+	timer_start_cpu();
+	smp_mark_online();
+	irq_enable();
+	cpu_idle_loop();
+}
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
 
