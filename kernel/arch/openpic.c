@@ -3,7 +3,7 @@
  * priority, the vector being the source number. */
 #include "openpic.h"
 #include "irq.h"
-#include "kernel/mm/mmu.h"
+#include "io.h"
 #include "console.h"
 
 #define GCR 0x1020                   /* global configuration */

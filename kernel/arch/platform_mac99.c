@@ -172,6 +172,6 @@ const struct platform platform_mac99 = {
 	.interrupts_init_cpu = mac99_interrupts_init_cpu,
 	.external_interrupt = openpic_interrupt,
 	.irq_route = openpic_route,
-	.hpt = &hpt_native,
+	.hpt = HPT_NATIVE,
 	.power_off = mac99_power_off,
 };

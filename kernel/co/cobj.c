@@ -6,7 +6,6 @@
 #include "../mm/kmem.h"
 #include "kernel/arch/console.h"
 #include "../arch/platform.h"
-#include "../symbols.h"
 #include "../arch/cpu.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/string.h"

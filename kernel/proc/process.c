@@ -1,6 +1,5 @@
 #include "process.h"
 #include "exec.h"
-#include "../net/net.h"
 #include "../abi/km_abi.h"
 #include "../mem/vm.h"
 #include "../mm/kmem.h"

@@ -17,8 +17,6 @@
 #include "../mem/vm.h"
 #include "../mm/kmem.h"
 #include "../mm/page_alloc.h"
-#include "kernel/net/netdev.h"
-#include "../net/net.h"
 #include "kernel/mem/initrd.h"
 
 #define WRITE_MAX (64 * 1024)
@@ -230,7 +228,7 @@ static inline long monitor_or_net_syscall(struct trap_frame *tf, uint64_t *a)
 	case SYS_SETSOCKOPT:
 	case SYS_SHUTDOWN:
 	case SYS_GETSOCKNAME:
-		return netdev_get() ? net_syscall(tf->gpr[0], a) : -KOV_ENODEV;
+		return net_syscall(tf->gpr[0], a);
 	default:
 		return -KOV_ENOSYS;
 	}
