@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct thread;
 struct km_proc;
@@ -67,6 +68,15 @@ static inline struct percpu *this_cpu(void)
 	struct percpu *p;
 	__asm__ volatile("mr %0, 13" : "=r"(p));
 	return p;
+}
+
+/* The running thread's tid, in one load from this CPU's area (as thread.h's current_thread()):
+ * for the sleep locks (kernel/lock/sleeplock.c), which need no more of the thread. */
+static inline uint32_t running_tid(void)
+{
+	uint32_t tid;
+	__asm__ volatile("lwz %0, %1(13)" : "=r"(tid) : "i"(offsetof(struct percpu, running_tid)));
+	return tid;
 }
 
 /* Sets up area `index` and points SPRG0 and r13 at it; call first thing on each CPU. */
