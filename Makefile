@@ -42,7 +42,7 @@ HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Itools -I. \
 COMMON_C := $(wildcard common/lib/*.c common/syms/*.c common/monitor/*.c)
 HOSTED_COMMON_C := $(filter-out common/lib/string.c,$(COMMON_C))
 PROTO_C := $(wildcard proto/*.c)
-KERNEL_DIRS := kernel kernel/arch kernel/mm kernel/co kernel/mem kernel/proc kernel/drivers kernel/lib kov \
+KERNEL_DIRS := kernel kernel/arch kernel/lock kernel/mm kernel/co kernel/mem kernel/proc kernel/drivers kernel/lib kov \
                common/lib common/syms common/monitor common/co
 KERNEL_C := $(filter-out kernel/arch/asm_offsets.c,$(foreach d,$(KERNEL_DIRS),$(wildcard $(d)/*.c))) \
             $(wildcard kernel/net/*.c)

@@ -1,8 +1,9 @@
-/* Kernel entry on the boot CPU: platform, console, timer, PMU probe, other CPUs, ready. */
+/* Kernel entry on the boot CPU (platform, console, timer, PMU probe, other CPUs, ready) and on
+ * the others (secondary_main), and every CPU's idle loop. */
 #include <stdint.h>
 #include "arch/platform.h"
 #include "arch/percpu.h"
-#include "drivers/console.h"
+#include "kernel/arch/console.h"
 #include "arch/timer.h"
 #include "arch/smp.h"
 #include "arch/smp_kind.h"
@@ -21,10 +22,40 @@
 #include "arch/ofstage.h"
 #include "kernel/include/kov_hooks.h"
 #include "net/net.h"
+#include "net/netdev.h"
+#include "drivers/nic.h"
 #include "common/lib/format.h"
 #include "common/lib/string.h"
 
 #define DCI_TOKEN_MAX 65   /* the protocol's names and tokens: 64 bytes */
+
+/* The per-CPU idle loop: waits for interrupts, runs cross-CPU calls, passes quiescent points. */
+static __attribute__((noreturn)) void cpu_idle_loop(void)
+{
+	for (;;) {
+		co_quiescent();
+		co_reclaim();
+		smp_run_pending_call();
+		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()) && !sched_pull())
+			platform->idle();
+	}
+}
+
+/* C entry of a secondary CPU (from boot/head.S). */
+void secondary_main(unsigned long index) __attribute__((noreturn));
+void secondary_main(unsigned long index)
+{
+	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
+	if (platform->interrupts_init_cpu)
+		platform->interrupts_init_cpu();
+	mmu_init_secondary();
+	cobj_init_cpu();
+	sched_init_cpu();
+	timer_start_cpu();
+	smp_mark_online();
+	irq_enable();
+	cpu_idle_loop();
+}
 
 void kmain(uint64_t fdt, uint64_t from_firmware);
 
@@ -188,7 +219,7 @@ static void kernel_init(void *unused)
 		(unsigned long)boot_us);
 
 	/* The network comes up after the ready line: DHCP and the daemon must not delay boot. */
-	if (net_start())
+	if ((spapr_vlan_probe(&boot_fdt) || sungem_probe(&boot_fdt)) && net_start())
 		start_dci();
 	start_workloads();
 

@@ -20,12 +20,6 @@ const char *symbolize(uint64_t addr, char *buf, size_t n)
 	return buf;
 }
 
-uint64_t symbol_address(const char *name)
-{
-	const void *t = table();
-	return t ? ksyms_addr(t, name) : 0;
-}
-
 unsigned int symbol_count(void)
 {
 	const void *t = table();

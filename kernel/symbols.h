@@ -8,9 +8,6 @@
 /* Writes "name+0xoff" for a kernel address into buf ("?" if unknown); returns buf. */
 const char *symbolize(uint64_t addr, char *buf, size_t n);
 
-/* Address of a kernel symbol by exact name, 0 if unknown. */
-uint64_t symbol_address(const char *name);
-
 /* Number of symbols in the embedded table (0 if the table is missing or corrupt). */
 unsigned int symbol_count(void);
 /* The table itself (common/syms/ksyms.h layout) and its size without padding; 0 if missing. */

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct thread;
 struct km_proc;
@@ -32,7 +33,7 @@ struct percpu {
 	volatile uint64_t quiescent; /* quiescent points passed (clustered-object reclamation) */
 	uint64_t xcall_seen;       /* last cross-CPU call this CPU ran */
 	uint32_t preempt_count;    /* spin locks held: no preemption while non-zero (changed only
-	                              through r13 itself: kernel/proc/spinlock.c) */
+	                              through r13 itself: kernel/lock/spinlock.c) */
 	struct thread *current;    /* the running thread, read in one load (thread.h) */
 	/* Its pid (0 in a kernel thread), tid and process's monitor state, set with `current`, so
 	 * that the sampler reads them in three loads (kernel/include/kov_services.h: svc_running). */
@@ -67,6 +68,15 @@ static inline struct percpu *this_cpu(void)
 	struct percpu *p;
 	__asm__ volatile("mr %0, 13" : "=r"(p));
 	return p;
+}
+
+/* The running thread's tid, in one load from this CPU's area (as thread.h's current_thread()):
+ * for the sleep locks (kernel/lock/sleeplock.c), which need no more of the thread. */
+static inline uint32_t running_tid(void)
+{
+	uint32_t tid;
+	__asm__ volatile("lwz %0, %1(13)" : "=r"(tid) : "i"(offsetof(struct percpu, running_tid)));
+	return tid;
 }
 
 /* Sets up area `index` and points SPRG0 and r13 at it; call first thing on each CPU. */

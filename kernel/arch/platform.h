@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "../lib/fdt.h"
-#include "../mm/mmu.h"
 
 #define MAX_MEM_REGIONS 8
 
@@ -54,8 +53,9 @@ struct platform {
 	bool (*irq_route)(uint32_t source);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
-	/* How the hashed page table is written. */
-	const struct hpt_ops *hpt;
+	/* How the hashed page table is written: directly, or through the hypervisor's calls
+	 * (kernel/mm/mmu.c picks the code for it). */
+	enum platform_hpt { HPT_NATIVE, HPT_HYPERVISOR } hpt;
 	/* Powers the machine off; QEMU exits. */
 	void (*power_off)(void) __attribute__((noreturn));
 };

@@ -4,7 +4,7 @@
 #include "platform.h"
 #include "cpu.h"
 #include "common/lib/string.h"
-#include "../drivers/openpic.h"
+#include "openpic.h"
 
 uint8_t real_ci_read8(uint64_t phys);
 void real_ci_write8(uint64_t phys, uint8_t value);
@@ -172,6 +172,6 @@ const struct platform platform_mac99 = {
 	.interrupts_init_cpu = mac99_interrupts_init_cpu,
 	.external_interrupt = openpic_interrupt,
 	.irq_route = openpic_route,
-	.hpt = &hpt_native,
+	.hpt = HPT_NATIVE,
 	.power_off = mac99_power_off,
 };

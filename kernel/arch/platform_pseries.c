@@ -145,6 +145,6 @@ const struct platform platform_pseries = {
 	.interrupts_init_cpu = pseries_interrupts_init_cpu,
 	.external_interrupt = pseries_external_interrupt,
 	.irq_route = pseries_irq_route,
-	.hpt = &hpt_papr,
+	.hpt = HPT_HYPERVISOR,
 	.power_off = pseries_power_off,
 };

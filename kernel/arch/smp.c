@@ -1,13 +1,9 @@
 #include "smp.h"
-#include "../drivers/netdev.h"
 #include "percpu.h"
 #include "platform.h"
 #include "timer.h"
-#include "../mm/mmu.h"
-#include "common/co/cobj.h"
-#include "../proc/thread.h"
 #include "common/lib/spinlock.h"
-#include "../drivers/console.h"
+#include "console.h"
 #include "cpu.h"
 
 extern char secondary_entry[];
@@ -23,7 +19,7 @@ static struct {
 } xcall;
 static struct spinlock xcall_lock;
 
-static void mark_online(void)
+void smp_mark_online(void)
 {
 	/* Calls made before this CPU was online are not its business. */
 	this_cpu()->xcall_seen = __atomic_load_n(&xcall.seq, __ATOMIC_ACQUIRE);
@@ -31,7 +27,7 @@ static void mark_online(void)
 	this_cpu()->online = 1;
 }
 
-static void run_pending_call(void)
+void smp_run_pending_call(void)
 {
 	uint64_t seq = __atomic_load_n(&xcall.seq, __ATOMIC_ACQUIRE);
 	if (seq == this_cpu()->xcall_seen)
@@ -66,34 +62,9 @@ bool smp_call_all(void (*fn)(void *), void *arg)
 	return ok;
 }
 
-void cpu_idle_loop(void)
-{
-	for (;;) {
-		co_quiescent();
-		co_reclaim();
-		run_pending_call();
-		if (!sched_run_queued() && !(this_cpu()->index == 0 && netdev_idle()) && !sched_pull())
-			platform->idle();
-	}
-}
-
-void secondary_main(unsigned long index)
-{
-	percpu_init_self((unsigned)index, machine.cpu_hw_id[index]);
-	if (platform->interrupts_init_cpu)
-		platform->interrupts_init_cpu();
-	mmu_init_secondary();
-	cobj_init_cpu();
-	sched_init_cpu();
-	timer_start_cpu();
-	mark_online();
-	irq_enable();
-	cpu_idle_loop();
-}
-
 unsigned int smp_start(void)
 {
-	mark_online();
+	smp_mark_online();
 	unsigned int want = machine.cpu_count < MAX_CPUS ? machine.cpu_count : MAX_CPUS;
 	if (machine.cpu_count > MAX_CPUS)
 		kprintf("smp: %u CPUs present, using the first %u\n", machine.cpu_count, MAX_CPUS);

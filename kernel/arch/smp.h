@@ -8,14 +8,14 @@
  * Returns the number of CPUs online, the boot CPU included. */
 unsigned int smp_start(void);
 
-/* C entry of a secondary CPU (from boot/head.S). */
-void secondary_main(unsigned long index) __attribute__((noreturn));
+/* A starting CPU (kernel/main.c: secondary_main) is online: it takes cross-CPU calls. */
+void smp_mark_online(void);
 
 /* Runs fn(arg) on every online CPU, the caller included, and waits until all have returned.
  * Other CPUs pick the call up in their idle loop (within one timer tick). False on timeout. */
 bool smp_call_all(void (*fn)(void *), void *arg);
 
-/* The per-CPU idle loop: waits for interrupts, runs cross-CPU calls, passes quiescent points. */
-void cpu_idle_loop(void) __attribute__((noreturn));
+/* The idle loop's turn (kernel/main.c: cpu_idle_loop): runs a pending cross-CPU call. */
+void smp_run_pending_call(void);
 
 #endif

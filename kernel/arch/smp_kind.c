@@ -3,7 +3,7 @@
 #include "percpu.h"
 #include "../lib/bootargs.h"
 #include "common/lib/string.h"
-#include "../drivers/console.h"
+#include "console.h"
 
 int smp_run_kind(void)
 {

@@ -3,8 +3,7 @@
 #include "platform.h"
 #include "wake_guard.h"
 #include "cpu.h"
-#include "../proc/thread.h"
-#include "../drivers/console.h"
+#include "console.h"
 
 static unsigned int hz = TIMER_HZ_DEFAULT;
 
@@ -59,7 +58,6 @@ void timer_interrupt(struct trap_frame *tf)
 	cpu->ticks++;
 	cpu->next_tick_tb += cpu->dec_period;
 	program_next(cpu);
-	sched_tick();
 }
 
 void timer_check(void)

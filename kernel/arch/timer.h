@@ -15,6 +15,8 @@ unsigned int timer_hz(void);
 /* Programs this CPU's decrementer for periodic ticks. */
 void timer_start_cpu(void);
 
+/* The decrementer interrupt: counts the tick and re-arms it (the dispatcher then ticks the
+ * scheduler: kernel/proc/trap.c). */
 void timer_interrupt(struct trap_frame *tf);
 
 /* Re-arms this CPU's decrementer when its tick is more than two periods overdue and its

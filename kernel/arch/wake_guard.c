@@ -2,7 +2,7 @@
 #include "percpu.h"
 #include "platform.h"
 #include "cpu.h"
-#include "../drivers/console.h"
+#include "console.h"
 #include "hcall.h"
 #include "../lib/bootargs.h"
 
@@ -179,7 +179,7 @@ bool wake_guard_reset(struct trap_frame *tf)
 	cpu->reset_deadline = deadline;
 	cpu->wake_resets++;
 	if (cpu->ceding && !(tf->msr & MSR_RI) && in_exception_code(tf->nip)) {
-		/* Between H_CEDE's return and the interrupt handler's entry (exception.c ends the
+		/* Between H_CEDE's return and the interrupt handler's entry (proc/trap.c ends the
 		 * cede there): an interrupt was taken at hcall_cede_return, which is the only place
 		 * one can be. Its entry saved nothing yet that is not known: the state was the
 		 * return from H_CEDE, MSR[EE] on, the stack pointer hcall_cede kept, the volatile

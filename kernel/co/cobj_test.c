@@ -7,7 +7,7 @@
 #include "../mm/kmem.h"
 #include "../arch/smp.h"
 #include "../proc/stack.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../arch/cpu.h"
 

@@ -7,13 +7,14 @@
  * first 8 bytes name them (the device copies those into the queue entry). Sends are one
  * hypercall with a descriptor of a copy of the frame; the device has taken the data when it
  * returns. Receive interrupts (H_VIO_SIGNAL) are masked while the receive thread drains. */
-#include "netdev.h"
+#include "nic.h"
+#include "kernel/net/netdev.h"
 #include "../arch/hcall.h"
 #include "../arch/irq.h"
 #include "../arch/platform.h"
 #include "../mm/page_alloc.h"
 #include "common/lib/spinlock.h"
-#include "console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "common/lib/string.h"
 

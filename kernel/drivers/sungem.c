@@ -7,11 +7,12 @@
  * mapped). The receive interrupt (RXDONE, a level-sensitive PCI line through the mac-io
  * OpenPIC) is masked in the device while the receive thread drains; without a routable
  * interrupt the ring is polled from the idle loop and every tick. */
-#include "netdev.h"
+#include "nic.h"
+#include "kernel/net/netdev.h"
 #include "../arch/platform.h"
 #include "../mm/page_alloc.h"
 #include "common/lib/spinlock.h"
-#include "console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "../mm/mmu.h"
 #include "common/lib/string.h"

@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/drivers/console.h"
+#include "kernel/arch/console.h"
 #include "kernel/arch/percpu.h"
 #include "kernel/arch/timer.h"
 #include "common/lib/spinlock.h"
-#include "kernel/proc/sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "kernel/proc/stack.h"
 #include "common/co/cobj.h"
 

@@ -1,6 +1,6 @@
 /* File representatives: here every file is a program in the initial RAM disk. */
 #include "vm.h"
-#include "../proc/initrd.h"
+#include "initrd.h"
 #include "../mm/kmem.h"
 #include "common/lib/string.h"
 

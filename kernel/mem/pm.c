@@ -16,7 +16,7 @@
 #include "../arch/platform.h"
 #include "../lib/bootargs.h"
 #include "common/lib/string.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 
 coid_t the_pm;
 const char *pm_kind = "percpu";

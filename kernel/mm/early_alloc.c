@@ -1,6 +1,6 @@
 #include "early_alloc.h"
 #include "../arch/platform.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "common/lib/string.h"
 

@@ -3,7 +3,7 @@
 #include "mmu.h"
 #include "../arch/platform.h"
 #include "../arch/hcall.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 
 static uint32_t evict_next;
 

@@ -7,7 +7,7 @@
 #include "page_alloc.h"
 #include "common/lib/spinlock.h"
 #include "../arch/platform.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "mmu.h"
 #include "../arch/cpu.h"
 #include "common/lib/string.h"

@@ -1,7 +1,7 @@
 #include "mmu.h"
 #include "../arch/platform.h"
 #include "../arch/percpu.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "early_alloc.h"
 
@@ -138,7 +138,7 @@ static void enable_translation(void)
 
 void mmu_init(void)
 {
-	hpt = platform->hpt;
+	hpt = platform->hpt == HPT_HYPERVISOR ? &hpt_papr : &hpt_native;
 	uint64_t top = 0;
 	for (unsigned i = 0; i < machine.mem_count; i++)
 		if (machine.mem[i].base + machine.mem[i].size > top)

@@ -58,11 +58,7 @@ void mmu_switch_user(uint64_t ctx);
  * which is how one CPU edits another's table). */
 uint64_t ltt_phys(unsigned int cpu);
 
-/* Device registers: the first 4 GiB of physical address space seen cache-inhibited and
- * guarded at IO_BASE (kernel only; mapped on demand like the linear map). */
-#define IO_BASE 0xE000000000000000ull
-#define IO_BYTES (1ull << 32)
-static inline volatile void *io_ptr(uint64_t phys) { return (volatile void *)(IO_BASE + phys); }
+#include "kernel/arch/io.h"   /* the device-register window, which the MMU maps */
 
 /* Hashed page table operations, one implementation per platform. */
 struct hpt_ops {

@@ -2,7 +2,7 @@
 #include "early_alloc.h"
 #include "../arch/platform.h"
 #include "common/lib/spinlock.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "mmu.h"
 #include "../arch/cpu.h"
 #include "common/lib/string.h"

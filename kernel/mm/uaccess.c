@@ -36,18 +36,6 @@ long string_from_user(char *dst, uint64_t src, uint64_t max)
 	return uaccess_strncpy(dst, (const char *)src, max);
 }
 
-long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len)
-{
-	if (!user_range_ok(src, len))
-		return -KOV_EFAULT;
-	struct percpu *cpu = this_cpu();
-	uint32_t was = cpu->uaccess_nofault;
-	cpu->uaccess_nofault = 1;
-	long rc = uaccess_copy(dst, (const void *)src, len);
-	cpu->uaccess_nofault = was;
-	return rc;
-}
-
 bool uaccess_nofault_fixup(uint64_t pc, uint64_t *resume)
 {
 	return this_cpu()->uaccess_nofault && uaccess_fixup(pc, resume);

@@ -21,12 +21,10 @@ long copy_to_user(uint64_t dst, const void *src, uint64_t len);
  * -KOV_EINVAL if it does not fit. */
 long string_from_user(char *dst, uint64_t src, uint64_t max);
 
-/* For interrupt handlers (the monitor's stack walker): copies only what is mapped now; a page
- * that would have to be faulted in ends the copy with -KOV_EFAULT. Interrupts must be off. */
-long copy_from_user_nofault(void *dst, uint64_t src, uint64_t len);
-/* The same without the checks and the flag, for a caller that checked the range and set
- * this_cpu()->uaccess_nofault itself (the sampler, once per stack walk): n >= 1 aligned words
- * (instructions); 0 or -KOV_EFAULT. */
+/* For interrupt handlers (the monitor's stack walker), which checked the range and set
+ * this_cpu()->uaccess_nofault themselves (once per stack walk): copies n >= 1 aligned words
+ * (instructions) if they are mapped now; a page that would have to be faulted in ends the copy
+ * with -KOV_EFAULT instead. Interrupts must be off. Returns 0 or -KOV_EFAULT. */
 long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
 /* One user doubleword at p (aligned, range checked by the caller) into *v, loaded in the
  * caller's own code, for the sampler's stack walk with this_cpu()->uaccess_nofault set: a fault

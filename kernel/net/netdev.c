@@ -1,4 +1,4 @@
-/* The NIC side of the stack (kernel/drivers/netdev.h): the registered interface, its receive thread,
+/* The NIC side of the stack (netdev.h): the registered interface, its receive thread,
  * and lwIP's netif over it (frames in through tcpip_input, out through the driver). */
 #include "lwip/opt.h"
 #include "lwip/netif.h"
@@ -8,10 +8,10 @@
 #include "lwip/etharp.h"
 #include "netif/ethernet.h"
 #include "net.h"
-#include "../drivers/netdev.h"
+#include "netdev.h"
 #include "../proc/thread.h"
 #include "../arch/timer.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../proc/process.h"
 #include "../lib/bootargs.h"
@@ -254,9 +254,9 @@ static bool stack_not_ready(const void *key)
 
 bool net_start(void)
 {
-	if (!spapr_vlan_probe(&boot_fdt) && !sungem_probe(&boot_fdt))
-		return false;
 	struct netdev *d = the_netdev;
+	if (!d)
+		return false;
 	start_ns = clock_ns();
 	kprintf("net: %s %02x:%02x:%02x:%02x:%02x:%02x, %s\n", d->driver, d->mac[0], d->mac[1],
 		d->mac[2], d->mac[3], d->mac[4], d->mac[5],

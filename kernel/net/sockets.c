@@ -7,6 +7,7 @@
 #include "lwip/opt.h"
 #include "lwip/sockets.h"
 #include "net.h"
+#include "netdev.h"
 #include "../abi/syscall_nr.h"
 #include "../proc/process.h"
 #include "../mm/uaccess.h"
@@ -350,6 +351,8 @@ static long sys_getsockname(uint64_t fd, uint64_t uaddr, uint64_t ulen, uint64_t
 
 long net_syscall(uint64_t nr, const uint64_t *a)
 {
+	if (!netdev_get())
+		return -KOV_ENODEV;
 	switch (nr) {
 	case SYS_SOCKET: return sys_socket(a[0], a[1], a[2]);
 	case SYS_BIND: return sys_bind_connect(true, a[0], a[1], a[2]);

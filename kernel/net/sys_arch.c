@@ -10,7 +10,7 @@
 #include "lwip/err.h"
 #include "arch/sys_arch.h"
 #include "../proc/thread.h"
-#include "../proc/sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
 #include "../mm/kmem.h"
 #include "../arch/timer.h"
@@ -18,7 +18,7 @@
 #include "../arch/percpu.h"
 #include "../proc/process.h"
 #include "../arch/platform.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 
 /* `waiters` counts threads about to block or blocked: signallers skip the wake-up (and its
  * queue lock) when it is 0. Waiter: waiters++, fence, re-check; signaller: count++, fence,

@@ -92,6 +92,8 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status);
 long process_kill(uint32_t pid);
 /* Ends the calling thread's process (its other threads end at their next kernel entry). */
 void process_exit(long status) __attribute__((noreturn));
+/* Closes every socket of a process that is going away (kernel/net/sockets.c). */
+void net_process_exit(struct process *p);
 /* Starts another thread in the calling process at the user function descriptor `entry` with
  * r3 = arg and the given stack; returns its tid or -errno. */
 long process_thread_create(uint64_t entry, uint64_t arg, uint64_t stack_top, long cpu);

@@ -6,7 +6,7 @@
 #include "thread.h"
 #include "../mm/kmem.h"
 #include "../arch/timer.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "common/lib/string.h"
 #include "../abi/syscall_nr.h"
 

@@ -7,7 +7,9 @@
  * decrementer preempts a running thread (round robin, one tick per turn), in the kernel too,
  * unless it holds a spin lock. Switching follows xv6: the
  * outgoing thread takes its CPU's run-queue lock with interrupts off, and whoever runs next
- * releases it, so a thread is never picked up before its registers are saved. */
+ * releases it, so a thread is never picked up before its registers are saved. The code:
+ * sched.c (switching, ticks; its locks and the order they are taken in), thread.c (life,
+ * blocking and waking), sched_balance.c (migration). */
 #ifndef KOV_THREAD_H
 #define KOV_THREAD_H
 
@@ -16,6 +18,7 @@
 #include <stddef.h>
 #include "../arch/trap.h"
 #include "../arch/percpu.h"
+#include "kernel/lock/wait.h"
 
 struct process;
 
@@ -106,16 +109,7 @@ uint64_t sched_oldest_episode(void);
 /* Idle CPU: takes a runnable thread from the busiest CPU; true if it took one. */
 bool sched_pull(void);
 
-/* Blocks the current thread on `key` unless `still_blocked(key)` is false when checked under
- * the queue's lock (so a wake-up between the caller's test and the sleep is never lost). */
-void thread_block_on(const void *key, bool (*still_blocked)(const void *key));
-/* The same with a deadline (clock_ns; checked at every tick of the thread's CPU). Returns
- * false if the deadline passed before a wake-up. */
-bool thread_block_until(const void *key, bool (*still_blocked)(const void *key),
-			uint64_t deadline_ns);
-/* Wakes the first / every thread blocked on `key`; returns how many. */
-int thread_wake_one(const void *key);
-int thread_wake_all(const void *key);
+/* Blocking on an address and waking: kernel/lock/wait.h (thread.c). */
 
 /* Timer hook: counts the tick and asks for a switch when the turn is over. */
 void sched_tick(void);

@@ -3,10 +3,10 @@
  * pair of CPU-bound threads sharing one CPU must both finish (preemption). */
 #include "thread_test.h"
 #include "thread.h"
-#include "sleeplock.h"
+#include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
 #include "../arch/percpu.h"
-#include "../drivers/console.h"
+#include "kernel/arch/console.h"
 #include "../arch/cpu.h"
 #include "../arch/smp.h"
 #include "../arch/platform.h"

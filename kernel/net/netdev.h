@@ -1,4 +1,4 @@
-/* Network interface drivers and what they hand to the TCP/IP stack (kernel/net/).
+/* The network stack's side of a NIC: what a driver (kernel/drivers/) hands to the TCP/IP stack.
  *
  * A driver probes the device tree, fills a struct netdev and registers it. Received frames go
  * up from a kernel thread, never from interrupt context: the driver's interrupt handler masks
@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../lib/fdt.h"
 
 #define NETDEV_MTU 1500
 #define NETDEV_FRAME_MAX 1518        /* Ethernet header + MTU + VLAN tag, no FCS */
@@ -58,9 +57,5 @@ void netdev_deliver(struct netdev *d, const void *frame, size_t len);
 /* Idle loop of the boot CPU, before it sleeps: true if it woke the receive thread (the CPU
  * should run it instead of sleeping). */
 bool netdev_idle(void);
-
-/* Driver probes: each returns true when it found and registered its device. */
-bool spapr_vlan_probe(const struct fdt *fdt);
-bool sungem_probe(const struct fdt *fdt);
 
 #endif

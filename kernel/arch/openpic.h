@@ -1,4 +1,4 @@
-/* The mac-io OpenPIC (platform_mac99's device interrupts; kernel/drivers/openpic.c). */
+/* The mac-io OpenPIC (platform_mac99's device interrupts; openpic.c). */
 #ifndef KOV_OPENPIC_H
 #define KOV_OPENPIC_H
 

@@ -9,7 +9,5 @@
 
 /* Finds a file by name; returns its bytes and size, or 0. */
 const uint8_t *initrd_find(const char *name, uint32_t *size);
-/* Name of the i-th file, 0 past the end. */
-const char *initrd_name(unsigned int i);
 
 #endif

@@ -1,8 +1,8 @@
 #include "sleeplock.h"
 #include "common/lib/spinlock.h"
-#include "thread.h"
-#include "../arch/cpu.h"
-#include "../arch/percpu.h"
+#include "wait.h"
+#include "kernel/arch/cpu.h"
+#include "kernel/arch/percpu.h"
 #include "common/lib/lockstat.h"
 #include "kernel/include/kov_hooks.h"
 
@@ -49,7 +49,7 @@ static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, 
 
 void sleep_lock(struct sleeplock *l)
 {
-	uint32_t me = current_thread()->tid + 1;
+	uint32_t me = running_tid() + 1;
 	if (__builtin_expect(spin_trylock_as((struct spinlock *)&l->locked, me), 1)) {
 		l->owner_tid = me - 1;
 		l->acquisitions++;

@@ -1,7 +1,7 @@
 #include "console.h"
-#include "../arch/platform.h"
+#include "platform.h"
 #include "common/lib/spinlock.h"
-#include "../arch/cpu.h"
+#include "cpu.h"
 #include "common/lib/format.h"
 
 static struct spinlock console_lock;

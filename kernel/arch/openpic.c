@@ -2,8 +2,8 @@
  * platform_mac99. Little-endian 32-bit registers; every source delivered to CPU 0 with one
  * priority, the vector being the source number. */
 #include "openpic.h"
-#include "../arch/irq.h"
-#include "../mm/mmu.h"
+#include "irq.h"
+#include "io.h"
 #include "console.h"
 
 #define GCR 0x1020                   /* global configuration */

@@ -1,7 +1,7 @@
 /* Kernel spin locks; their statistics go to the KM's kernel lock table (kernel/include/kov_hooks.h). */
 #include "common/lib/spinlock.h"
-#include "../arch/percpu.h"
-#include "../arch/cpu.h"
+#include "kernel/arch/percpu.h"
+#include "kernel/arch/cpu.h"
 #include "common/lib/lockstat.h"
 #include "kernel/include/kov_hooks.h"
 #include <stddef.h>

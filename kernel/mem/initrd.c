@@ -17,14 +17,6 @@ static uint32_t count(void)
 	return (uint64_t)HEADER + (uint64_t)n * ENTRY <= size ? n : 0;
 }
 
-const char *initrd_name(unsigned int i)
-{
-	if (i >= count())
-		return 0;
-	const uint8_t *e = _initrd_start + HEADER + i * ENTRY;
-	return e[NAME - 1] == 0 ? (const char *)e : 0;
-}
-
 const uint8_t *initrd_find(const char *name, uint32_t *size)
 {
 	size_t total = (size_t)(_initrd_end - _initrd_start);
