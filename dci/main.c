@@ -61,7 +61,7 @@ static bool parse_port(const char *s, uint16_t *out)
 
 int main(int argc, char **argv)
 {
-	uint16_t port = 7242, metrics_port = 9242;
+	uint16_t port = PROTO_DEFAULT_PORT, metrics_port = PROTO_METRICS_DEFAULT_PORT;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		if (arg_value(argv[i], "token", &v) && strlen(v) <= PROTO_NAME_MAX) {
