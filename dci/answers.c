@@ -1,5 +1,6 @@
 /* Answers to the requests of docs/protocol.md sections 3-5 (monitoring ones in monitor.c). */
 #include "dcid.h"
+#include "monitor.h"
 #include "chains.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/format.h"

@@ -1,6 +1,7 @@
 /* The DCI daemon (target side): one thread, a poll() loop over the listening sockets and the
- * clients. It serves the wire protocol of docs/protocol.md on TCP 7242 and OpenMetrics on
- * TCP 9242, and reads the target only through the KM's system calls. */
+ * clients. It serves the wire protocol of docs/protocol.md on TCP PROTO_DEFAULT_PORT (7242)
+ * and OpenMetrics on TCP PROTO_METRICS_DEFAULT_PORT (9242), and reads the target only through
+ * the KM's system calls. */
 #ifndef KOV_DCID_H
 #define KOV_DCID_H
 
@@ -136,38 +137,13 @@ void encode_status(struct proto_status *st);
 /* STATUS (to clients of minor < 3) or STATUS_EX, with request id req; the frame's size. */
 int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req);
 
-/* ---- monitoring (monitor.c) -------------------------------------------------------------- */
-#define DCID_PERIOD_EVENTS 64              /* catalogue events whose sample periods are kept */
-struct monitor_state {
-	uint32_t config_id;
-	uint32_t streams;                 /* PROTO_STREAM_* running, 0 when stopped */
-	uint32_t interval_us;
-	bool backlog;                     /* the last turn left samples in the rings */
-	uint64_t interval_tb;             /* start of the current report interval */
-	uint64_t next_interval_ns;
-	uint64_t samples_lost;            /* reported by the KM since the daemon started */
-	uint64_t unresolved;              /* samples whose rep no scan knew */
-	uint64_t chains_cut;              /* chains cut where the wire could not carry them */
-	uint64_t samples_discarded;       /* drained while no client took the samples stream */
-	uint64_t counts_late;             /* interval counts the KM could not hand over at once */
-	uint64_t invocation_reports_skipped; /* intervals without INVOCATIONS: no baseline */
-	uint64_t invocation_objects_skipped; /* objects counted before the baseline, missing from it:
-	                                      * reported from their next interval */
-	/* Per catalogue event, the samples drained since the daemon started and the periods they
-	 * stood for (randomized around the threshold by the KM), shown on /metrics so the
-	 * distribution can be checked; the wire protocol's samples do not carry them. */
-	struct sample_periods { uint64_t samples, events; uint32_t min, max; } periods[DCID_PERIOD_EVENTS];
-};
-extern struct monitor_state monitor;
+/* ---- monitoring (monitor.h) -------------------------------------------------------------- */
+struct client;
 void monitor_pmu_config(struct client *c, const struct proto_frame *f);
 void monitor_config_get(struct client *c, uint32_t req);
 void monitor_start(struct client *c, const struct proto_frame *f);
 void monitor_stop(struct client *c, const struct proto_frame *f);
 void monitor_instrument(struct client *c, const struct proto_frame *f);
-/* Pushes what the KM produced; call every loop. */
-void monitor_poll(uint64_t now_ns);
-/* The longest the loop may sleep in poll(): -1 while not monitoring. */
-int monitor_wait_ms(void);
 
 /* ---- metrics (metrics.c, metrics_render.c) ---------------------------------------------- */
 #define DCID_METRICS_CONNS 4

@@ -1,5 +1,6 @@
 /* dcid: the DCI daemon. Arguments: [token=T] [port=N] [metrics=N]. */
 #include "dcid.h"
+#include "monitor.h"
 
 #define POLL_MS 200
 

@@ -2,6 +2,7 @@
  * the NIC, the sample periods, and the live processes and objects from a fresh snapshot.
  * Names are OpenMetrics family names; expo.c gives each format its sample names. */
 #include "dcid.h"
+#include "monitor.h"
 #include "expo.h"
 #include <km.h>
 
