@@ -1,9 +1,11 @@
 /* The monitoring requests: PMU_CONFIG, CONFIG_GET, START, STOP and INSTRUMENT turned into
  * the KM's calls. A configuration applied is pushed to every other client, and STATUS to all
- * when what runs changes. */
+ * when what runs changes. The handlers are registered in dispatch.c. */
 #include "monitor.h"
 #include <km.h>
 #include "subscribers.h"
+#include "dispatch.h"
+#include "status.h"
 
 static void encode_applied(const struct km_config *k, struct proto_pmu_config *p)
 {
@@ -29,17 +31,17 @@ static void encode_applied(const struct km_config *k, struct proto_pmu_config *p
 
 static struct km_config kcfg;
 
-void monitor_config_get(struct client *c, uint32_t req)
+void monitor_config_get(struct client *c, const struct proto_frame *f)
 {
 	struct proto_pmu_config p;
 	if (km_config_get(&kcfg) < 0)
 		memset(&kcfg, 0, sizeof kcfg);
 	encode_applied(&kcfg, &p);
-	int n = proto_encode_pmu_config(monitor_out, sizeof monitor_out, req, 0, &p);
+	int n = proto_encode_pmu_config(monitor_out, sizeof monitor_out, f->req, 0, &p);
 	if (n > 0)
 		client_queue(c, monitor_out, (size_t)n);
 	else
-		client_error(c, req, PROTO_CONFIG_GET, PROTO_E_INTERNAL, "cannot encode the configuration");
+		client_error(c, f->req, PROTO_CONFIG_GET, PROTO_E_INTERNAL, "cannot encode the configuration");
 }
 
 void monitor_pmu_config(struct client *c, const struct proto_frame *f)

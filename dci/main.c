@@ -1,8 +1,13 @@
 /* dcid: the DCI daemon. Arguments: [token=T] [port=N] [metrics=N]. */
-#include "dcid.h"
+#include "client.h"
+#include "dispatch.h"
+#include "status.h"
 #include "monitor.h"
 
 #define POLL_MS 200
+
+/* The transport's way up: frames to the dispatch table, changes to everyone's STATUS. */
+static const struct client_hooks hooks = { dispatch_frame, clients_push_status };
 
 static int listen_on(uint16_t port)
 {
@@ -87,6 +92,7 @@ int main(int argc, char **argv)
 	printf("dcid: listening on %u (protocol %u.%u), metrics on %u%s\n", port, PROTO_MAJOR,
 	       PROTO_MINOR, metrics_port, dcid.token[0] ? ", controller token set" : "");
 
+	clients_init(&hooks);
 	metrics_init();
 	struct pollfd fds[2 + DCID_SLOTS + DCID_METRICS_CONNS];
 	int slot[2 + DCID_SLOTS + DCID_METRICS_CONNS];

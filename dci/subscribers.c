@@ -1,6 +1,6 @@
 /* The fan-out of frames to the clients past the handshake (dci/subscribers.h). */
 #include "subscribers.h"
-#include "dcid.h"
+#include "client.h"
 
 static bool subscribed(const struct client *c, struct audience a)
 {
