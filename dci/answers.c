@@ -1,5 +1,7 @@
-/* Answers to the requests of docs/protocol.md sections 3-5 (monitoring ones in monitor.c). */
-#include "dcid.h"
+/* Answers to the requests of docs/protocol.md sections 3-5 (monitoring ones in control.c),
+ * registered in dispatch.c's table. */
+#include "dispatch.h"
+#include "status.h"
 #include "chains.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/format.h"
@@ -35,25 +37,6 @@ static void send_catalogue(struct client *c, uint32_t req, bool last_has_more)
 		}
 		send_built(c, &b, i < target.n_events || last_has_more);
 	} while (i < target.n_events && c->used);
-}
-
-void encode_status(struct proto_status *st)
-{
-	*st = (struct proto_status){ .timebase = timebase_now(), .clients = clients_connected(),
-				     .controller = dcid.controller, .clients_cut_off = dcid.clients_cut_off,
-				     .frames_dropped = dcid.frames_dropped,
-				     .config_id = monitor.config_id, .streams = monitor.streams,
-				     .samples_lost = monitor.samples_lost,
-				     .samples_discarded = monitor.samples_discarded };
-}
-
-int encode_status_for(const struct client *c, uint8_t *buf, size_t cap, uint32_t req)
-{
-	struct proto_status st;
-	encode_status(&st);
-	/* 1.3 clients get the discards too; older ones the STATUS they know. */
-	return c->minor >= 3 ? proto_encode_status_ex(buf, cap, req, 0, &st)
-			     : proto_encode_status(buf, cap, req, 0, &st);
 }
 
 static void refuse(struct client *c, uint32_t req, uint16_t major, int code, const char *reason)
@@ -129,7 +112,7 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 		clients_push_status();
 }
 
-static void answer_claim(struct client *c, const struct proto_frame *f)
+void answer_claim(struct client *c, const struct proto_frame *f)
 {
 	struct proto_claim m;
 	proto_decode_claim(f, &m);
@@ -160,7 +143,7 @@ static uint32_t generation_of(const struct snapshot *s, uint32_t pid, bool user,
 	return 0;
 }
 
-static void answer_scan(struct client *c, const struct proto_frame *f)
+void answer_scan(struct client *c, const struct proto_frame *f)
 {
 	struct proto_scan_request m;
 	proto_decode_scan_request(f, &m);
@@ -266,7 +249,7 @@ static const void *table_for(struct client *c, const struct proto_frame *f, uint
 	return t;
 }
 
-static void answer_lookup(struct client *c, const struct proto_frame *f)
+void answer_lookup(struct client *c, const struct proto_frame *f)
 {
 	struct proto_symbol_query q;
 	struct proto_iter it;
@@ -339,7 +322,7 @@ static void queue_frames(struct client *c, uint8_t *frames, size_t len, uint32_t
 	}
 }
 
-static void answer_table(struct client *c, const struct proto_frame *f)
+void answer_table(struct client *c, const struct proto_frame *f)
 {
 	/* The kernel's table never changes: it is encoded once and served from the copy. */
 	static uint8_t *kernel_frames;
@@ -371,68 +354,37 @@ static void answer_table(struct client *c, const struct proto_frame *f)
 	}
 }
 
-void answer_request(struct client *c, const struct proto_frame *f)
+void answer_ping(struct client *c, const struct proto_frame *f)
 {
-	int n;
-	switch (f->type) {
-	case PROTO_PING: {
-		struct proto_ping p;
-		proto_decode_ping(f, &p);
-		struct proto_pong r = { p.cookie, timebase_now() };
-		n = proto_encode_pong(frame, sizeof frame, f->req, 0, &r);
-		client_queue(c, frame, (size_t)n);
-		break;
-	}
-	case PROTO_STATUS_GET: {
-		/* Drops not reported yet come first: a client asking at the end of a period
-		 * learns of all of them before the answer. */
-		if (!client_drop_notice(c))
-			break;
-		n = encode_status_for(c, frame, sizeof frame, f->req);
-		client_queue(c, frame, (size_t)n);
-		break;
-	}
-	case PROTO_WAKEUPS_GET: {
-		/* Live counters: read from the KM for every answer, as /metrics does. */
-		target_refresh();
-		const struct km_info *i = &target.info;
-		struct proto_wakeups w = { i->timebase_now, i->wake_rescues, i->wake_resets,
-					   i->wake_prods, i->wake_late_max_us, i->ticks_pending };
-		n = proto_encode_wakeups(frame, sizeof frame, f->req, 0, &w);
-		client_queue(c, frame, (size_t)n);
-		break;
-	}
-	case PROTO_CLAIM_CONTROL:
-		answer_claim(c, f);
-		break;
-	case PROTO_SCAN_REQUEST:
-		answer_scan(c, f);
-		break;
-	case PROTO_SYMBOL_LOOKUP:
-		answer_lookup(c, f);
-		break;
-	case PROTO_SYMBOL_TABLE_GET:
-		answer_table(c, f);
-		break;
-	case PROTO_CATALOGUE_GET:
-		send_catalogue(c, f->req, false);
-		break;
-	case PROTO_CONFIG_GET:
-		monitor_config_get(c, f->req);
-		break;
-	case PROTO_PMU_CONFIG:
-		monitor_pmu_config(c, f);
-		break;
-	case PROTO_START:
-		monitor_start(c, f);
-		break;
-	case PROTO_STOP:
-		monitor_stop(c, f);
-		break;
-	case PROTO_INSTRUMENT:
-		monitor_instrument(c, f);
-		break;
-	default:
-		client_error(c, f->req, f->type, PROTO_E_UNEXPECTED, "not a request");
-	}
+	struct proto_ping p;
+	proto_decode_ping(f, &p);
+	struct proto_pong r = { p.cookie, timebase_now() };
+	int n = proto_encode_pong(frame, sizeof frame, f->req, 0, &r);
+	client_queue(c, frame, (size_t)n);
+}
+
+void answer_status(struct client *c, const struct proto_frame *f)
+{
+	/* Drops not reported yet come first: a client asking at the end of a period learns of
+	 * all of them before the answer. */
+	if (!client_drop_notice(c))
+		return;
+	int n = encode_status_for(c, frame, sizeof frame, f->req);
+	client_queue(c, frame, (size_t)n);
+}
+
+void answer_wakeups(struct client *c, const struct proto_frame *f)
+{
+	/* Live counters: read from the KM for every answer, as /metrics does. */
+	target_refresh();
+	const struct km_info *i = &target.info;
+	struct proto_wakeups w = { i->timebase_now, i->wake_rescues, i->wake_resets,
+				   i->wake_prods, i->wake_late_max_us, i->ticks_pending };
+	int n = proto_encode_wakeups(frame, sizeof frame, f->req, 0, &w);
+	client_queue(c, frame, (size_t)n);
+}
+
+void answer_catalogue(struct client *c, const struct proto_frame *f)
+{
+	send_catalogue(c, f->req, false);
 }

@@ -1,6 +1,7 @@
 /* Interned call chains (dci/chains.h). */
 #include "dcid.h"
 #include "chains.h"
+#include "subscribers.h"
 
 #define SLOTS (2 * CHAINS_MAX)            /* hash slots, open addressing: at most half full */
 
@@ -65,14 +66,14 @@ uint32_t chains_intern(const struct proto_chain *c, uint32_t *index)
 
 void chains_client_reset(struct client *cl)
 {
-	size_t k = (size_t)(cl - dcid.clients);
+	size_t k = subscriber_slot(cl);
 	memset(sent[k], 0, sizeof sent[k]);
 	sent_epoch[k] = epoch;
 }
 
 bool chains_send(struct client *cl, const uint32_t *index, uint32_t n, uint32_t config_id)
 {
-	size_t k = (size_t)(cl - dcid.clients);
+	size_t k = subscriber_slot(cl);
 	if (sent_epoch[k] != epoch)
 		chains_client_reset(cl);
 	struct proto_builder b;
@@ -85,7 +86,7 @@ bool chains_send(struct client *cl, const uint32_t *index, uint32_t n, uint32_t 
 		sent[k][e / 8] |= (uint8_t)(1u << (e % 8));
 		int rc = proto_add_chain(&b, &table[e]);
 		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
-			if (!client_queue(cl, out, (size_t)proto_finish(&b)))
+			if (!subscriber_send(cl, out, (size_t)proto_finish(&b)))
 				return false;
 			proto_begin_chains(&b, out, sizeof out, 0, 0, &h);
 			rc = proto_add_chain(&b, &table[e]);
@@ -95,6 +96,6 @@ bool chains_send(struct client *cl, const uint32_t *index, uint32_t n, uint32_t 
 			       proto_strerror(-rc));
 	}
 	if (proto_builder_count(&b))
-		return client_queue(cl, out, (size_t)proto_finish(&b));
+		return subscriber_send(cl, out, (size_t)proto_finish(&b));
 	return true;
 }

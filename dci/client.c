@@ -1,7 +1,14 @@
-/* Client connections: reading frames, the bounded output queue, errors and cut-offs. */
-#include "dcid.h"
+/* Client connections: reading frames, the bounded output queue, errors and cut-offs
+ * (dci/client.h). */
+#include "client.h"
 
 struct daemon_state dcid;
+static const struct client_hooks *hooks;
+
+void clients_init(const struct client_hooks *h)
+{
+	hooks = h;
+}
 
 uint32_t clients_pending(void)
 {
@@ -76,7 +83,7 @@ void client_close(struct client *c, const char *why)
 	c->used = false;
 	if (was_controller) {
 		dcid.controller = 0;
-		clients_push_status();
+		hooks->status_changed();
 	}
 }
 
@@ -95,7 +102,7 @@ static void cut_off(struct client *c, const char *why)
 	dcid.frames_dropped++;
 	printf("dcid: client %u cut off: %s\n", c->id, why);
 	client_close(c, "cut off");
-	clients_push_status();
+	hooks->status_changed();
 }
 
 static void sent(struct client *c, long n)
@@ -248,31 +255,6 @@ void client_writable(struct client *c)
 		client_drop_notice(c);
 }
 
-static void handle_frame(struct client *c, const struct proto_frame *f)
-{
-	int rc = proto_check_incoming(f, PROTO_SIDE_SERVER, c->role);
-	if (rc == PROTO_IGNORE)
-		return;
-	if (rc == -PROTO_E_NOT_CONTROLLER) {
-		client_error(c, f->req, f->type, PROTO_E_NOT_CONTROLLER,
-			     "only the controller may change the monitor's configuration");
-		return;
-	}
-	if (rc < 0) {
-		client_error(c, f->req, f->type, -rc, 0);
-		return;
-	}
-	if (f->type == PROTO_HELLO) {
-		answer_hello(c, f);
-		return;
-	}
-	if ((rc = proto_validate(f)) < 0) {
-		client_error(c, f->req, f->type, -rc, 0);
-		return;
-	}
-	answer_request(c, f);
-}
-
 static bool queue_has_room(const struct client *c)
 {
 	return c->len < DCID_QUEUE_BYTES / 2;
@@ -298,7 +280,7 @@ void client_resume(struct client *c)
 		}
 		if (rc == 0)
 			break;
-		handle_frame(c, &f);
+		hooks->frame(c, &f);
 	}
 }
 
@@ -337,15 +319,3 @@ void client_timers(uint64_t now)
 			cut_off(c, "it has not read for 10 s");
 	}
 }
-
-void clients_push_status(void)
-{
-	uint8_t buf[128];
-	for (int i = 0; i < DCID_SLOTS; i++) {
-		struct client *c = &dcid.clients[i];
-		int n = c->used && c->role != PROTO_ROLE_NONE ? encode_status_for(c, buf, sizeof buf, 0) : 0;
-		if (n > 0)
-			client_queue(c, buf, (size_t)n);
-	}
-}
-

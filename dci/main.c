@@ -1,7 +1,13 @@
 /* dcid: the DCI daemon. Arguments: [token=T] [port=N] [metrics=N]. */
-#include "dcid.h"
+#include "client.h"
+#include "dispatch.h"
+#include "status.h"
+#include "monitor.h"
 
 #define POLL_MS 200
+
+/* The transport's way up: frames to the dispatch table, changes to everyone's STATUS. */
+static const struct client_hooks hooks = { dispatch_frame, clients_push_status };
 
 static int listen_on(uint16_t port)
 {
@@ -61,7 +67,7 @@ static bool parse_port(const char *s, uint16_t *out)
 
 int main(int argc, char **argv)
 {
-	uint16_t port = 7242, metrics_port = 9242;
+	uint16_t port = PROTO_DEFAULT_PORT, metrics_port = PROTO_METRICS_DEFAULT_PORT;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		if (arg_value(argv[i], "token", &v) && strlen(v) <= PROTO_NAME_MAX) {
@@ -86,6 +92,7 @@ int main(int argc, char **argv)
 	printf("dcid: listening on %u (protocol %u.%u), metrics on %u%s\n", port, PROTO_MAJOR,
 	       PROTO_MINOR, metrics_port, dcid.token[0] ? ", controller token set" : "");
 
+	clients_init(&hooks);
 	metrics_init();
 	struct pollfd fds[2 + DCID_SLOTS + DCID_METRICS_CONNS];
 	int slot[2 + DCID_SLOTS + DCID_METRICS_CONNS];

@@ -1,7 +1,8 @@
 /* What /metrics shows: the target, its CPUs' wake-ups, the daemon's own counters, the losses,
  * the NIC, the sample periods, and the live processes and objects from a fresh snapshot.
  * Names are OpenMetrics family names; expo.c gives each format its sample names. */
-#include "dcid.h"
+#include "client.h"
+#include "monitor.h"
 #include "expo.h"
 #include <km.h>
 

@@ -20,6 +20,11 @@
 #define PROTO_MAJOR 1
 #define PROTO_MINOR 5
 
+/* The TCP ports the DCI daemon listens on unless told otherwise (dcid port=N metrics=N):
+ * the wire protocol, and its OpenMetrics (Prometheus) exposition over HTTP. */
+#define PROTO_DEFAULT_PORT 7242
+#define PROTO_METRICS_DEFAULT_PORT 9242
+
 /* A frame: u32 length (of everything after it), u16 type, u16 flags, u32 request id, payload. */
 #define PROTO_HEADER_SIZE 12
 #define PROTO_MAX_FRAME 65536u           /* whole frame, length field included */

@@ -72,94 +72,66 @@ static void insert(struct sym *syms, uint32_t *n, struct sym s)
 	(*n)++;
 }
 
-long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, size_t cap)
+/* Reads the ELF header and checks that the file is a big-endian ELF64 one. */
+static int read_header(const struct reader *r, uint8_t eh[64])
 {
-	struct reader r = { read, ctx, file_size };
-	uint8_t eh[64];
-	int rc = read_at(&r, 0, eh, sizeof eh);
+	int rc = read_at(r, 0, eh, 64);
 	if (rc)
 		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
 	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2)
 		return -ELF_SYMS_E_FORMAT;
+	return 0;
+}
+
+/* The sections a symbol table is read from: the table, its strings, and .opd (whose function
+ * descriptors ELFv1 function symbols point at), if the program has one. */
+struct symtab_sections {
+	struct section symtab, strtab, opd;
+	bool have_opd;
+};
+
+static int find_symtab(const struct reader *r, struct symtab_sections *t)
+{
+	uint8_t eh[64];
+	int rc = read_header(r, eh);
+	if (rc)
+		return rc;
 	uint64_t shoff = be64_load(eh + 40);
 	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
 	if (shentsize != SHDR_SIZE || shnum == 0 || shnum > 4096)
 		return -ELF_SYMS_E_FORMAT;
 
-	struct section symtab = { 0 }, strtab, opd = { 0 };
-	bool have_opd = false;
+	*t = (struct symtab_sections){ .have_opd = false };
 	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
 	struct section shstr;
-	bool have_shstr = shstrndx < shnum && section_at(&r, shoff, shstrndx, &shstr) == 0;
+	bool have_shstr = shstrndx < shnum && section_at(r, shoff, shstrndx, &shstr) == 0;
 	for (uint32_t i = 0; i < shnum; i++) {
 		struct section s;
-		if ((rc = section_at(&r, shoff, i, &s)))
+		if ((rc = section_at(r, shoff, i, &s)))
 			return rc;
 		if (s.type == SHT_SYMTAB)
-			symtab = s;
+			t->symtab = s;
 		uint8_t h[4], nm[5];
-		if (have_shstr && read_at(&r, shoff + (uint64_t)i * SHDR_SIZE, h, 4) == 0 &&
-		    be32_load(h) < shstr.size && read_at(&r, shstr.offset + be32_load(h), nm, 5) == 0 &&
+		if (have_shstr && read_at(r, shoff + (uint64_t)i * SHDR_SIZE, h, 4) == 0 &&
+		    be32_load(h) < shstr.size && read_at(r, shstr.offset + be32_load(h), nm, 5) == 0 &&
 		    memcmp(nm, ".opd", 5) == 0) {
-			opd = s;
-			have_opd = true;
+			t->opd = s;
+			t->have_opd = true;
 		}
 	}
-	if (symtab.type != SHT_SYMTAB || symtab.entsize != SYM_SIZE)
+	if (t->symtab.type != SHT_SYMTAB || t->symtab.entsize != SYM_SIZE)
 		return -ELF_SYMS_E_NO_SYMTAB;
-	if (symtab.link >= shnum || (rc = section_at(&r, shoff, symtab.link, &strtab)))
+	if (t->symtab.link >= shnum || (rc = section_at(r, shoff, t->symtab.link, &t->strtab)))
 		return rc ? rc : -ELF_SYMS_E_BOUNDS;
+	return 0;
+}
 
-	/* Output layout: header, entries, strings. The entries are collected at the end of the
-	 * buffer first, the strings after the (final) entry area. */
-	uint64_t nsyms = symtab.size / SYM_SIZE;
-	uint32_t max = nsyms < ELF_SYMS_MAX ? (uint32_t)nsyms : ELF_SYMS_MAX;
-	size_t entries_end = KSYMS_HEADER_SIZE + (size_t)max * KSYMS_ENTRY_SIZE;
-	size_t sym_bytes = (size_t)max * sizeof(struct sym);
-	if (cap < entries_end + sym_bytes + 8)
-		return -ELF_SYMS_E_NOSPACE;
-	uint8_t *o = out;
-	struct sym *syms = (struct sym *)(void *)(o + ((cap - sym_bytes) & ~(size_t)7));
-	size_t strings_cap = (size_t)((uint8_t *)syms - o) - entries_end;
-	uint8_t *strings = o + entries_end;
-	size_t strings_len = 0;
-	uint32_t n = 0;
-
-	for (uint64_t i = 1; i < nsyms && n < max; i++) {
-		uint8_t e[SYM_SIZE];
-		if ((rc = read_at(&r, symtab.offset + i * SYM_SIZE, e, sizeof e)))
-			return rc;
-		uint32_t name = (uint32_t)be32_load(e);
-		unsigned type = e[4] & 0xf;
-		uint16_t shndx = (uint16_t)be16_load(e + 6);
-		uint64_t value = be64_load(e + 8), size = be64_load(e + 16);
-		if ((type != STT_FUNC && type != STT_OBJECT) || shndx == 0 || name == 0 ||
-		    name >= strtab.size)
-			continue;
-		if (type == STT_FUNC && have_opd && value >= opd.addr && value + 8 <= opd.addr + opd.size) {
-			uint8_t d[8];   /* an ELFv1 descriptor: its first doubleword is the entry */
-			if ((rc = read_at(&r, opd.offset + (value - opd.addr), d, 8)))
-				return rc;
-			value = be64_load(d);
-			size = 0;
-		}
-		char nm[NAME_MAX_LEN];
-		size_t want = strtab.size - name < sizeof nm ? strtab.size - name : sizeof nm;
-		long got = r.read(r.ctx, strtab.offset + name, nm, want);
-		if (got <= 0)
-			return -ELF_SYMS_E_READ;
-		size_t len = strnlen(nm, (size_t)got);
-		if (len == (size_t)got)
-			continue;   /* unterminated or too long: skip it */
-		if (strings_len + len + 1 > strings_cap)
-			return -ELF_SYMS_E_NOSPACE;
-		memcpy(strings + strings_len, nm, len + 1);
-		insert(syms, &n, (struct sym){ value, size > UINT32_MAX ? 0 : (uint32_t)size,
-					       (uint32_t)strings_len });
-		strings_len += len + 1;
-	}
-
-	/* Entries go where the strings start now: move the strings up to their final place. */
+/* Writes the header and the entries of the n sorted symbols before the strings, which are
+ * at `strings` now (after room for every symbol's entry): they move up to their final place,
+ * right after the last entry. Returns the table's size. */
+static long write_table(uint8_t *o, const struct sym *syms, uint32_t n, const uint8_t *strings,
+			size_t strings_len)
+{
 	size_t final_entries = KSYMS_HEADER_SIZE + (size_t)n * KSYMS_ENTRY_SIZE;
 	memmove(o + final_entries, strings, strings_len);
 	for (uint32_t i = 0; i < n; i++) {
@@ -176,16 +148,74 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 	return (long)(final_entries + strings_len);
 }
 
+long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, size_t cap)
+{
+	struct reader r = { read, ctx, file_size };
+	struct symtab_sections t;
+	int rc = find_symtab(&r, &t);
+	if (rc)
+		return rc;
+
+	/* Output layout: header, entries, strings. The entries are collected at the end of the
+	 * buffer first, the strings after the (final) entry area. */
+	uint64_t nsyms = t.symtab.size / SYM_SIZE;
+	uint32_t max = nsyms < ELF_SYMS_MAX ? (uint32_t)nsyms : ELF_SYMS_MAX;
+	size_t entries_end = KSYMS_HEADER_SIZE + (size_t)max * KSYMS_ENTRY_SIZE;
+	size_t sym_bytes = (size_t)max * sizeof(struct sym);
+	if (cap < entries_end + sym_bytes + 8)
+		return -ELF_SYMS_E_NOSPACE;
+	uint8_t *o = out;
+	struct sym *syms = (struct sym *)(void *)(o + ((cap - sym_bytes) & ~(size_t)7));
+	size_t strings_cap = (size_t)((uint8_t *)syms - o) - entries_end;
+	uint8_t *strings = o + entries_end;
+	size_t strings_len = 0;
+	uint32_t n = 0;
+
+	for (uint64_t i = 1; i < nsyms && n < max; i++) {
+		uint8_t e[SYM_SIZE];
+		if ((rc = read_at(&r, t.symtab.offset + i * SYM_SIZE, e, sizeof e)))
+			return rc;
+		uint32_t name = (uint32_t)be32_load(e);
+		unsigned type = e[4] & 0xf;
+		uint16_t shndx = (uint16_t)be16_load(e + 6);
+		uint64_t value = be64_load(e + 8), size = be64_load(e + 16);
+		if ((type != STT_FUNC && type != STT_OBJECT) || shndx == 0 || name == 0 ||
+		    name >= t.strtab.size)
+			continue;
+		if (type == STT_FUNC && t.have_opd && value >= t.opd.addr &&
+		    value + 8 <= t.opd.addr + t.opd.size) {
+			uint8_t d[8];   /* an ELFv1 descriptor: its first doubleword is the entry */
+			if ((rc = read_at(&r, t.opd.offset + (value - t.opd.addr), d, 8)))
+				return rc;
+			value = be64_load(d);
+			size = 0;
+		}
+		char nm[NAME_MAX_LEN];
+		size_t want = t.strtab.size - name < sizeof nm ? t.strtab.size - name : sizeof nm;
+		long got = r.read(r.ctx, t.strtab.offset + name, nm, want);
+		if (got <= 0)
+			return -ELF_SYMS_E_READ;
+		size_t len = strnlen(nm, (size_t)got);
+		if (len == (size_t)got)
+			continue;   /* unterminated or too long: skip it */
+		if (strings_len + len + 1 > strings_cap)
+			return -ELF_SYMS_E_NOSPACE;
+		memcpy(strings + strings_len, nm, len + 1);
+		insert(syms, &n, (struct sym){ value, size > UINT32_MAX ? 0 : (uint32_t)size,
+					       (uint32_t)strings_len });
+		strings_len += len + 1;
+	}
+	return write_table(o, syms, n, strings, strings_len);
+}
+
 /* Finds the sections named in `names` (up to 4) by their header names. */
 static int find_sections(const struct reader *r, const char *const *names, int n,
 	struct section *out, bool *found)
 {
 	uint8_t eh[64];
-	int rc = read_at(r, 0, eh, sizeof eh);
+	int rc = read_header(r, eh);
 	if (rc)
-		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
-	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2)
-		return -ELF_SYMS_E_FORMAT;
+		return rc;
 	uint64_t shoff = be64_load(eh + 40);
 	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
 	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
@@ -251,10 +281,10 @@ long elf_exec_segment(elf_read_fn read, void *ctx, uint64_t file_size, uint64_t 
 {
 	struct reader r = { read, ctx, file_size };
 	uint8_t eh[64], ph[56];
-	int rc = read_at(&r, 0, eh, sizeof eh);
+	int rc = read_header(&r, eh);
 	if (rc)
-		return rc == -ELF_SYMS_E_BOUNDS ? -ELF_SYMS_E_FORMAT : rc;
-	if (memcmp(eh, "\177ELF", 4) != 0 || eh[4] != 2 || eh[5] != 2 || be16_load(eh + 54) != 56)
+		return rc;
+	if (be16_load(eh + 54) != 56)
 		return -ELF_SYMS_E_FORMAT;
 	uint64_t phoff = be64_load(eh + 32);
 	for (uint32_t i = 0; i < be16_load(eh + 56); i++) {

@@ -1,0 +1,182 @@
+/* SAMPLES to every subscriber, SAMPLES_CHAINED (after the CHAINS they name) to 1.4 ones:
+ * each sample's rep mapped to its object's COID and generation through the object map, its
+ * call chain interned (chains.h). Drained from the KM every turn of the daemon's loop. */
+#include "monitor.h"
+#include <km.h>
+#include "chains.h"
+#include "subscribers.h"
+
+#define SAMPLE_BATCH 2048
+/* Batches drained per turn of the daemon's loop: samples arriving as fast as they are drained
+ * must not keep the loop from its sockets (clients' requests, STOP among them). */
+#define BATCHES_PER_TURN 4
+
+static struct km_sample samples[SAMPLE_BATCH];
+static struct km_frame frames[SAMPLE_BATCH][KM_MAX_CHAIN];   /* samples[i]'s call chain */
+static uint32_t chain_index[SAMPLE_BATCH];                   /* its entry in chains.c */
+static uint8_t out_chained[PROTO_MAX_FRAME];
+
+/* A sample's frames for the wire: objects' reps mapped to COIDs (a frame whose object is in
+ * no scan is sent without one), user frames marked. 0 when it has none. A chain the wire
+ * cannot carry (a kernel frame after a user one, user frames of no process) is cut before
+ * that frame and the sample's *flags say TRUNCATED: interned whole, it could never be
+ * defined to a client, and its samples would name an unknown chain. */
+static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, uint32_t *index,
+	uint16_t *flags)
+{
+	if (!s->depth)
+		return 0;
+	struct proto_chain c = { .depth = s->depth > KM_MAX_CHAIN ? KM_MAX_CHAIN : s->depth };
+	for (unsigned i = 0; i < c.depth; i++) {
+		bool user = f[i].pc & KM_FRAME_USER;
+		if ((i && (c.frames[i - 1].flags & PROTO_FRAME_USER) && !user) || (user && !s->pid)) {
+			c.depth = (uint16_t)i;
+			*flags |= PROTO_SMP_TRUNCATED;
+			monitor.chains_cut++;
+			break;
+		}
+		struct proto_chain_frame *p = &c.frames[i];
+		*p = (struct proto_chain_frame){ user ? PROTO_FRAME_USER : 0, f[i].pc & ~3ull, 0, 0 };
+		if (user)
+			c.pid = s->pid;
+		const struct rep_entry *e = f[i].object ? objmap_find(user ? s->pid : 0, f[i].object) : 0;
+		if (e) {
+			p->flags |= PROTO_FRAME_OBJECT;
+			p->coid = e->coid;
+			p->gen = e->gen;
+		}
+	}
+	return c.depth ? chains_intern(&c, index) : 0;
+}
+
+/* 1.4 clients: SAMPLES_CHAINED frames, each after the CHAINS it names that the client lacks. */
+/* The CHAINS a frame of samples names: sent before it to each client that lacks some. */
+struct chains_wanted { const uint32_t *index; uint32_t n, config_id; };
+
+static bool send_chains(struct client *cl, void *ctx)
+{
+	const struct chains_wanted *w = ctx;
+	return chains_send(cl, w->index, w->n, w->config_id);
+}
+
+static void push_chained(long n, const struct proto_sample *p, const uint32_t *ids)
+{
+	struct proto_builder b;
+	struct proto_samples_head h = { monitor.config_id };
+	long first = 0;
+	proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+	for (long i = 0; i <= n; i++) {
+		int rc = 0;
+		if (i < n) {
+			struct proto_sample q = p[i];
+			q.depth = 0;
+			q.chain_id = ids[i];
+			rc = proto_add_sample_chained(&b, &q);
+			if (rc != -PROTO_E_NOSPACE && rc != -PROTO_E_TOO_BIG)
+				continue;
+		}
+		uint32_t k = proto_builder_count(&b);
+		size_t len = (size_t)proto_finish(&b);
+		struct chains_wanted w = { chain_index + first, (uint32_t)(i - first), h.config_id };
+		if (k)
+			subscribers_push_each(AUDIENCE_FROM(4), out_chained, len, PROTO_SAMPLES_CHAINED, k,
+					      send_chains, &w);
+		if (i == n)
+			break;
+		first = i;
+		proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+		i--;   /* the sample that did not fit starts the next frame */
+	}
+}
+
+static void push_samples(long n)
+{
+	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). */
+	bool unknown = false, fresh = false;
+	for (long i = 0; i < n && !fresh; i++) {
+		const struct km_sample *s = &samples[i];
+		uint32_t space = s->flags & KM_SMP_USER ? s->pid : 0;
+		if (!(s->flags & KM_SMP_NO_OBJECT) && !objmap_find(space, s->object)) {
+			unknown = true;
+			fresh = !objmap_missed(space, s->object);
+		}
+	}
+	if (unknown)
+		objmap_refresh(fresh);
+	static struct proto_sample wire[SAMPLE_BATCH];
+	static uint32_t ids[SAMPLE_BATCH];
+	bool chained = subscribers_any(AUDIENCE_FROM(4));
+	if (chained)
+		chains_reserve((uint32_t)n);
+	struct proto_builder b;
+	struct proto_samples_head h = { monitor.config_id };
+	proto_begin_samples(&b, monitor_out, sizeof monitor_out, 0, 0, &h);
+	for (long i = 0; i < n; i++) {
+		const struct km_sample *s = &samples[i];
+		struct proto_sample p = { .timebase = s->timebase, .pc = s->pc, .pid = s->pid,
+					  .tid = s->tid, .cpu = s->cpu, .event = s->event,
+					  .flags = s->flags & (PROTO_SMP_KERNEL | PROTO_SMP_USER |
+							       PROTO_SMP_TRUNCATED | PROTO_SMP_UNCERTAIN |
+							       PROTO_SMP_NO_OBJECT),
+					  .period = s->period };
+		chain_index[i] = 0;
+		ids[i] = chained ? chain_of(s, frames[i], &chain_index[i], &p.flags) : 0;
+		if (!(p.flags & PROTO_SMP_NO_OBJECT)) {
+			const struct rep_entry *e = objmap_find(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
+			if (e) {
+				p.coid = e->coid;
+				p.gen = e->gen;
+				p.flags |= (uint16_t)(e->slot << PROTO_REP_SHIFT);
+			} else {
+				/* The object is gone (or not scanned yet): say so, never guess. */
+				p.flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;
+				monitor.unresolved++;
+				objmap_note_missed(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
+			}
+		}
+		wire[i] = p;
+		int rc = proto_add_sample(&b, &p);
+		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
+			uint32_t k = proto_builder_count(&b);
+			subscribers_push(AUDIENCE_BELOW(4), monitor_out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+			proto_begin_samples(&b, monitor_out, sizeof monitor_out, 0, 0, &h);
+			proto_add_sample(&b, &p);
+		}
+	}
+	uint32_t k = proto_builder_count(&b);
+	if (k)
+		subscribers_push(AUDIENCE_BELOW(4), monitor_out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
+	if (chained)
+		push_chained(n, wire, ids);
+}
+
+static void tally_periods(long n)
+{
+	for (long i = 0; i < n; i++) {
+		const struct km_sample *s = &samples[i];
+		if (s->event >= DCID_PERIOD_EVENTS)
+			continue;
+		struct sample_periods *p = &monitor.periods[s->event];
+		if (!p->samples || s->period < p->min)
+			p->min = s->period;
+		if (s->period > p->max)
+			p->max = s->period;
+		p->samples++;
+		p->events += s->period;
+	}
+}
+
+void samples_drain(void)
+{
+	long n = 0;
+	monitor.backlog = false;
+	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples_chains(samples, SAMPLE_BATCH, &frames[0][0])) > 0;
+	     b++) {
+		monitor.backlog = n == SAMPLE_BATCH && b == BATCHES_PER_TURN - 1;
+		tally_periods(n);
+		if ((monitor.streams & PROTO_STREAM_SAMPLES) && subscribers_connected())
+			push_samples(n);
+		else
+			monitor.samples_discarded += (uint64_t)n;   /* drained so the rings stay free */
+	}
+}
