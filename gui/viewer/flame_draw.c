@@ -6,12 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "viewer/viewer.h"
+#include "viewer/layout.h"
 
-#define FONT "Sans 10"
-#define FONT_SMALL "Sans 8.5"
-#define FONT_BOLD "Sans Bold 10"
-#define FONT_TITLE "Sans Bold 11"
 #define ROW 18.0
 #define MIN_W 0.35                    /* narrower boxes are not drawn (counted) */
 

@@ -1,8 +1,9 @@
 /* kov-viewer: the SDL2 + Cairo viewer of KOV targets. Shared types of its files:
  * target.c (connections and the data they push), series.c (metric time series), tree.c (the
- * object tree's rows), draw.c and text.c (Cairo and Pango drawing), flame_view.c (the flame
- * graph and callers view), main.c (window, input, the frame loop, screenshots). Nothing here waits on the network: every socket is polled
- * without blocking once per frame. */
+ * object tree's rows), draw.c (the frame, its panes in draw_*.c, their layout in layout.h) and
+ * text.c (Cairo and Pango drawing), flame_view.c (the flame graph and callers view), main.c
+ * (window, input, the frame loop, screenshots). Nothing here waits on the network: every
+ * socket is polled without blocking once per frame. */
 #ifndef KOV_VIEWER_H
 #define KOV_VIEWER_H
 
