@@ -365,6 +365,7 @@ struct view {
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
+	cairo_surface_t *frame;           /* the last frame drawn, in pixels (E exports it) */
 };
 /* The selected row's process and object (flame_view.c), each with a name ("chainbench pid 5",
  * "ChainBench 0xd0000050"): VIEW_SEL_PROCESS and VIEW_SEL_OBJECT say which there are. */
