@@ -3,6 +3,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "viewer/layout.h"
+#include "client/profile_priv.h"   /* kov_grow */
 
 /* Objects gone with their process are folded per class and program (gui/client/objname.h);
  * each row names its class and process as the last scan listing it said. */
@@ -11,7 +12,7 @@ void draw_top_contributors(cairo_t *cr, struct view *v, const struct target *t, 
 {
 	static struct kov_top_item *items;
 	static struct kov_top_row *rows;
-	static size_t cap;
+	static size_t cap_items, cap_rows;
 	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
 	draw_rgb(cr, 0x1F2328);
 	double tw = text_draw(cr, x + 8, y + 5, FONT_BOLD, "Top contributors (samples since connected)");
@@ -34,16 +35,9 @@ void draw_top_contributors(cairo_t *cr, struct view *v, const struct target *t, 
 	const struct kov_top_row *order[64];
 	size_t n = 0;
 	uint64_t total = 0;
-	if (t->n_objs > cap) {
-		size_t c = t->n_objs * 2;
-		struct kov_top_item *i2 = realloc(items, c * sizeof *items);
-		items = i2 ? i2 : items;
-		struct kov_top_row *r2 = realloc(rows, c * sizeof *rows);
-		rows = r2 ? r2 : rows;
-		if (!i2 || !r2)
-			return;
-		cap = c;
-	}
+	if (!kov_grow((void **)&items, &cap_items, t->n_objs, sizeof *items) ||
+	    !kov_grow((void **)&rows, &cap_rows, t->n_objs, sizeof *rows))
+		return;
 	for (size_t i = 0; i < t->n_objs; i++) {
 		const struct obj_stat *o = &t->objs[i];
 		total += o->samples;

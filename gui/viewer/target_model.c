@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
+#include "client/profile_priv.h"   /* kov_grow */
 
 static bool in_spin_code(const struct target *t, uint32_t space, uint64_t pc)
 {
@@ -26,14 +27,8 @@ static struct obj_stat *obj_of(struct target *t, uint32_t pid, uint64_t coid, ui
 	for (size_t i = 0; i < t->n_objs; i++)
 		if (t->objs[i].pid == pid && t->objs[i].coid == coid && t->objs[i].gen == gen)
 			return &t->objs[i];
-	if (t->n_objs == t->cap_objs) {
-		size_t cap = t->cap_objs ? 2 * t->cap_objs : 256;
-		struct obj_stat *o = realloc(t->objs, cap * sizeof *o);
-		if (!o)
-			return NULL;
-		t->objs = o;
-		t->cap_objs = cap;
-	}
+	if (!kov_grow((void **)&t->objs, &t->cap_objs, t->n_objs + 1, sizeof *t->objs))
+		return NULL;
 	struct obj_stat *o = &t->objs[t->n_objs++];
 	memset(o, 0, sizeof *o);
 	o->pid = pid;
