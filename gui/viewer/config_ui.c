@@ -11,16 +11,46 @@
 #include <string.h>
 #include "viewer/viewer.h"
 #include "common/monitor/km_plan.h"
-#include "common/monitor/ppc970_pmu.h"
+#include "common/monitor/pmu_backend.h"
 
 static struct catalogue cat;
 static struct km_plan plan;
 static struct km_config applied;
 
+/* How many of the target's catalogue events backend b's table holds. */
+static size_t events_known(const struct pmu_backend *b, const struct target *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_cat; i++)
+		for (size_t k = 0; k < b->n_events; k++)
+			n += !strcmp(b->events[k].name, t->cat[i].name);
+	return n;
+}
+
+/* The backend whose table the target's catalogue lists: the KM's catalogue is its processor's
+ * backend's table (whichever selects the probe then counts with), so the registry's choice for
+ * the PVR the target reports; without the target's description (a recording without one), the
+ * registered backend that knows most of the catalogue's events. */
+static const struct pmu_backend *catalogue_backend_of(const struct target *t)
+{
+	if (t->have_desc)
+		return pmu_backend_for_pvr(t->desc.pvr);
+	const struct pmu_backend *best = NULL;
+	size_t most = 0;
+	for (size_t i = 0; pmu_backend_at(i); i++) {
+		size_t n = events_known(pmu_backend_at(i), t);
+		if (n > most) {
+			most = n;
+			best = pmu_backend_at(i);
+		}
+	}
+	return best;
+}
+
 /* The planner's view of the target's catalogue. */
 static void host_catalogue(const struct target *t)
 {
-	catalogue_init(&cat, p970_events, p970_event_count);
+	catalogue_init_pmu(&cat, catalogue_backend_of(t), pmu_backend_architected());
 	bool native = false;
 	for (size_t i = 0; i < t->n_cat; i++) {
 		int k = catalogue_find(&cat, t->cat[i].name);

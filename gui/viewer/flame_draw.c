@@ -6,12 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "viewer/viewer.h"
+#include "viewer/layout.h"
+#include "client/profile_priv.h"   /* kov_grow */
 
-#define FONT "Sans 10"
-#define FONT_SMALL "Sans 8.5"
-#define FONT_BOLD "Sans Bold 10"
-#define FONT_TITLE "Sans Bold 11"
 #define ROW 18.0
 #define MIN_W 0.35                    /* narrower boxes are not drawn (counted) */
 
@@ -85,14 +82,8 @@ static void label_of(const struct ctx *c, uint32_t i, char *buf, size_t n)
 
 static void add_box(struct flame_ui *f, uint32_t node, double x, double y, double w, double h)
 {
-	if (f->n_boxes == f->cap_boxes) {
-		size_t cap = f->cap_boxes ? 2 * f->cap_boxes : 512;
-		struct flame_box *b = realloc(f->boxes, cap * sizeof *b);
-		if (!b)
-			return;
-		f->boxes = b;
-		f->cap_boxes = cap;
-	}
+	if (!kov_grow((void **)&f->boxes, &f->cap_boxes, f->n_boxes + 1, sizeof *f->boxes))
+		return;
 	f->boxes[f->n_boxes++] = (struct flame_box){ node, x, y, w, h };
 }
 

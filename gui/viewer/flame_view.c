@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
+#include "client/profile_priv.h"   /* kov_grow */
 
 #define REBUILD_NS 250000000ull       /* new samples show within a quarter second */
 #define RENAME_NS 1000000000ull       /* names learnt since (symbols, scans) within a second */
@@ -225,13 +226,7 @@ void flame_update(struct view *v, uint64_t now)
 		filter.obj.coid = filter.pid = UINT32_MAX;   /* matches nothing */
 	if (kov_flame_build(&f->tree, &l->prof, &filter) != 0)
 		snprintf(f->note, sizeof f->note, "out of memory building the call tree");
-	if (f->tree.n > f->match_cap) {
-		bool *m = realloc(f->match, f->tree.n * 2 * sizeof *m);
-		if (m) {
-			f->match = m;
-			f->match_cap = f->tree.n * 2;
-		}
-	}
+	kov_grow((void **)&f->match, &f->match_cap, f->tree.n, sizeof *f->match);
 	f->matched = f->match_cap >= f->tree.n ? kov_flame_search(&f->tree, &l->prof, f->search, f->match) : 0;
 	kov_flame_callers_free(&f->callers_of);
 	if (sel & VIEW_SEL_OBJECT)

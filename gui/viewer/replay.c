@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
+#include "client/profile_priv.h"   /* kov_grow */
 #include "client/recording.h"
 
 bool target_record(struct target *t, const char *file)
@@ -54,29 +55,34 @@ bool target_open_replay(struct target *t, const char *file, char *why, size_t n)
 			fclose(f);
 		return false;
 	}
-	size_t cap = 0;
+	size_t cap_frames = 0, cap_times = 0, cap_scan = 0;
 	struct kov_answer scan = { 0 };
 	struct kov_frame fr;
 	uint64_t ns;
 	int got;
 	while ((got = kov_rec_next(f, &fr, &ns)) == 1) {
-		if (t->rp_n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			t->rp_frames = realloc(t->rp_frames, cap * sizeof *t->rp_frames);
-			t->rp_times = realloc(t->rp_times, cap * sizeof *t->rp_times);
+		if (!kov_grow((void **)&t->rp_frames, &cap_frames, t->rp_n + 1, sizeof *t->rp_frames) ||
+		    !kov_grow((void **)&t->rp_times, &cap_times, t->rp_n + 1, sizeof *t->rp_times)) {
+			free(fr.bytes);
+			got = -2;
+			break;
 		}
 		t->rp_frames[t->rp_n] = fr;
 		t->rp_times[t->rp_n++] = ns;
 		if (fr.f.type == PROTO_EVENT_CATALOGUE)
 			take_catalogue(t, &fr.f);
 		if (fr.f.type == PROTO_SCAN_PROCESSES || fr.f.type == PROTO_SCAN_OBJECTS) {
-			scan.frames = realloc(scan.frames, (scan.count + 1) * sizeof *scan.frames);
+			if (!kov_grow((void **)&scan.frames, &cap_scan, scan.count + 1, sizeof *scan.frames)) {
+				got = -2;
+				break;
+			}
 			scan.frames[scan.count++] = fr;   /* borrowed: the frame stays in rp_frames */
 			kov_live_frame(&t->stacks, &fr.f);   /* names the call stacks' objects */
 		}
 	}
 	if (got < 0) {
-		snprintf(why, n, "%s: damaged after %zu frames", file, t->rp_n);
+		snprintf(why, n, got == -2 ? "%s: out of memory after %zu frames" :
+			 "%s: damaged after %zu frames", file, t->rp_n);
 		free(scan.frames);
 		fclose(f);
 		return false;

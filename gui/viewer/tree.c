@@ -7,17 +7,12 @@
 #include <string.h>
 #include <strings.h>
 #include "viewer/viewer.h"
+#include "client/profile_priv.h"   /* kov_grow */
 
 static bool add(struct tree *tr, struct row r)
 {
-	if (tr->n == tr->cap) {
-		size_t cap = tr->cap ? 2 * tr->cap : 1024;
-		struct row *rows = realloc(tr->rows, cap * sizeof *rows);
-		if (!rows)
-			return false;
-		tr->rows = rows;
-		tr->cap = cap;
-	}
+	if (!kov_grow((void **)&tr->rows, &tr->cap, tr->n + 1, sizeof *tr->rows))
+		return false;
 	tr->rows[tr->n++] = r;
 	return true;
 }

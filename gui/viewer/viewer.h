@@ -1,8 +1,9 @@
 /* kov-viewer: the SDL2 + Cairo viewer of KOV targets. Shared types of its files:
  * target.c (connections and the data they push), series.c (metric time series), tree.c (the
- * object tree's rows), draw.c and text.c (Cairo and Pango drawing), flame_view.c (the flame
- * graph and callers view), main.c (window, input, the frame loop, screenshots). Nothing here waits on the network: every socket is polled
- * without blocking once per frame. */
+ * object tree's rows), draw.c (the frame, its panes in draw_*.c, their layout in layout.h) and
+ * text.c (Cairo and Pango drawing), flame_view.c (the flame graph and callers view), main.c
+ * (window, input, the frame loop, screenshots). Nothing here waits on the network: every
+ * socket is polled without blocking once per frame. */
 #ifndef KOV_VIEWER_H
 #define KOV_VIEWER_H
 
@@ -39,7 +40,7 @@ bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *mi
 /* The i-th newest point (0 = newest); false past the oldest. */
 bool series_at(const struct series *s, size_t i, uint64_t *t, double *v);
 
-/* ---- target.c -------------------------------------------------------------------------- */
+/* ---- target.c, target_conn.c, target_model.c ------------------------------------------ */
 enum pane_kind { PANE_IPC, PANE_SPIN, PANE_MMU, PANE_BRANCH, PANE_LOCKACQ, PANES };
 
 /* A metric over time; what each shows and where it comes from: docs/metrics.md. */
@@ -75,6 +76,9 @@ struct obj_stat {                     /* samples per object since connected */
 };
 
 enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
+
+#define RESCAN_NS 5000000000ull      /* a live target's scan is asked for again this often */
+#define RESCAN_UNNAMED_NS 1000000000ull   /* sooner when samples name objects no scan listed */
 
 #define HOT_NAMES 64                  /* symbolized PCs of the selected object: hot spots and
                                          its locks' call sites */
@@ -166,6 +170,8 @@ void target_init(struct target *t, const char *host, const char *port, const cha
 bool target_open_replay(struct target *t, const char *file, char *why, size_t n);
 /* Starts writing everything the target sends to file (kovctl's recording format). */
 bool target_record(struct target *t, const char *file);
+/* One frame the target sent into the recording, when recording (replay.c). */
+void target_record_frame(struct target *t, const struct proto_frame *f);
 /* Connects (again) when due, reads what arrived without waiting, keeps scans fresh. */
 void target_poll(struct target *t, uint64_t now_ns);
 void target_free(struct target *t);
@@ -364,6 +370,7 @@ struct view {
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
+	cairo_surface_t *frame;           /* the last frame drawn, in pixels (E exports it) */
 };
 /* The selected row's process and object (flame_view.c), each with a name ("chainbench pid 5",
  * "ChainBench 0xd0000050"): VIEW_SEL_PROCESS and VIEW_SEL_OBJECT say which there are. */

@@ -1,0 +1,218 @@
+/* A metric pane: the title, figures and a chart of a series over the time window, with the
+ * value under the pointer. Charts are cached as images until what they show changes. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "viewer/layout.h"
+
+/* A series' points since `from` binned into ncols columns across the window. */
+enum { COLS = 4096 };
+struct columns { double min[COLS], max[COLS], sum[COLS]; int n[COLS]; };
+
+static void bin(struct columns *c, const struct view *v, const struct series *s, int ncols,
+		uint64_t now, uint64_t from)
+{
+	memset(c->n, 0, sizeof c->n[0] * (size_t)ncols);
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(s, i, &t, &val) && t >= from; i++) {
+		int col = (int)((ncols - 1) * (1.0 - age_s(now, t) / v->window_s));
+		if (col < 0 || col >= ncols)
+			continue;
+		if (!c->n[col] || val < c->min[col])
+			c->min[col] = val;
+		if (!c->n[col] || val > c->max[col])
+			c->max[col] = val;
+		c->sum[col] = (c->n[col] ? c->sum[col] : 0) + val;
+		c->n[col]++;
+	}
+}
+
+/* The path through the columns' means; false when no column has a point. */
+static bool mean_path(cairo_t *cr, const struct columns *c, int ncols, double cx, double cy,
+		      double cw, double ch, double top)
+{
+	bool first = true;
+	for (int k = 0; k < ncols; k++)
+		if (c->n[k]) {
+			double px = cx + k * cw / ncols, py = cy + ch - ch * (c->sum[k] / c->n[k]) / top;
+			if (first)
+				cairo_move_to(cr, px, py);
+			else
+				cairo_line_to(cr, px, py);
+			first = false;
+		}
+	return !first;
+}
+
+/* The chart of a pane (markers, band, mean line) in its own coordinates, cw x ch points. */
+static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double cw, double ch,
+		       double mx, uint64_t now, uint64_t from)
+{
+	double cx = 0, cy = 0;
+	double top = mx > 0 ? mx * 1.15 : 1;
+	/* Time markers, labelled from now: at most about eight of them. */
+	static const int steps[] = { 10, 30, 60, 120, 300, 600, 1800 };
+	int step = 10;
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0] && v->window_s / steps[k] > 8; k++)
+		step = k + 1 < sizeof steps / sizeof steps[0] ? steps[k + 1] : steps[k];
+	cairo_set_line_width(cr, 1);
+	for (int s = 0; s <= (int)v->window_s; s += step) {
+		double gx = cx + cw - cw * s / v->window_s;
+		draw_rgb(cr, 0xEEF0F2);
+		cairo_move_to(cr, floor(gx) + 0.5, cy);
+		cairo_line_to(cr, floor(gx) + 0.5, cy + ch);
+		cairo_stroke(cr);
+		char lab[16];
+		if (v->pan_s > 0)
+			snprintf(lab, sizeof lab, "-%ds", s + (int)v->pan_s);
+		else
+			snprintf(lab, sizeof lab, s ? "-%ds" : "now", s);
+		draw_rgb(cr, 0x8C959F);
+		text_draw(cr, gx - text_width(cr, FONT_SMALL, lab) / 2, cy + ch + 2, FONT_SMALL, lab);
+	}
+	char ytop[32];
+	snprintf(ytop, sizeof ytop, "%.3g", top);
+	text_draw(cr, cx + 2, cy, FONT_SMALL, ytop);
+	/* One column per point of width: the range of the values in it as a light band, their
+	 * mean as the line. Ten minutes of 100 ms points would otherwise be 6000 segments. */
+	static struct columns col;
+	int ncols = (int)cw < COLS ? (int)cw : COLS;
+	bin(&col, v, &p->s, ncols, now, from);
+	/* The band as pixel-aligned boxes, one per column: Cairo's fast path. */
+	for (int c = 0; c < ncols; c++)
+		if (col.n[c]) {
+			double y0 = floor(cy + ch - ch * col.max[c] / top), y1 = ceil(cy + ch - ch * col.min[c] / top);
+			cairo_rectangle(cr, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1);
+		}
+	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
+	cairo_fill(cr);
+	draw_rgb(cr, 0x2F6FDE);
+	cairo_set_line_width(cr, 1.5);
+	mean_path(cr, &col, ncols, cx, cy, cw, ch, top);
+	cairo_stroke(cr);
+	/* The second opinion (if any) as a dashed grey line of its column means. */
+	bin(&col, v, &p->s2, ncols, now, from);
+	if (mean_path(cr, &col, ncols, cx, cy, cw, ch, top)) {
+		static const double dash[] = { 4, 3 };
+		cairo_set_dash(cr, dash, 2, 0);
+		draw_rgb(cr, 0x8C959F);
+		cairo_set_line_width(cr, 1.2);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+}
+
+/* Charts are redrawn only when something they show changed: a new point, the window, the
+ * size, or time moving the axis by a whole column; otherwise the cached image is painted. */
+static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
+			double cw, double ch, double mx, uint64_t now, uint64_t from)
+{
+	const double margin = 14;   /* room for the edge markers' labels */
+	int pw = (int)ceil((cw + 2 * margin) * v->scale), ph = (int)ceil((ch + 16) * v->scale);
+	uint64_t column_ns = (uint64_t)(v->window_s * 1e9 / (cw > 1 ? cw : 1));
+	uint64_t key[6] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
+			    p->s.n << 32 ^ p->s.head, column_ns ? now / column_ns : now,
+			    (uint64_t)(mx * 1e6), p->s2.n << 32 ^ p->s2.head };
+	if (!p->chart || memcmp(key, p->chart_key, sizeof key)) {
+		if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||
+		    cairo_image_surface_get_height(p->chart) != ph) {
+			if (p->chart)
+				cairo_surface_destroy(p->chart);
+			p->chart = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+		}
+		cairo_t *c2 = cairo_create(p->chart);
+		cairo_set_operator(c2, CAIRO_OPERATOR_CLEAR);
+		cairo_paint(c2);
+		cairo_set_operator(c2, CAIRO_OPERATOR_OVER);
+		cairo_scale(c2, v->scale, v->scale);
+		cairo_translate(c2, margin, 0);
+		draw_chart(c2, v, p, cw, ch, mx, now, from);
+		cairo_destroy(c2);
+		memcpy(p->chart_key, key, sizeof key);
+		v->charts_drawn++;
+	}
+	cairo_save(cr);
+	cairo_translate(cr, x - margin, y);
+	cairo_scale(cr, 1 / v->scale, 1 / v->scale);
+	cairo_set_source_surface(cr, p->chart, 0, 0);
+	cairo_paint(cr);
+	cairo_restore(cr);
+	/* What it shows, for the screenshot report. */
+	uint64_t t;
+	double val;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++)
+		v->drawn_points++;
+}
+
+void draw_metric_pane(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
+		      double w, double h, uint64_t now)
+{
+	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_rgb(cr, 0x1F2328);
+	double title_w = text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
+	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
+	double mn = 0, avg = 0, mx = 0, mn2, avg2, mx2;
+	size_t count = 0;
+	/* Not panned: up to the newest point, which may be younger than this frame's now. */
+	uint64_t to = v->pan_s > 0 ? now + 1 : UINT64_MAX;
+	bool have = p->available && series_stats(&p->s, from, to, &mn, &avg, &mx, &count);
+	if (!p->available || !have) {
+		draw_rgb(cr, p->available ? 0x57606A : 0xA23B2A);
+		text_wrap(cr, x + 8, y + 24, w - 16, FONT_SMALL, p->available ? p->no_data : p->why);
+		if (p->available) {
+			draw_rgb(cr, 0x8C959F);
+			text_wrap(cr, x + 8, y + 40, w - 16, FONT_SMALL, p->subtitle);
+		}
+		return;
+	}
+	uint64_t t0;
+	double now_v;
+	series_at(&p->s, 0, &t0, &now_v);
+	char stats[160];
+	snprintf(stats, sizeof stats, "now %.3g%s   min %.3g   avg %.3g   max %.3g", now_v, p->unit, mn,
+		 avg, mx);
+	draw_rgb(cr, 0x57606A);
+	double sw = text_width(cr, FONT_SMALL, stats);
+	text_draw(cr, x + w - 8 - sw, y + 6, FONT_SMALL, stats);
+	/* What it is, between the title and the figures, cut to the room there is. */
+	double room = w - 16 - title_w - sw - 24;
+	if (room > 40) {
+		draw_rgb(cr, 0x8C959F);
+		text_fit(cr, x + 8 + title_w + 12, y + 6, room, FONT_SMALL, p->subtitle);
+	}
+	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
+		mx = mx2;
+	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
+	v->drawn_series++;
+	/* Hover: the value nearest the pointer's time. */
+	double cx = x + 8, cw = w - 16, cy = y + 24, ch = h - 44;
+	if (v->mouse_x < cx || v->mouse_x > cx + cw || v->mouse_y < cy || v->mouse_y > cy + ch)
+		return;
+	double ago = (cx + cw - v->mouse_x) / cw * v->window_s;
+	uint64_t t, best_t = 0;
+	double val, best_v = 0, best_d = 1e18;
+	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++) {
+		double d = fabs(age_s(now, t) - ago);
+		if (d < best_d) {
+			best_d = d;
+			best_t = t;
+			best_v = val;
+		}
+	}
+	if (!best_t)
+		return;
+	double px = cx + cw - cw * age_s(now, best_t) / v->window_s;
+	cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.5);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, floor(px) + 0.5, cy);
+	cairo_line_to(cr, floor(px) + 0.5, cy + ch);
+	cairo_stroke(cr);
+	char tip[64];
+	snprintf(tip, sizeof tip, "%.4g%s  %.1f s ago", best_v, p->unit, age_s(now, best_t));
+	double tw = text_width(cr, FONT_SMALL, tip) + 10, tx = px + 6 + tw > cx + cw ? px - tw - 6 : px + 6;
+	draw_box(cr, tx, cy + 2, tw, 17, 0xFFFDE7, 0xB8BEC6);
+	draw_rgb(cr, 0x1F2328);
+	text_draw(cr, tx + 5, cy + 3, FONT_SMALL, tip);
+	v->hover_shown = true;
+}
