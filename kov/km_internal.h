@@ -13,6 +13,8 @@
 #include "common/monitor/attrib.h"
 #include "common/monitor/chain_ring.h"
 #include "kernel/include/kov_services.h"
+#include "kernel/include/trap_frame.h"
+#include "kernel/abi/kov_limits.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
 #define KM_SW_RING 8
@@ -21,8 +23,8 @@
 #define KM_WALK_DEPTH 16
 #define KM_CHAIN_SLOTS 4096         /* call chains per CPU kept until the drain (2 MiB) */
 
-/* The configuration and run state, written only by the KM's system calls (under km_lock);
- * CPUs pick up a change at their next tick by comparing `epoch`. */
+/* The configuration and run state, written only by the KM's system calls (under
+ * SVC_LOCK_CONTROL); CPUs pick up a change at their next tick by comparing `epoch`. */
 struct km_global {
 	struct km_plan plan;
 	struct km_config applied;
@@ -93,7 +95,7 @@ struct km_cpu {
 	uint64_t handler_samples;    /* samples it recorded */
 	struct km_fast fast;
 };
-extern struct km_cpu km_cpus[MAX_CPUS];
+extern struct km_cpu km_cpus[KOV_MAX_CPUS];
 
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */

@@ -8,7 +8,7 @@
 #include "wake_guard.h"
 #include "hcall.h"
 #include "../mm/mmu.h"
-#include "../proc/stack.h"
+#include "kernel/include/kernel_stack.h"
 #include "../proc/thread.h"
 #include "../proc/process.h"
 #include "../proc/syscall.h"
