@@ -32,17 +32,12 @@ static struct km_proc *controller;
 static struct km_config cfg_in;
 static struct km_plan plan_in;
 #define CHUNK 128
-static struct sample chunk[CHUNK];
-/* The rings' records are copied out as they are. */
-_Static_assert(sizeof(struct sample) == sizeof(struct km_sample) &&
-	       __builtin_offsetof(struct sample, flags) == __builtin_offsetof(struct km_sample, flags) &&
-	       __builtin_offsetof(struct sample, period) == __builtin_offsetof(struct km_sample, period),
-	       "struct sample and struct km_sample differ");
+static struct km_sample chunk[CHUNK];
 
 static bool ring_setup(struct km_cpu *c)
 {
 	for (int r = 0; r < KM_RINGS; r++) {
-		struct sample *s = kmalloc(KM_RING_INITIAL * sizeof *s);
+		struct km_sample *s = kmalloc(KM_RING_INITIAL * sizeof *s);
 		if (!s || sample_ring_init(&c->ring[r], s, KM_RING_INITIAL) != 0)
 			return false;
 	}
@@ -213,7 +208,7 @@ static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first
 	static struct attrib_frame frames[KM_MAX_CHAIN];   /* one caller at a time */
 	_Static_assert(sizeof(struct attrib_frame) == sizeof(struct km_frame), "frame layouts");
 	for (uint64_t i = 0; i < got; i++) {
-		struct sample *s = &chunk[i];
+		struct km_sample *s = &chunk[i];
 		if (!s->depth)
 			continue;
 		if (!uchains || !chain_ring_read(&c->chains, s->chain, s->depth, frames)) {
@@ -264,14 +259,14 @@ static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 				}
 				n += got;
 			} while (got == CHUNK);
-			struct sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
+			struct km_sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
 			if (old) {
 				kfree(old);
 				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
 			}
 			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
 			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
-				struct sample *s = kmalloc(cap * sizeof *s);
+				struct km_sample *s = kmalloc(cap * sizeof *s);
 				if (s) {
 					c->grow_capacity[r] = cap;
 					__atomic_store_n(&c->grow_storage[r], s, __ATOMIC_RELEASE);

@@ -82,9 +82,9 @@ struct km_cpu {
 	struct sample_ring ring[KM_RINGS];
 	struct chain_ring chains;    /* the samples' call chains; storage made by the first
 	                                configuration that asks for chains */
-	struct sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
+	struct km_sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
 	uint32_t grow_capacity[KM_RINGS];
-	struct sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */
+	struct km_sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */
 	volatile uint32_t draining, swapping;    /* reader and tick keep out of each other */
 	uint64_t lost[KM_RINGS][CATALOGUE_MAX];  /* producer: samples lost, by ring and event */
 	uint64_t taken;              /* samples pushed */

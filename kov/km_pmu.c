@@ -125,7 +125,7 @@ static void grow_rings(struct km_cpu *c)
 		__atomic_store_n(&c->swapping, 1, __ATOMIC_SEQ_CST);
 		if (!__atomic_load_n(&c->draining, __ATOMIC_SEQ_CST) &&
 		    sample_ring_count(&c->ring[r]) == 0) {
-			struct sample *old = c->ring[r].slots;
+			struct km_sample *old = c->ring[r].slots;
 			if (sample_ring_reinit(&c->ring[r], c->grow_storage[r], c->grow_capacity[r]) == 0) {
 				__atomic_store_n(&c->retired[r], old, __ATOMIC_RELEASE);
 				c->grow_storage[r] = 0;

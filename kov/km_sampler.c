@@ -268,12 +268,12 @@ static inline __attribute__((always_inline)) void record(struct km_cpu *c, int r
 	struct attrib_result r = attribute_tf(tf, run.km, chain, chain ? want : 0);
 	/* Written in place: a copy through sample_ring_push() cost about 30 instructions. */
 	struct sample_ring *ring_of = &c->ring[ring];
-	struct sample *s = sample_ring_slot(ring_of);
+	struct km_sample *s = sample_ring_slot(ring_of);
 	if (!s) {
 		c->lost[ring][event]++;
 		return;
 	}
-	*s = (struct sample){
+	*s = (struct km_sample){
 		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
 		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
 		.cpu = (uint16_t)cpu_index(cpu_self()), .event = event,
@@ -443,7 +443,7 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	c->leaf_samples++;
 	struct sample_ring *ring = f->ring;
 	if (sample_ring_room(ring)) {
-		struct sample *s = sample_ring_next(ring);
+		struct km_sample *s = sample_ring_next(ring);
 		s->timebase = t0;
 		s->pc = tf->nip;
 		s->config_id = f->config_id;
