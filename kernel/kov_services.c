@@ -1,7 +1,15 @@
-/* The kernel's services to the monitor (kernel/include/kov_services.h): thin wrappers over the process,
- * thread, platform and file interfaces, so the monitor never sees their structures. The scan
- * hand-off and process references live with the processes (kernel/proc/process.c). */
+/* The kernel's services to the monitor (kernel/include/kov_services.h): thin wrappers over the
+ * process, thread, lock, platform and network interfaces, so the monitor never sees their
+ * structures. The kernel headers that declare what kov_services.h declares again are included
+ * here, so that the compiler checks the two agree. The scan hand-off and process references live
+ * with the processes (kernel/proc/process.c). */
+#include <stddef.h>
 #include "kernel/include/kov_services.h"
+#include "mm/kmem.h"
+#include "mm/uaccess.h"
+#include "arch/console.h"
+#include "arch/timer.h"
+#include "lock/sleeplock.h"
 #include "proc/process.h"
 #include "proc/thread.h"
 #include "arch/platform.h"
@@ -12,11 +20,6 @@
 #include "symbols.h"
 #include "abi/km_abi.h"
 #include "common/lib/string.h"
-
-void svc_process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
-{
-	process_for_each(fn, arg);
-}
 
 uint32_t svc_process_list(struct km_process *out, uint32_t max)
 {
@@ -74,14 +77,41 @@ bool svc_block_until(const void *key, bool (*still_blocked)(const void *key), ui
 	return thread_block_until(key, still_blocked, deadline_ns);
 }
 
-int svc_wake_all(const void *key)
-{
-	return thread_wake_all(key);
-}
-
 void svc_yield(void)
 {
 	thread_yield();
+}
+
+bool svc_cpu_online(unsigned cpu)
+{
+	return percpu_area[cpu].online;
+}
+
+void svc_cpu_set_km(unsigned cpu, struct km_cpu *c)
+{
+	percpu_area[cpu].km_cpu = c;
+}
+
+uint64_t svc_tick_period_tb(void)
+{
+	return this_cpu()->dec_period;
+}
+
+static struct sleeplock monitor_locks[SVC_LOCKS];
+
+void svc_lock(enum svc_lock l)
+{
+	sleep_lock(&monitor_locks[l]);
+}
+
+void svc_unlock(enum svc_lock l)
+{
+	sleep_unlock(&monitor_locks[l]);
+}
+
+volatile uint32_t *svc_sleeplock_word(const void *lock)
+{
+	return &((struct sleeplock *)lock)->locked;
 }
 
 uint64_t svc_timebase_hz(void)

@@ -6,7 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/platform.h"
 #include "lib/stackwalk.h"
-#include "proc/stack.h"
+#include "kernel/include/kernel_stack.h"
 #include "proc/thread.h"
 #include "symbols.h"
 #include "common/lib/spinlock.h"

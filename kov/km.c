@@ -1,25 +1,26 @@
 /* The KM's control side: boot set-up, and the system calls through which the privileged
  * daemon configures groups, starts and stops monitoring, and drains samples, interval counts
- * and loss figures. One caller at a time (km_lock); the CPUs pick changes up at their ticks. */
+ * and loss figures. One caller at a time (SVC_LOCK_CONTROL); the CPUs pick changes up at their
+ * ticks. */
 #include "km_internal.h"
 #include "km_catalogue.h"
 #include "pmu_probe.h"
-#include "../kernel/arch/cpu.h"
-#include "../kernel/abi/scan.h"
-#include "../kernel/abi/syscall_nr.h"
+#include "kernel/include/processor.h"
+#include "kernel/abi/scan.h"
+#include "kernel/abi/syscall_nr.h"
+#include "common/co/cobj.h"
 #include "common/lib/string.h"
 #include "common/lib/format.h"
 
 volatile uint32_t km_sw_mask;
-static struct sleeplock km_lock;
 static uint32_t next_config_id = 1;
 static bool ready;
 
 /* The reader's view of each CPU's counts: what was reported, for interval deltas. */
-static struct mux_count reported[MAX_CPUS][KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];
-static uint32_t reported_gen[MAX_CPUS];
+static struct mux_count reported[KOV_MAX_CPUS][KM_MAX_GROUPS][KM_MAX_GROUP_EVENTS];
+static uint32_t reported_gen[KOV_MAX_CPUS];
 static uint64_t interval_start;
-static uint64_t lost_reported[MAX_CPUS][KM_RINGS][CATALOGUE_MAX];
+static uint64_t lost_reported[KOV_MAX_CPUS][KM_RINGS][CATALOGUE_MAX];
 static uint64_t delivered;
 
 /* The process whose calls last configured or started monitoring. When it ends (the daemon
@@ -31,17 +32,12 @@ static struct km_proc *controller;
 static struct km_config cfg_in;
 static struct km_plan plan_in;
 #define CHUNK 128
-static struct sample chunk[CHUNK];
-/* The rings' records are copied out as they are. */
-_Static_assert(sizeof(struct sample) == sizeof(struct km_sample) &&
-	       __builtin_offsetof(struct sample, flags) == __builtin_offsetof(struct km_sample, flags) &&
-	       __builtin_offsetof(struct sample, period) == __builtin_offsetof(struct km_sample, period),
-	       "struct sample and struct km_sample differ");
+static struct km_sample chunk[CHUNK];
 
 static bool ring_setup(struct km_cpu *c)
 {
 	for (int r = 0; r < KM_RINGS; r++) {
-		struct sample *s = kmalloc(KM_RING_INITIAL * sizeof *s);
+		struct km_sample *s = kmalloc(KM_RING_INITIAL * sizeof *s);
 		if (!s || sample_ring_init(&c->ring[r], s, KM_RING_INITIAL) != 0)
 			return false;
 	}
@@ -52,8 +48,8 @@ void km_probe(void)
 {
 	/* Before the probe, which may take a PMU interrupt: the interrupt finds its CPU's state
 	 * through the per-CPU area. */
-	for (unsigned i = 0; i < MAX_CPUS; i++)
-		percpu_area[i].km_cpu = &km_cpus[i];
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
+		svc_cpu_set_km(i, &km_cpus[i]);
 	pmu_probe();
 	km_catalogue_init();
 }
@@ -62,8 +58,8 @@ void km_init(void)
 {
 	km_program_init();
 	km.tb_per_us = svc_timebase_hz() / 1000000;
-	for (unsigned i = 0; i < MAX_CPUS; i++) {
-		if (!percpu_area[i].online)
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
+		if (!svc_cpu_online(i))
 			continue;
 		if (!ring_setup(&km_cpus[i])) {
 			kprintf("kov: no memory for the sample rings: monitoring is off\n");
@@ -86,12 +82,12 @@ static void publish(void)
 {
 	__atomic_add_fetch(&km.epoch, 1, __ATOMIC_SEQ_CST);
 	int irq = irq_save();
-	km_cpu_apply(&km_cpus[this_cpu()->index]);
+	km_cpu_apply(&km_cpus[cpu_index(cpu_self())]);
 	irq_restore(irq);
 	for (int tries = 0; tries < 100; tries++) {
 		bool all = true;
-		for (unsigned i = 0; i < MAX_CPUS; i++)
-			if (percpu_area[i].online &&
+		for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
+			if (svc_cpu_online(i) &&
 			    __atomic_load_n(&km_cpus[i].epoch, __ATOMIC_ACQUIRE) != km.epoch)
 				all = false;
 		if (all)
@@ -120,9 +116,9 @@ static bool chains_setup(const struct km_plan *p)
 		wanted |= p->group[g].chain_depth > 0;
 	if (!wanted)
 		return true;
-	for (unsigned i = 0; i < MAX_CPUS; i++) {
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
 		struct km_cpu *c = &km_cpus[i];
-		if (!percpu_area[i].online || c->chains.slots)
+		if (!svc_cpu_online(i) || c->chains.slots)
 			continue;
 		struct attrib_frame *s = kmalloc((uint64_t)KM_CHAIN_SLOTS * KM_MAX_CHAIN * sizeof *s);
 		if (!s || chain_ring_init(&c->chains, s, KM_CHAIN_SLOTS, KM_MAX_CHAIN) != 0)
@@ -140,7 +136,7 @@ static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 	struct km_config applied;
 	rc = km_plan_build(&km_catalogue, &cfg_in, &plan_in, &applied, why, sizeof why);
 	/* Time samples come from the tick: no more than one per tick. */
-	uint64_t tick_us = this_cpu()->dec_period * 1000000 / svc_timebase_hz();
+	uint64_t tick_us = svc_tick_period_tb() * 1000000 / svc_timebase_hz();
 	for (uint32_t g = 0; rc == 0 && g < plan_in.n_groups; g++) {
 		int i = plan_in.group[g].ev_of_sw[SW_CPU_CLOCK];
 		uint64_t thr = i >= 0 ? plan_in.group[g].ev[i].threshold : 0;
@@ -209,10 +205,10 @@ static long control(uint64_t cmd)
  * depth 0 and the walk marked truncated. */
 static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first, uint64_t got)
 {
-	static struct attrib_frame frames[KM_MAX_CHAIN];   /* one caller at a time (km_lock) */
+	static struct attrib_frame frames[KM_MAX_CHAIN];   /* one caller at a time */
 	_Static_assert(sizeof(struct attrib_frame) == sizeof(struct km_frame), "frame layouts");
 	for (uint64_t i = 0; i < got; i++) {
-		struct sample *s = &chunk[i];
+		struct km_sample *s = &chunk[i];
 		if (!s->depth)
 			continue;
 		if (!uchains || !chain_ring_read(&c->chains, s->chain, s->depth, frames)) {
@@ -231,9 +227,9 @@ static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first
 static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 {
 	uint64_t n = 0;
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (unsigned cpu = 0; cpu < KOV_MAX_CPUS; cpu++) {
 		struct km_cpu *c = &km_cpus[cpu];
-		if (!percpu_area[cpu].online || !c->ring[0].slots)
+		if (!svc_cpu_online(cpu) || !c->ring[0].slots)
 			continue;
 		for (;;) {
 			__atomic_store_n(&c->draining, 1, __ATOMIC_SEQ_CST);
@@ -263,14 +259,14 @@ static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 				}
 				n += got;
 			} while (got == CHUNK);
-			struct sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
+			struct km_sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
 			if (old) {
 				kfree(old);
 				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
 			}
 			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
 			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
-				struct sample *s = kmalloc(cap * sizeof *s);
+				struct km_sample *s = kmalloc(cap * sizeof *s);
 				if (s) {
 					c->grow_capacity[r] = cap;
 					__atomic_store_n(&c->grow_storage[r], s, __ATOMIC_RELEASE);
@@ -302,9 +298,9 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 	bool refused = false;
 	h.end = mftb();
 	interval_start = h.end;
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
+	for (unsigned cpu = 0; cpu < KOV_MAX_CPUS; cpu++) {
 		struct km_cpu *c = &km_cpus[cpu];
-		if (!percpu_area[cpu].online)
+		if (!svc_cpu_online(cpu))
 			continue;
 		uint32_t gen = __atomic_load_n(&c->count_gen, __ATOMIC_ACQUIRE);
 		if (reported_gen[cpu] != gen) {
@@ -344,8 +340,8 @@ static long read_counts(uint64_t uhead, uint64_t ubuf, uint64_t max)
 static long read_lost(uint64_t ubuf, uint64_t max)
 {
 	uint64_t n = 0;
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!percpu_area[cpu].online)
+	for (unsigned cpu = 0; cpu < KOV_MAX_CPUS; cpu++) {
+		if (!svc_cpu_online(cpu))
 			continue;
 		for (int r = 0; r < KM_RINGS; r++)
 			for (int e = 0; e < CATALOGUE_MAX; e++) {
@@ -369,8 +365,8 @@ static long state(uint64_t ustate)
 {
 	struct km_state s = { .config_id = km.applied.id, .running = km.running,
 			      .samples_delivered = delivered };
-	for (unsigned cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!percpu_area[cpu].online)
+	for (unsigned cpu = 0; cpu < KOV_MAX_CPUS; cpu++) {
+		if (!svc_cpu_online(cpu))
 			continue;
 		const struct km_cpu *c = &km_cpus[cpu];
 		s.samples_taken += c->taken;
@@ -441,7 +437,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	    (nr == SYS_KM_COUNTS && a[2] && !user_array_ok(a[1], a[2], sizeof(struct km_count))) ||
 	    (nr == SYS_KM_LOST && a[1] && !user_array_ok(a[0], a[1], sizeof(struct km_lost))))
 		return -KOV_EFAULT;
-	sleep_lock(&km_lock);
+	svc_lock(SVC_LOCK_CONTROL);
 	long rc;
 	switch (nr) {
 	case SYS_KM_CONFIGURE: rc = configure(a[0], a[1], a[2]); break;
@@ -456,7 +452,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	}
 	if (rc == 0 && (nr == SYS_KM_CONFIGURE || nr == SYS_KM_CONTROL || nr == SYS_KM_INSTRUMENT))
 		controller = svc_running().km;
-	sleep_unlock(&km_lock);
+	svc_unlock(SVC_LOCK_CONTROL);
 	return rc;
 }
 
@@ -464,7 +460,7 @@ void km_controller_gone(struct km_proc *k)
 {
 	if (!ready || !k || k != __atomic_load_n(&controller, __ATOMIC_ACQUIRE))
 		return;
-	sleep_lock(&km_lock);
+	svc_lock(SVC_LOCK_CONTROL);
 	if (controller == k) {
 		controller = 0;
 		bool was_running = km.running;
@@ -474,5 +470,5 @@ void km_controller_gone(struct km_proc *k)
 		kprintf("kov: the process that controlled monitoring ended: monitoring %s, kernel "
 			"instrumentation off\n", was_running ? "stopped" : "was not running");
 	}
-	sleep_unlock(&km_lock);
+	svc_unlock(SVC_LOCK_CONTROL);
 }

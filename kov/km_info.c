@@ -1,10 +1,10 @@
 /* The KM's information system calls for privileged programs (the DCI daemon): the target's
  * description, the event catalogue, live processes, the kernel symbol table and the program
  * files of the initial RAM disk (kernel/abi/km_abi.h). */
-#include "../kernel/abi/km_abi.h"
-#include "../kernel/abi/syscall_nr.h"
+#include "kernel/abi/km_abi.h"
+#include "kernel/abi/syscall_nr.h"
 #include "kernel/include/kov_services.h"
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
 #include "common/lib/string.h"
 #include "km_catalogue.h"
 

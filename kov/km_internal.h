@@ -13,6 +13,8 @@
 #include "common/monitor/attrib.h"
 #include "common/monitor/chain_ring.h"
 #include "kernel/include/kov_services.h"
+#include "kernel/include/trap_frame.h"
+#include "kernel/abi/kov_limits.h"
 
 #define KM_RINGS 9                  /* PMC1-8, then one for software events */
 #define KM_SW_RING 8
@@ -21,8 +23,8 @@
 #define KM_WALK_DEPTH 16
 #define KM_CHAIN_SLOTS 4096         /* call chains per CPU kept until the drain (2 MiB) */
 
-/* The configuration and run state, written only by the KM's system calls (under km_lock);
- * CPUs pick up a change at their next tick by comparing `epoch`. */
+/* The configuration and run state, written only by the KM's system calls (under
+ * SVC_LOCK_CONTROL); CPUs pick up a change at their next tick by comparing `epoch`. */
 struct km_global {
 	struct km_plan plan;
 	struct km_config applied;
@@ -80,9 +82,9 @@ struct km_cpu {
 	struct sample_ring ring[KM_RINGS];
 	struct chain_ring chains;    /* the samples' call chains; storage made by the first
 	                                configuration that asks for chains */
-	struct sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
+	struct km_sample *grow_storage[KM_RINGS];   /* bigger storage waiting for an empty ring */
 	uint32_t grow_capacity[KM_RINGS];
-	struct sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */
+	struct km_sample *retired[KM_RINGS];        /* storage the tick replaced: the reader frees */
 	volatile uint32_t draining, swapping;    /* reader and tick keep out of each other */
 	uint64_t lost[KM_RINGS][CATALOGUE_MAX];  /* producer: samples lost, by ring and event */
 	uint64_t taken;              /* samples pushed */
@@ -93,7 +95,7 @@ struct km_cpu {
 	uint64_t handler_samples;    /* samples it recorded */
 	struct km_fast fast;
 };
-extern struct km_cpu km_cpus[MAX_CPUS];
+extern struct km_cpu km_cpus[KOV_MAX_CPUS];
 
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */

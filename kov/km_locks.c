@@ -4,7 +4,9 @@
  * library; and reading them all for the daemon. */
 #include "km_internal.h"
 #include "common/lib/lockstat.h"
-#include "../kernel/abi/syscall_nr.h"
+#include "common/lib/spinlock.h"
+#include "common/co/cobj.h"
+#include "kernel/abi/syscall_nr.h"
 
 #define KERNEL_LOCK_RECORDS 512
 static union {
@@ -46,20 +48,20 @@ static bool live_rep(uint64_t rep)
 		const struct gtt_entry *g = co_gtt(i);
 		if (g->state != CO_LIVE || !g->root)
 			continue;
-		for (unsigned c = 0; c < MAX_CPUS; c++)
+		for (unsigned c = 0; c < KOV_MAX_CPUS; c++)
 			if ((uint64_t)g->root->reps[c] == rep)
 				return true;
 	}
 	return false;
 }
 
-/* The flags of a lock word: a spin lock's, or a sleep lock's `locked` (kernel/proc/sleeplock.c
+/* The flags of a lock word: a spin lock's, or a sleep lock's `locked` (kernel/lock/sleeplock.c
  * keeps SPIN_FULL the same way). */
 static volatile uint32_t *word_of(const struct km_lock_stats *s)
 {
 	if (s->kind == KM_LOCK_SPIN)
 		return &((struct spinlock *)s->lock)->word;
-	return &((struct sleeplock *)s->lock)->locked;
+	return svc_sleeplock_word((const void *)s->lock);
 }
 
 long km_locks_full(uint64_t index, bool on)
@@ -68,7 +70,7 @@ long km_locks_full(uint64_t index, bool on)
 	if (index != 0xFFFFFFFFull) {
 		if (index == 0 || index >= co_index_limit() || co_gtt((uint32_t)index)->state != CO_LIVE)
 			return -KOV_ENOENT;
-		for (unsigned c = 0; c < MAX_CPUS && !owner; c++)
+		for (unsigned c = 0; c < KOV_MAX_CPUS && !owner; c++)
 			owner = (uint64_t)co_gtt((uint32_t)index)->root->reps[c];
 		if (!owner)
 			return 0;   /* no rep yet: none of its locks was ever seen */

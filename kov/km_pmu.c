@@ -4,10 +4,10 @@
 #include "km_internal.h"
 #include "pmu_access.h"
 #include "common/monitor/pmu_backend.h"
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
 
 struct km_global km;
-struct km_cpu km_cpus[MAX_CPUS];
+struct km_cpu km_cpus[KOV_MAX_CPUS];
 
 static unsigned count_modes(void)
 {
@@ -40,7 +40,7 @@ static void fast_set(struct km_cpu *c, int gi, uint64_t mmcr0)
 	uint64_t lo, n;
 	period_range(g->ev[i].threshold, km.applied.flags & KM_CFG_FIXED_PERIOD, &lo, &n);
 	*f = (struct km_fast){
-		.pmc = (uint8_t)pmc, .cpu = (uint16_t)this_cpu()->index, .event = g->ev[i].event,
+		.pmc = (uint8_t)pmc, .cpu = (uint16_t)cpu_index(cpu_self()), .event = g->ev[i].event,
 		.chain_depth = c->chains.slots ? g->chain_depth : 0, .config_id = km.applied.id,
 		.overflowed = pmu->pmc_overflowed, .period_lo = lo, .period_n = n,
 		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
@@ -125,7 +125,7 @@ static void grow_rings(struct km_cpu *c)
 		__atomic_store_n(&c->swapping, 1, __ATOMIC_SEQ_CST);
 		if (!__atomic_load_n(&c->draining, __ATOMIC_SEQ_CST) &&
 		    sample_ring_count(&c->ring[r]) == 0) {
-			struct sample *old = c->ring[r].slots;
+			struct km_sample *old = c->ring[r].slots;
 			if (sample_ring_reinit(&c->ring[r], c->grow_storage[r], c->grow_capacity[r]) == 0) {
 				__atomic_store_n(&c->retired[r], old, __ATOMIC_RELEASE);
 				c->grow_storage[r] = 0;
@@ -167,7 +167,7 @@ void km_cpu_apply(struct km_cpu *c)
 		__atomic_add_fetch(&c->count_gen, 1, __ATOMIC_RELEASE);
 		c->last_fold = now;
 		c->clock_rem = 0;
-		period_seed(&c->periods, now, (uint32_t)this_cpu()->index,
+		period_seed(&c->periods, now, (uint32_t)cpu_index(cpu_self()),
 			    km.applied.flags & KM_CFG_FIXED_PERIOD);
 		program_group(c, mux_switch(&c->mux, now).next, now);
 		c->active = true;
@@ -203,7 +203,7 @@ static void cpu_clock(struct km_cpu *c, uint64_t dt, const struct trap_frame *tf
 
 void km_tick(struct trap_frame *tf)
 {
-	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
 	grow_rings(c);
 	if (c->epoch != km.epoch)
 		km_cpu_apply(c);

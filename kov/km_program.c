@@ -7,6 +7,7 @@
 #include "common/syms/elf_syms.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/string.h"
+#include "common/co/cobj.h"
 
 #define MAX_PROGRAMS 32
 #define MAX_METHODS 1024
@@ -16,7 +17,6 @@ extern const char _ksyms_start[], _ksyms_end[], _vectors_end[], _etext[];
 
 struct km_program km_kernel_program;
 static struct km_program *programs[MAX_PROGRAMS];
-static struct sleeplock programs_lock;
 
 /* The text map over [lo, hi): its methods (the functions at `pcs`) and, with code_at (which
  * gives each function's code, or 0), its frames. Without text (lo >= hi) the map covers the
@@ -146,7 +146,7 @@ fail:
 void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image, uint64_t size)
 {
 	struct km_program *found = 0;
-	sleep_lock(&programs_lock);
+	svc_lock(SVC_LOCK_PROGRAMS);
 	int free_slot = -1;
 	for (int i = 0; i < MAX_PROGRAMS && !found; i++) {
 		if (programs[i] && strncmp(programs[i]->name, file, sizeof programs[i]->name - 1) == 0)
@@ -156,7 +156,7 @@ void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image
 	}
 	if (!found && free_slot >= 0 && (found = build_program(file, image, size)) != 0)
 		programs[free_slot] = found;
-	sleep_unlock(&programs_lock);
+	svc_unlock(SVC_LOCK_PROGRAMS);
 	k->prog = found;
 	k->leaf_text = found && found->text.frames ? &found->text : 0;
 }

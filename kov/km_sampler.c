@@ -7,7 +7,9 @@
 #include "common/monitor/pmu_backend.h"
 #include "common/monitor/chain_ring.h"
 #include "common/monitor/attrib_walk.h"
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
+#include "kernel/include/user_load.h"
+#include "kernel/include/kernel_stack.h"
 #include "common/syms/ksyms.h"
 #include "common/lib/string.h"
 
@@ -20,13 +22,14 @@ struct walk_ctx {
 	bool user;
 };
 
-/* The walk's reads (common/monitor/attrib_walk.h), inlined into it: a range check, then plain loads from
- * a kernel stack (mapped, cannot fault) or fault-safe loads from user memory. For user
- * memory this_cpu()->uaccess_nofault is set for the whole walk, so a page that is not mapped
- * now ends the read instead of being faulted in. Through the callbacks they replace, each read
- * cost about 60 instructions (an ELFv1 indirect call, two range checks, the copy). A frame
- * header (n = 3) is read as its back chain and LR save: its CR word is never used. User
- * memory has constant bounds, so its read never looks at the walk's context. */
+/* The walk's reads (common/monitor/attrib_walk.h), inlined into it: a range check, then plain
+ * loads from a kernel stack (mapped, cannot fault) or fault-safe loads from user memory. For
+ * user memory this CPU's nofault flag (kernel/include/this_cpu.h) is set for the whole walk, so
+ * a page that is not mapped now ends the read instead of being faulted in. Through the
+ * callbacks they replace, each read cost about 60 instructions (an ELFv1 indirect call, two
+ * range checks, the copy). A frame header (n = 3) is read as its back chain and LR save: its CR
+ * word is never used. User memory has constant bounds, so its read never looks at the walk's
+ * context. */
 _Static_assert(USER_BASE == 1ull << 16 && USER_END == 1ull << 32, "km_read_user's bounds");
 static inline __attribute__((always_inline)) bool km_read_user(const struct attrib_env *env,
 	uint64_t a, uint64_t *v, int n)
@@ -152,8 +155,8 @@ static inline __attribute__((always_inline)) struct attrib_result walk(const str
 #define ENTRY_FRAME_MIN 112          /* boot/asm.h STACK_FRAME_MIN */
 static const struct trap_frame *user_entry(const struct stack_range *stack, uint64_t *frame)
 {
-	uint64_t top = this_cpu()->kstack_top & ~15ull;
-	if (!top || stack->hi != this_cpu()->kstack_top ||
+	uint64_t top = cpu_kstack_top(cpu_self()) & ~15ull;
+	if (!top || stack->hi != cpu_kstack_top(cpu_self()) ||
 	    top - stack->lo < ENTRY_FRAME_MIN + sizeof(struct trap_frame))
 		return 0;
 	*frame = top - ENTRY_FRAME_MIN - sizeof(struct trap_frame);
@@ -197,14 +200,14 @@ __attribute__((noinline)) static struct attrib_result attribute_kernel(uint64_t 
 /* The attribution of a sample taken at pc/sp/lr (user: in user mode); k is the running
  * process's state (0 in a kernel thread). With chain_max > 0 the call chain goes into chain
  * (kernel frames, then a user thread's user frames) and its length into r.depth. User memory
- * is read with this_cpu()->uaccess_nofault set, so a page not mapped now ends the walk. */
+ * is read with this CPU's nofault flag set, so a page not mapped now ends the walk. */
 static inline __attribute__((always_inline)) struct attrib_result attribute(uint64_t pc,
 	uint64_t sp, uint64_t lr, bool user, const struct km_proc *k, struct attrib_frame *chain,
 	int chain_max)
 {
-	struct percpu *cpu = this_cpu();
-	uint32_t nofault = cpu->uaccess_nofault;
-	cpu->uaccess_nofault = 1;
+	volatile uint32_t *nofault_flag = cpu_nofault(cpu_self());
+	uint32_t nofault = *nofault_flag;
+	*nofault_flag = 1;
 	/* The walk's fault-safe loads have no memory clobber: these barriers keep them inside
 	 * the flag's span. */
 	__asm__ volatile("" ::: "memory");
@@ -218,7 +221,7 @@ static inline __attribute__((always_inline)) struct attrib_result attribute(uint
 		r = attribute_kernel(pc, sp, lr, k, chain, chain_max);
 	}
 	__asm__ volatile("" ::: "memory");
-	cpu->uaccess_nofault = nofault;
+	*nofault_flag = nofault;
 	return r;
 }
 
@@ -265,15 +268,15 @@ static inline __attribute__((always_inline)) void record(struct km_cpu *c, int r
 	struct attrib_result r = attribute_tf(tf, run.km, chain, chain ? want : 0);
 	/* Written in place: a copy through sample_ring_push() cost about 30 instructions. */
 	struct sample_ring *ring_of = &c->ring[ring];
-	struct sample *s = sample_ring_slot(ring_of);
+	struct km_sample *s = sample_ring_slot(ring_of);
 	if (!s) {
 		c->lost[ring][event]++;
 		return;
 	}
-	*s = (struct sample){
+	*s = (struct km_sample){
 		.timebase = mftb(), .pc = tf ? tf->nip : (uint64_t)__builtin_return_address(0),
 		.config_id = km.applied.id, .pid = run.pid, .tid = run.tid,
-		.cpu = (uint16_t)this_cpu()->index, .event = event,
+		.cpu = (uint16_t)cpu_index(cpu_self()), .event = event,
 		.flags = (user ? KM_SMP_USER : KM_SMP_KERNEL) | r.flags, .object = r.object,
 		.period = period > UINT32_MAX ? UINT32_MAX : (uint32_t)period,
 		.depth = chain ? r.depth : 0, .chain = seq,
@@ -373,7 +376,7 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 {
 	int irq = irq_save();
-	struct km_cpu *c = &km_cpus[this_cpu()->index];
+	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
 	if (c->active) {
 		const struct km_plan_group *g = &km.plan.group[c->group];
 		int i = g->ev_of_sw[e];
@@ -382,7 +385,7 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 			uint64_t thr = g->ev[i].threshold;
 			uint64_t *left = &c->sw_left[c->group][e];
 			/* Not while sampling: the handler's own misses only count. */
-			if (thr && !c->in_handler && !this_cpu()->uaccess_nofault && --*left == 0) {
+			if (thr && !c->in_handler && !*cpu_nofault(cpu_self()) && --*left == 0) {
 				*left = thr;
 				c->in_handler = true;
 				km_record(c, KM_SW_RING, g->ev[i].event, thr, tf);
@@ -418,7 +421,7 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	struct km_cpu *c, const struct trap_frame *tf, const bool chained)
 {
 	const struct km_fast *f = &c->fast;
-	const struct km_proc *k = cpu->running_km;
+	const struct km_proc *k = cpu_running_km(cpu);
 	const struct text_map *text = k ? k->leaf_text : 0;
 	if (!(tf->msr & MSR_PR) || !text)
 		return false;
@@ -440,12 +443,12 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	c->leaf_samples++;
 	struct sample_ring *ring = f->ring;
 	if (sample_ring_room(ring)) {
-		struct sample *s = sample_ring_next(ring);
+		struct km_sample *s = sample_ring_next(ring);
 		s->timebase = t0;
 		s->pc = tf->nip;
 		s->config_id = f->config_id;
-		s->pid = cpu->running_pid;
-		s->tid = cpu->running_tid;
+		s->pid = cpu_running_pid(cpu);
+		s->tid = cpu_running_tid(cpu);
 		s->cpu = f->cpu;
 		s->event = f->event;
 		s->period = ended;
@@ -455,12 +458,12 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 		s->chain = seq;
 		/* 0 here: set only by kernel code with interrupts off. It also keeps the software
 		 * events of a miss in the walk from sampling (km_sw_event), as c->in_handler does. */
-		cpu->uaccess_nofault = 1;
+		*cpu_nofault(cpu) = 1;
 		__asm__ volatile("" ::: "memory");
 		struct attrib_result r = walk_user_mapped(text, tf->nip, tf->gpr[1], tf->lr, chain,
 							  chained ? f->chain_depth : 0);
 		__asm__ volatile("" ::: "memory");
-		cpu->uaccess_nofault = 0;
+		*cpu_nofault(cpu) = 0;
 		s->object = r.object;
 		s->flags = KM_SMP_USER | r.flags;
 		s->depth = chained ? r.depth : 0;
@@ -477,8 +480,8 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 
 void km_pmu_interrupt(struct trap_frame *tf)
 {
-	struct percpu *cpu = this_cpu();
-	struct km_cpu *c = cpu->km_cpu;
+	struct percpu *cpu = cpu_self();
+	struct km_cpu *c = cpu_km(cpu);
 	/* Two copies of the leaf, each with nothing of the other's case in its registers. */
 	unsigned leaf = c->fast.leaf;
 	if (leaf == KM_LEAF_PLAIN ? sample_user_leaf(cpu, c, tf, false) :

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
 
 static inline void write_pmc(int pmc, uint32_t v)
 {

@@ -1,5 +1,5 @@
 #include "pmu_probe.h"
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
 #include "kernel/include/kov_services.h"
 #include "pmu_access.h"
 #include "common/lib/format.h"

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../kernel/arch/trap.h"
+#include "kernel/include/trap_frame.h"
 #include "common/monitor/pmu_backend.h"
 
 /* The columns of the probe: (backend, event). */

@@ -1,10 +1,11 @@
 /* The scan: every live object of the kernel (from the clustered-object table), each named by
  * the process that owns it, and the objects of every process whose runtime has a scanner
  * (asked through the kernel's scan requests, kernel/include/kov_services.h). */
-#include "../kernel/abi/scan.h"
+#include "kernel/abi/scan.h"
 #include "kernel/include/kov_services.h"
-#include "../kernel/arch/cpu.h"
+#include "kernel/include/processor.h"
 #include "common/lib/string.h"
+#include "common/co/cobj.h"
 
 #define SCAN_ASKED 64   /* processes asked at once */
 
@@ -82,10 +83,10 @@ struct scan_totals km_scan(struct scan_record *out, uint32_t max)
 		copy_name(r->class_name, sizeof r->class_name, root->cls->name);
 		copy_name(r->process_name, sizeof r->process_name,
 			  owner_name[index] ? owner_name[index] : "kernel");
-		for (unsigned cpu = 0; cpu < SCAN_MAX_CPUS && cpu < MAX_CPUS; cpu++)
+		for (unsigned cpu = 0; cpu < SCAN_MAX_CPUS && cpu < KOV_MAX_CPUS; cpu++)
 			r->reps[cpu] = (uint64_t)co_rep_on_cpu(co_from_index(index), cpu);
 		void *rep = root->reps[0];
-		for (unsigned cpu = 1; !rep && cpu < MAX_CPUS; cpu++)
+		for (unsigned cpu = 1; !rep && cpu < KOV_MAX_CPUS; cpu++)
 			rep = root->reps[cpu];
 		if (root->cls->get_children && rep) {
 			coid_t kids[SCAN_MAX_CHILDREN];

@@ -1,5 +1,5 @@
 /* mkinitrd: packs user programs and files into KOV's initial RAM disk (format in
- * kernel/proc/initrd.h).
+ * kernel/mem/initrd.h).
  *   mkinitrd -o OUT FILE...     each FILE is stored under its base name, or under NAME when
  *                               given as NAME=PATH (httpd's pages: www/index.html=...) */
 #include <errno.h>

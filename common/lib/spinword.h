@@ -1,4 +1,4 @@
-/* The spin-lock word and its atomic steps, shared by the kernel's locks (kernel/proc/spinlock.c,
+/* The spin-lock word and its atomic steps, shared by the kernel's locks (kernel/lock/spinlock.c,
  * sleeplock.c) and the user C library's (libc-instr/locks.c). Spin locks are built on lwarx/stwcx. The lock word holds 0 when free and the holder's id when
  * held (kernel: CPU index + 1, which panic reports show; user: 1), with SPIN_CONTENDED added
  * when the holder's hold is measured at release for the lock statistics

@@ -109,12 +109,12 @@ static int check_header(const struct catalogue *cat, const struct km_config *cfg
 	return 0;
 }
 
-/* Plans one group: checks its events, adds instructions and cycles where they fit, finds the
- * counters. */
-static int plan_group(const struct catalogue *cat, const struct km_group_config *gc,
-	struct km_plan_group *pg, struct km_group_config *out, char *why, size_t wn)
+/* The group's own events into pg, checked: each counts here (and samples, when sampled), and
+ * the hardware ones all through one encoding, which goes to *enc (EVENC_NONE: none). */
+static int plan_events(const struct catalogue *cat, const struct km_group_config *gc,
+	struct km_plan_group *pg, enum event_encoding *enc, char *why, size_t wn)
 {
-	enum event_encoding enc = EVENC_NONE;
+	*enc = EVENC_NONE;
 	*pg = (struct km_plan_group){ 0 };
 	for (int p = 0; p < 8; p++)
 		pg->ev_of_pmc[p] = -1;
@@ -131,17 +131,23 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 			return refuse(why, wn, "group %s: %s cannot raise samples here: %s", gc->name,
 				d->name, st->why_not ? st->why_not : "unknown reason");
 		if (d->source == EVSRC_HW) {
-			if (enc != EVENC_NONE && enc != st->encoding)
+			if (*enc != EVENC_NONE && *enc != st->encoding)
 				return refuse(why, wn, "group %s: %s is counted with %s selects here, the "
 					"group's other events with %s ones; put them in separate groups",
 					gc->name, d->name, catalogue_selects(cat, st->encoding),
-					catalogue_selects(cat, enc));
-			enc = st->encoding;
+					catalogue_selects(cat, *enc));
+			*enc = st->encoding;
 		}
 		pg->ev[pg->n++] = (struct km_plan_event){ gc->event[e], 0, 0, gc->threshold[e] };
 	}
+	return 0;
+}
 
-	/* Instructions and cycles in every group that has room (and counters for them). */
+/* Instructions and cycles added to the group when it has room and counters for them, each
+ * kept only if the group still fits; *enc becomes theirs if the group had none. */
+static void add_generic_events(const struct catalogue *cat, struct km_plan_group *pg,
+	enum event_encoding *enc)
+{
 	int generic[2] = { generic_event(cat, EV_GENERIC_INST), generic_event(cat, EV_GENERIC_CYC) };
 	for (int k = 0; k < 2; k++) {
 		int gi = generic[k];
@@ -151,51 +157,43 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 		bool present = false;
 		for (uint32_t e = 0; e < pg->n; e++)
 			present |= pg->ev[e].event == gi;
-		if (present || !st->counts_here || (enc != EVENC_NONE && enc != st->encoding))
+		if (present || !st->counts_here || (*enc != EVENC_NONE && *enc != st->encoding))
 			continue;
 		pg->ev[pg->n] = (struct km_plan_event){ (uint16_t)gi, 0, 1, 0 };
 		/* Kept only if the group still fits: checked below, dropped on failure. */
 		uint32_t codes[KM_MAX_GROUP_EVENTS];
 		int nh = 0;
-		enum event_encoding e2 = enc == EVENC_NONE ? st->encoding : enc;
+		enum event_encoding e2 = *enc == EVENC_NONE ? st->encoding : *enc;
 		for (uint32_t e = 0; e <= pg->n; e++)
 			if (catalogue_desc(cat, pg->ev[e].event)->source == EVSRC_HW)
 				codes[nh++] = code_of(cat, pg->ev[e].event, e2);
 		struct pmu_assignment a;
 		if (nh <= 8 && assign(cat, e2, codes, nh, &a, 0, 0) == PMU_OK) {
 			pg->n++;
-			enc = e2;
+			*enc = e2;
 		}
 	}
+}
 
-	/* Counters for the hardware events; a sampled event is pinned to a counter whose
-	 * overflow interrupts here if the checker's first choice cannot. */
-	uint32_t codes[KM_MAX_GROUP_EVENTS];
-	int hw_ev[KM_MAX_GROUP_EVENTS], nh = 0;
-	struct pmu_assignment a = { 0 };
-	for (uint32_t e = 0; e < pg->n; e++) {
-		const struct event_desc *d = catalogue_desc(cat, pg->ev[e].event);
-		if (d->source != EVSRC_HW) {
-			pg->ev_of_sw[d->code] = (int8_t)e;
-			continue;
-		}
-		if (nh == 8)
-			return refuse(why, wn, "group %s: more than 8 hardware events", gc->name);
-		hw_ev[nh] = (int)e;
-		codes[nh++] = code_of(cat, pg->ev[e].event, enc);
-	}
+/* The checker's assignment of the nh hardware events (codes[h] for pg->ev[hw_ev[h]]) into *a
+ * and the group's control registers; a sampled event is pinned to a counter whose overflow
+ * interrupts here if the checker's first choice cannot. */
+static int assign_sampled(const struct catalogue *cat, const struct km_group_config *gc,
+	struct km_plan_group *pg, enum event_encoding enc, uint32_t *codes, const int *hw_ev,
+	int nh, struct pmu_assignment *a, char *why, size_t wn)
+{
 	for (int attempt = 0; attempt < 2; attempt++) {
 		char checker[256];
-		if (nh && assign(cat, enc, codes, nh, &a, checker, sizeof checker))
+		if (nh && assign(cat, enc, codes, nh, a, checker, sizeof checker))
 			return refuse(why, wn, "group %s: %s", gc->name, checker);
-		pg->mmcr0 = a.mmcr0;
-		pg->mmcr1 = a.mmcr1;
-		pg->mmcra = a.mmcra;
+		pg->mmcr0 = a->mmcr0;
+		pg->mmcr1 = a->mmcr1;
+		pg->mmcra = a->mmcra;
 		bool repinned = false;
 		for (int h = 0; h < nh; h++) {
 			const struct km_plan_event *pe = &pg->ev[hw_ev[h]];
 			const struct event_status *st = catalogue_status(cat, pe->event);
-			if (!pe->threshold || (st->sample_pmcs & PMCS(a.pmc_of[h])))
+			if (!pe->threshold || (st->sample_pmcs & PMCS(a->pmc_of[h])))
 				continue;
 			if (attempt == 1)
 				return refuse(why, wn, "group %s: %s is sampled, but no counter it can use "
@@ -211,6 +209,29 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 		if (!repinned)
 			break;
 	}
+	return 0;
+}
+
+/* Counters for the group's hardware events, and the software events' index. */
+static int place_counters(const struct catalogue *cat, const struct km_group_config *gc,
+	struct km_plan_group *pg, enum event_encoding enc, char *why, size_t wn)
+{
+	uint32_t codes[KM_MAX_GROUP_EVENTS];
+	int hw_ev[KM_MAX_GROUP_EVENTS], nh = 0;
+	struct pmu_assignment a = { 0 };
+	for (uint32_t e = 0; e < pg->n; e++) {
+		const struct event_desc *d = catalogue_desc(cat, pg->ev[e].event);
+		if (d->source != EVSRC_HW) {
+			pg->ev_of_sw[d->code] = (int8_t)e;
+			continue;
+		}
+		if (nh == 8)
+			return refuse(why, wn, "group %s: more than 8 hardware events", gc->name);
+		hw_ev[nh] = (int)e;
+		codes[nh++] = code_of(cat, pg->ev[e].event, enc);
+	}
+	if (assign_sampled(cat, gc, pg, enc, codes, hw_ev, nh, &a, why, wn))
+		return -1;
 	for (int h = 0; h < nh; h++) {
 		struct km_plan_event *pe = &pg->ev[hw_ev[h]];
 		const struct event_desc *d = catalogue_desc(cat, pe->event);
@@ -224,6 +245,20 @@ static int plan_group(const struct catalogue *cat, const struct km_group_config 
 		if (d->flags & EV_GENERIC_CYC)
 			pg->cyc_pmc = (int8_t)pe->pmc;
 	}
+	return 0;
+}
+
+/* Plans one group: checks its events, adds instructions and cycles where they fit, finds the
+ * counters. */
+static int plan_group(const struct catalogue *cat, const struct km_group_config *gc,
+	struct km_plan_group *pg, struct km_group_config *out, char *why, size_t wn)
+{
+	enum event_encoding enc;
+	if (plan_events(cat, gc, pg, &enc, why, wn))
+		return -1;
+	add_generic_events(cat, pg, &enc);
+	if (place_counters(cat, gc, pg, enc, why, wn))
+		return -1;
 	/* A group of software events alone keeps the counters as the machine's backend leaves
 	 * them; it has one only if something counts here. */
 	pg->pmu = enc != EVENC_NONE ? catalogue_backend(cat, enc) : catalogue_pmu_in_use(cat);

@@ -6,7 +6,7 @@ static bool valid_capacity(uint32_t c)
 	return c && c <= 0x80000000u && (c & (c - 1)) == 0;
 }
 
-int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t capacity)
+int sample_ring_init(struct sample_ring *r, struct km_sample *storage, uint32_t capacity)
 {
 	if (!storage || !valid_capacity(capacity))
 		return -1;
@@ -17,9 +17,9 @@ int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t cap
 	return 0;
 }
 
-bool sample_ring_push(struct sample_ring *r, const struct sample *s)
+bool sample_ring_push(struct sample_ring *r, const struct km_sample *s)
 {
-	struct sample *slot = sample_ring_slot(r);
+	struct km_sample *slot = sample_ring_slot(r);
 	if (!slot)
 		return false;
 	*slot = *s;
@@ -27,7 +27,7 @@ bool sample_ring_push(struct sample_ring *r, const struct sample *s)
 	return true;
 }
 
-uint32_t sample_ring_drain(struct sample_ring *r, struct sample *out, uint32_t max,
+uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_t max,
 	uint64_t *lost)
 {
 	uint32_t tail = r->tail;   /* only this side writes it */
@@ -80,7 +80,7 @@ uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap
 	return next;
 }
 
-int sample_ring_reinit(struct sample_ring *r, struct sample *storage, uint32_t capacity)
+int sample_ring_reinit(struct sample_ring *r, struct km_sample *storage, uint32_t capacity)
 {
 	if (!storage || !valid_capacity(capacity) || sample_ring_count(r) != 0)
 		return -1;

@@ -10,36 +10,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "kernel/abi/km_abi.h"
 
-/* sample.flags: the same bits as the wire protocol's PROTO_SMP_* (proto/proto_msg.h), so they
- * travel unchanged. Exactly one of KERNEL and USER is set. */
-#define SAMPLE_KERNEL 0x01u
-#define SAMPLE_USER 0x02u
-#define SAMPLE_WALK_TRUNCATED 0x04u  /* the stack walk behind the attribution was cut short */
-#define SAMPLE_UNCERTAIN 0x08u       /* the walk to the context object was ambiguous */
-#define SAMPLE_NO_OBJECT 0x10u       /* no context object: object is 0 */
-
-struct sample {
-	uint64_t timebase;
-	uint64_t pc;
-	uint64_t object;        /* rep of the context object, 0 when there is none */
-	uint32_t config_id;     /* configuration it was taken under */
-	uint32_t pid;
-	uint32_t tid;
-	uint16_t cpu;
-	uint16_t event;         /* catalogue index (common/monitor/pmu_event.h) */
-	uint16_t flags;
-	uint16_t depth;         /* call-chain frames (common/monitor/chain_ring.h), 0 for none */
-	uint32_t period;        /* events this sample stands for: the period that ended with it
-	                           (drawn around the threshold, common/monitor/sample_period.h) */
-	uint32_t chain;         /* its chain's sequence number in its CPU's chain ring */
-	uint32_t pad;
-};
-
-_Static_assert(sizeof(struct sample) == 56, "sample records are 56 bytes");
-
+/* The records are the ABI's (struct km_sample, kernel/abi/km_abi.h): the drain copies them out
+ * to the daemon as they are. */
 struct sample_ring {
-	struct sample *slots;
+	struct km_sample *slots;
 	uint32_t capacity;      /* a power of two */
 	uint32_t head;          /* producer: samples ever pushed (wraps) */
 	uint32_t tail;          /* consumer: samples ever drained (wraps) */
@@ -48,10 +24,10 @@ struct sample_ring {
 };
 
 /* capacity must be a power of two, 1 to 2^31. Returns 0 or -1. */
-int sample_ring_init(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+int sample_ring_init(struct sample_ring *r, struct km_sample *storage, uint32_t capacity);
 
 /* Producer side. Returns false (and counts the sample lost) when the ring is full. */
-bool sample_ring_push(struct sample_ring *r, const struct sample *s);
+bool sample_ring_push(struct sample_ring *r, const struct km_sample *s);
 
 /* Producer side, in steps, for a sampler that fills the record in place instead of copying
  * it: sample_ring_room() says whether a slot is free (false: the sample is counted lost),
@@ -69,12 +45,12 @@ static inline bool sample_ring_room(struct sample_ring *r)
 	return false;
 }
 
-static inline struct sample *sample_ring_next(struct sample_ring *r)
+static inline struct km_sample *sample_ring_next(struct sample_ring *r)
 {
 	return &r->slots[r->head & (r->capacity - 1)];
 }
 
-static inline struct sample *sample_ring_slot(struct sample_ring *r)
+static inline struct km_sample *sample_ring_slot(struct sample_ring *r)
 {
 	return sample_ring_room(r) ? sample_ring_next(r) : 0;
 }
@@ -87,7 +63,7 @@ static inline void sample_ring_commit(struct sample_ring *r)
 
 /* Consumer side: copies up to `max` samples, oldest first, into out and returns how many;
  * *lost (if not NULL) receives the samples lost since the previous drain. */
-uint32_t sample_ring_drain(struct sample_ring *r, struct sample *out, uint32_t max,
+uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_t max,
 	uint64_t *lost);
 
 uint32_t sample_ring_count(const struct sample_ring *r);   /* either side; a snapshot */
@@ -102,6 +78,6 @@ uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap
  * not run meanwhile (its CPU's PMU interrupt masked or the counters frozen and the handler
  * finished). Lost counts are kept. Returns -1, changing nothing, if the ring is not empty or
  * the capacity is not valid. */
-int sample_ring_reinit(struct sample_ring *r, struct sample *storage, uint32_t capacity);
+int sample_ring_reinit(struct sample_ring *r, struct km_sample *storage, uint32_t capacity);
 
 #endif

@@ -7,11 +7,12 @@
 #define KOV_CO_ABI_H
 
 #include <stdint.h>
+#include "kov_limits.h"
 
 #define CO_MAX_METHODS 32
-/* Both runtimes keep one rep slot per CPU the kernel can run (the kernel's MAX_CPUS is this),
+/* Both runtimes keep one rep slot per CPU the kernel can run (KOV_MAX_CPUS),
  * and each Local Translation Table, the kernel's and a process's, is this big. */
-#define CO_MAX_CPUS 8
+#define CO_MAX_CPUS KOV_MAX_CPUS
 #define CO_LTT_BYTES (256ull * 1024)
 
 struct ltt_entry {

@@ -35,7 +35,7 @@ struct km_info {
 #define KM_CPUS_PARALLEL 2          /* the CPUs run at the same time (QEMU thread=multi) */
 
 /* SYS_KM_CATALOGUE: one per event, in catalogue order (the index is the event number). */
-#define KM_EV_COUNTS_HERE 0x01u     /* the same bits as the protocol's PROTO_EV_* */
+#define KM_EV_COUNTS_HERE 0x01u     /* the protocol's PROTO_EV_* (pinned: dci/abi_pins.c) */
 #define KM_EV_CAN_SAMPLE 0x02u
 #define KM_EV_SAMPLES_HERE 0x04u
 #define KM_EV_ASSUMED 0x08u         /* counts here is believed, not measured (common/monitor/pmu_event.h) */
@@ -83,7 +83,7 @@ struct km_netinfo {
 #define KM_MAX_GROUP_EVENTS 16
 #define KM_GROUP_NAME 32
 
-/* km_config.flags: the protocol's PROTO_CFG_* */
+/* km_config.flags: the protocol's PROTO_CFG_*, and two of the KM's own (dci/abi_pins.c) */
 #define KM_CFG_KERNEL 0x1u          /* count and sample in the kernel */
 #define KM_CFG_USER 0x2u            /* ... in user programs (at least one of the two) */
 #define KM_CFG_CALLCHAIN 0x4u       /* samples carry a call chain of chain_depth */
@@ -94,7 +94,7 @@ struct km_netinfo {
 #define KM_CFG_GENERAL_PATH 0x10u   /* every PMU interrupt through the sampler's general path,
                                        none through its leaf path: to compare the two (kmcheck
                                        paths); not in the wire protocol */
-/* km_config.unit of the slice: the protocol's proto_slice_unit */
+/* km_config.unit of the slice: the protocol's proto_slice_unit (dci/abi_pins.c) */
 #define KM_UNIT_CYCLES 1
 #define KM_UNIT_INSTRUCTIONS 2
 #define KM_UNIT_MICROSECONDS 3
@@ -127,14 +127,14 @@ struct km_config {
 #define KM_CTL_START 1
 #define KM_CTL_STOP 2
 
-/* SYS_KM_SAMPLES: records as the sampler took them (struct sample, common/monitor/sample_ring.h, has
- * the same layout); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
+/* SYS_KM_SAMPLES: records as the sampler took them (its rings, common/monitor/sample_ring.h, hold
+ * these very records); `object` is the context object's rep (0 with KM_SMP_NO_OBJECT), which the
  * caller maps to its COID through a scan. With a chain buffer (the call's third argument,
  * KM_MAX_CHAIN frames per sample) sample i's `depth` frames are at chains[i * KM_MAX_CHAIN],
  * innermost first: kernel frames, then (a sample taken in the kernel on behalf of a user
  * thread: a system call, an interrupt or a fault) the user frames from the user state saved
  * at the entry, each marked KM_FRAME_USER. */
-#define KM_SMP_KERNEL 0x01u         /* the protocol's PROTO_SMP_* */
+#define KM_SMP_KERNEL 0x01u         /* the protocol's PROTO_SMP_* (dci/abi_pins.c) */
 #define KM_SMP_USER 0x02u
 #define KM_SMP_TRUNCATED 0x04u
 #define KM_SMP_UNCERTAIN 0x08u
@@ -142,21 +142,23 @@ struct km_config {
 struct km_sample {
 	uint64_t timebase;
 	uint64_t pc;
-	uint64_t object;
-	uint32_t config_id;
+	uint64_t object;            /* rep of the context object, 0 when there is none */
+	uint32_t config_id;         /* the configuration it was taken under */
 	uint32_t pid;
 	uint32_t tid;
 	uint16_t cpu;
-	uint16_t event;
-	uint16_t flags;
+	uint16_t event;             /* catalogue index (SYS_KM_CATALOGUE) */
+	uint16_t flags;             /* KM_SMP_*: exactly one of KERNEL and USER */
 	uint16_t depth;             /* call-chain frames, 0..KM_MAX_CHAIN */
 	uint32_t period;            /* events that passed for this sample: the counter's period
 	                               that ended with it, drawn from [T - T/8, T + T/8] for hardware
 	                               events (exactly T with KM_CFG_FIXED_PERIOD), T for software
 	                               events; saturated at 2^32 - 1 */
-	uint32_t chain;             /* the KM's own: where it kept the chain */
+	uint32_t chain;             /* the KM's own: its chain's sequence number in its CPU's chain
+	                               ring (common/monitor/chain_ring.h) */
 	uint32_t pad;
 };
+_Static_assert(sizeof(struct km_sample) == 56, "sample records are 56 bytes");
 #define KM_FRAME_USER 0x1u          /* km_frame.pc: a user frame (pcs are 4-byte aligned) */
 struct km_frame {
 	uint64_t pc;                /* KM_FRAME_USER | the pc running in the frame */
@@ -190,7 +192,7 @@ struct km_lost {
  * the thread that holds the lock, so the lock itself serializes the figures. The uncontended
  * acquisition never looks at it, unless the lock is monitored (KM_LOCK_FULL): then every
  * acquisition and hold is counted. Times in timebase ticks, cumulative. */
-#define KM_LOCK_SPIN 1u             /* kind: the protocol's PROTO_LOCK_* */
+#define KM_LOCK_SPIN 1u             /* kind: the protocol's PROTO_LOCK_* (dci/abi_pins.c) */
 #define KM_LOCK_SLEEP 2u
 #define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
 #define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */

@@ -6,9 +6,10 @@
 #define KOV_SCAN_H
 
 #include <stdint.h>
+#include "kov_limits.h"
 
 #define SCAN_MAX_CHILDREN 16
-#define SCAN_MAX_CPUS 8
+#define SCAN_MAX_CPUS KOV_MAX_CPUS
 
 /* One object, as handed to user space (layout shared with libc-instr's users). */
 struct scan_record {

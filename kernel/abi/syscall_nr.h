@@ -3,6 +3,8 @@
 #ifndef KOV_SYSCALL_NR_H
 #define KOV_SYSCALL_NR_H
 
+#include "kov_limits.h"
+
 #define SYS_EXIT      0   /* (status) */
 #define SYS_WRITE     1   /* (fd, buf, len) -> bytes; fds 1 and 2 are the console */
 #define SYS_GETPID    2   /* () -> pid */
@@ -83,8 +85,8 @@
 #define USER_LTT_BASE 0xD0000000ull
 #define USER_LTT_BYTES (256 * 1024ull)
 
-/* CPU numbers a thread may name (the kernel's MAX_CPUS, kernel/arch/percpu.h). */
-#define THREAD_CPU_MAX 8
+/* CPU numbers a thread may name. */
+#define THREAD_CPU_MAX KOV_MAX_CPUS
 
 #define MEMINFO_FREE_PAGES  0   /* physical pages free (including empty heap pages kept) */
 #define MEMINFO_PM_FRAMES   1   /* frames the page manager has handed out */

@@ -15,6 +15,12 @@ void asm_offsets(void)
 	DEFINE(PC_KERNEL_TOC, offsetof(struct percpu, kernel_toc));
 	DEFINE(PC_STACK_TOP, offsetof(struct percpu, stack_top));
 	DEFINE(PC_KSTACK_TOP, offsetof(struct percpu, kstack_top));
+	DEFINE(PC_INDEX, offsetof(struct percpu, index));
+	DEFINE(PC_RUNNING_PID, offsetof(struct percpu, running_pid));
+	DEFINE(PC_RUNNING_TID, offsetof(struct percpu, running_tid));
+	DEFINE(PC_RUNNING_KM, offsetof(struct percpu, running_km));
+	DEFINE(PC_KM_CPU, offsetof(struct percpu, km_cpu));
+	DEFINE(PC_UACCESS_NOFAULT, offsetof(struct percpu, uaccess_nofault));
 	DEFINE(PERCPU_SIZE, sizeof(struct percpu));
 	DEFINE(TF_GPR0, offsetof(struct trap_frame, gpr[0]));
 	DEFINE(TF_NIP, offsetof(struct trap_frame, nip));

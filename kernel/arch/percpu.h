@@ -5,12 +5,13 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "kernel/abi/kov_limits.h"
 
 struct thread;
 struct km_proc;
 struct km_cpu;
 
-#define MAX_CPUS 8                 /* the clustered-object ABI's CO_MAX_CPUS too */
+#define MAX_CPUS KOV_MAX_CPUS
 #define CPU_STACK_SIZE (32 * 1024)
 #define BOOT_STACK_SIZE (32 * 1024)   /* boot/head.S */
 

@@ -3,16 +3,7 @@
 #define KOV_TRAP_H
 
 #include <stdint.h>
-
-struct trap_frame {
-	uint64_t gpr[32];
-	uint64_t nip;    /* SRR0: where the interrupt was taken */
-	uint64_t msr;    /* SRR1: MSR at the interrupt (plus cause bits for some vectors) */
-	uint64_t lr, ctr, xer, cr;
-	uint64_t dar, dsisr;
-	uint64_t vector; /* exception vector offset, e.g. 0x900 */
-	uint64_t pad;
-};
+#include "kernel/include/trap_frame.h"
 
 /* Called from the entry code with interrupts disabled (kernel/proc/trap.c). */
 void exception_dispatch(struct trap_frame *tf);

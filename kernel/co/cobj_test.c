@@ -6,7 +6,7 @@
 #include "../arch/percpu.h"
 #include "../mm/kmem.h"
 #include "../arch/smp.h"
-#include "../proc/stack.h"
+#include "kernel/include/kernel_stack.h"
 #include "kernel/arch/console.h"
 #include "../arch/platform.h"
 #include "../arch/cpu.h"

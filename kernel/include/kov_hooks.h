@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include "common/monitor/pmu_event.h"
-#include "kernel/arch/trap.h"
+#include "kernel/include/trap_frame.h"
 
 struct km_proc;
 

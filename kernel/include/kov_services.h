@@ -1,35 +1,65 @@
-/* The kernel's services to the monitor (kov/): the whole of the kernel the monitor sees, besides
- * the trap frame its hooks take (arch/trap.h) and the special-purpose registers it programs
- * (arch/cpu.h). The other direction, the kernel calling the monitor, is kernel/include/kov_hooks.h.
+/* The kernel's services to the monitor (kov/): the whole of the kernel the monitor sees. The
+ * other direction, the kernel calling the monitor, is kernel/include/kov_hooks.h.
  *
- * Interfaces that are already small and stable come in whole: the kernel heap (kmalloc/kfree),
- * the console (kprintf), user copies of the calling process (copy_to_user ...), the clock
- * (clock_ns, tb_from_us; mftb in arch/cpu.h), the per-CPU area (this_cpu, percpu_area,
- * cpus_online: the sampler reads them in its hot path), spin and sleep locks, kernel stacks,
- * and the clustered-object table (co_gtt, co_index_limit, co_rep_on_cpu, invocation counting)
- * the scan and the lock tables walk. Processes and threads are opaque here: the monitor reaches
- * them through the functions below (kernel/kov_services.c, kernel/proc/). */
+ * Only declarations and opaque types: kernel/kov_services.c, which includes the kernel's own
+ * headers as well, makes the compiler check every declaration here against them. What the
+ * monitor needs inline in its PMU interrupt comes from small headers the kernel uses too: the
+ * processor's registers (processor.h), the trap frame (trap_frame.h), this CPU's words
+ * (this_cpu.h), fault-safe user loads (user_load.h) and kernel stacks (kernel_stack.h).
+ * Processes and threads are opaque: the monitor reaches them through the functions below. */
 #ifndef KOV_KOV_SERVICES_H
 #define KOV_KOV_SERVICES_H
 
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "kernel/mm/kmem.h"
-#include "kernel/mm/uaccess.h"
-#include "kernel/arch/console.h"
-#include "kernel/arch/percpu.h"
-#include "kernel/arch/timer.h"
-#include "common/lib/spinlock.h"
-#include "kernel/lock/sleeplock.h"
-#include "kernel/proc/stack.h"
-#include "common/co/cobj.h"
+#include "kernel/include/this_cpu.h"
 
 struct process;      /* the kernel's (kernel/proc/process.h) */
-struct km_proc;      /* the monitor's state for one process (kov/km_proc.h) */
+struct km_proc;      /* the monitor's state for one process (kov/km_internal.h) */
+struct km_cpu;       /* the monitor's state for one CPU (kov/km_internal.h) */
 struct km_info;
 struct km_process;
 struct km_netinfo;
+
+/* ---- Memory, console, clock (kernel/mm/kmem.h, arch/console.h, arch/timer.h) ----------- */
+/* Zeroed, 16-byte aligned memory, or 0 when memory is exhausted; any CPU, interrupts on or off. */
+void *kmalloc(size_t size);
+void kfree(void *p);
+int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Nanoseconds since the timebase started; timebase ticks for a number of microseconds. */
+uint64_t clock_ns(void);
+uint64_t tb_from_us(uint64_t us);
+
+/* ---- The calling process's memory (kernel/mm/uaccess.h) ------------------------------------ */
+/* Whether [addr, addr + len) (an array of count elements of size bytes) is user memory. */
+bool user_range_ok(uint64_t addr, uint64_t len);
+bool user_array_ok(uint64_t addr, uint64_t count, uint64_t size);
+/* 0 or -KOV_EFAULT; pages not mapped are faulted in. */
+long copy_from_user(void *dst, uint64_t src, uint64_t len);
+long copy_to_user(uint64_t dst, const void *src, uint64_t len);
+/* n >= 1 aligned instruction words, with this CPU's nofault flag set (this_cpu.h): pages not
+ * mapped now fail instead; 0 or -KOV_EFAULT. */
+long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
+
+/* ---- CPUs ------------------------------------------------------------------------------------ */
+bool svc_cpu_online(unsigned cpu);
+/* Where CPU cpu's PMU interrupt finds the monitor's state for it (cpu_km in this_cpu.h). */
+void svc_cpu_set_km(unsigned cpu, struct km_cpu *c);
+/* Timebase ticks between this CPU's decrementer ticks. */
+uint64_t svc_tick_period_tb(void);
+
+/* ---- Sleep locks for the monitor's thread-context state (kernel/lock/sleeplock.h) ---------- */
+enum svc_lock {
+	SVC_LOCK_CONTROL,    /* the KM's system calls, one caller at a time (kov/km.c) */
+	SVC_LOCK_PROGRAMS,   /* the program cache (kov/km_program.c) */
+	SVC_LOCKS
+};
+void svc_lock(enum svc_lock l);
+void svc_unlock(enum svc_lock l);
+/* The word of the kernel sleep lock at `lock` that carries its lock-statistics flags (SPIN_FULL,
+ * common/lib/spinlock.h), as a spin lock's `word` does. */
+volatile uint32_t *svc_sleeplock_word(const void *lock);
 
 /* ---- Processes ---------------------------------------------------------------------------- */
 /* The live process pid with a reference that keeps it (not its threads) from being freed
@@ -39,8 +69,6 @@ void svc_process_put(struct process *p);
 #define SVC_MAX_PROCESSES 1024   /* live processes at most (kernel/proc/process.h) */
 /* References to up to max live processes (svc_process_put each); returns how many. */
 uint32_t svc_processes_get(struct process **out, uint32_t max);
-/* Calls fn for every live process with the process table locked (fn must not block). */
-void svc_process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Describes up to max live processes (kernel/abi/km_abi.h); returns how many there are. */
 uint32_t svc_process_list(struct km_process *out, uint32_t max);
 
@@ -53,8 +81,8 @@ uint32_t svc_process_index(const struct process *p);
 struct km_proc *svc_process_km(const struct process *p);
 
 /* Copies len bytes at user address uaddr of p into dst; 0 or -errno. Nothing is allocated in
- * p: a page it never touched is -KOV_EFAULT (read) or reads as zeros (peek). Not with the
- * process table locked (svc_process_for_each): hold a reference (svc_process_get). */
+ * p: a page it never touched is -KOV_EFAULT (read) or reads as zeros (peek). Hold a
+ * reference (svc_process_get). */
 long svc_process_read(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 long svc_process_peek(struct process *p, uint64_t uaddr, void *dst, uint64_t len);
 
@@ -71,8 +99,8 @@ struct svc_running {
 };
 static inline struct svc_running svc_running(void)
 {
-	const struct percpu *cpu = this_cpu();
-	return (struct svc_running){ cpu->running_pid, cpu->running_tid, cpu->running_km };
+	struct percpu *cpu = cpu_self();
+	return (struct svc_running){ cpu_running_pid(cpu), cpu_running_tid(cpu), cpu_running_km(cpu) };
 }
 
 /* ---- Scan and instrument requests to a process's runtime (kernel/proc/co_scanner.c) --------
@@ -87,11 +115,10 @@ bool svc_scan_answered(const struct process *p, uint32_t seq, uint32_t *count);
 /* Where the runtime writes its scan records (user address in p; 0: no scanner). */
 uint64_t svc_scan_area(const struct process *p);
 
-/* ---- Threads: blocking and waking ----------------------------------------------------------- */
+/* ---- Threads ------------------------------------------------------------------------------- */
 /* Blocks the calling thread while still_blocked(key) and clock_ns() < deadline_ns; true when
- * woken by svc_wake_all(key). */
+ * woken (by the kernel, waking the threads blocked on key). */
 bool svc_block_until(const void *key, bool (*still_blocked)(const void *key), uint64_t deadline_ns);
-int svc_wake_all(const void *key);
 void svc_yield(void);
 
 /* ---- The machine ---------------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include "../arch/percpu.h"
 #include "../arch/cpu.h"
 #include "kernel/include/kov_services.h"
+#include "common/lib/spinlock.h"
 
 coid_t process_annex;
 

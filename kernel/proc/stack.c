@@ -1,4 +1,4 @@
-#include "stack.h"
+#include "kernel/include/kernel_stack.h"
 #include "../arch/percpu.h"
 #include "thread.h"
 

@@ -13,17 +13,17 @@
 #include "common/monitor/sample_ring.h"
 
 /* A sample whose every field derives from its sequence number, so damage shows. */
-static struct sample make(uint64_t seq)
+static struct km_sample make(uint64_t seq)
 {
-	return (struct sample){ .timebase = seq, .pc = seq * 4 + 0xC000000000000000ull,
+	return (struct km_sample){ .timebase = seq, .pc = seq * 4 + 0xC000000000000000ull,
 		.object = ~seq, .config_id = (uint32_t)(seq * 7), .pid = (uint32_t)(seq >> 3),
 		.tid = (uint32_t)seq ^ 0x5a5a5a5au, .cpu = (uint16_t)(seq % 4),
-		.event = (uint16_t)(seq % 43), .flags = seq & 1 ? SAMPLE_USER : SAMPLE_KERNEL };
+		.event = (uint16_t)(seq % 43), .flags = seq & 1 ? KM_SMP_USER : KM_SMP_KERNEL };
 }
 
-static bool intact(const struct sample *s)
+static bool intact(const struct km_sample *s)
 {
-	struct sample want = make(s->timebase);
+	struct km_sample want = make(s->timebase);
 	return memcmp(s, &want, sizeof want) == 0;
 }
 
@@ -31,14 +31,14 @@ static void test_init(void **state)
 {
 	(void)state;
 	struct sample_ring r;
-	struct sample slots[8];
+	struct km_sample slots[8];
 	assert_int_equal(sample_ring_init(&r, slots, 0), -1);
 	assert_int_equal(sample_ring_init(&r, slots, 6), -1);
 	assert_int_equal(sample_ring_init(&r, NULL, 8), -1);
 	assert_int_equal(sample_ring_init(&r, slots, 8), 0);
 	assert_int_equal(sample_ring_count(&r), 0);
 	assert_int_equal(sample_ring_lost(&r), 0);
-	struct sample out[8];
+	struct km_sample out[8];
 	uint64_t lost = 99;
 	assert_int_equal(sample_ring_drain(&r, out, 8, &lost), 0);
 	assert_int_equal(lost, 0);
@@ -51,7 +51,7 @@ static void test_wraparound(void **state)
 {
 	(void)state;
 	struct sample_ring r;
-	struct sample slots[8], out[8];
+	struct km_sample slots[8], out[8];
 	uint64_t pushed = 0, drained = 0;
 	for (int variant = 0; variant < 2; variant++) {
 		assert_int_equal(sample_ring_init(&r, slots, 8), 0);
@@ -60,7 +60,7 @@ static void test_wraparound(void **state)
 		for (int round = 0; round < 200; round++) {
 			int in = 1 + round % 8, take = 1 + (round * 5) % 8;
 			for (int i = 0; i < in && sample_ring_count(&r) < 8; i++) {
-				struct sample s = make(pushed++);
+				struct km_sample s = make(pushed++);
 				assert_true(sample_ring_push(&r, &s));
 			}
 			uint32_t n = sample_ring_drain(&r, out, (uint32_t)take, NULL);
@@ -81,11 +81,11 @@ static void test_full_counts_lost(void **state)
 {
 	(void)state;
 	struct sample_ring r;
-	struct sample slots[4], out[8];
+	struct km_sample slots[4], out[8];
 	uint64_t lost;
 	sample_ring_init(&r, slots, 4);
 	for (uint64_t i = 0; i < 10; i++) {
-		struct sample s = make(i);
+		struct km_sample s = make(i);
 		assert_int_equal(sample_ring_push(&r, &s), i < 4);
 	}
 	assert_int_equal(sample_ring_count(&r), 4);
@@ -100,7 +100,7 @@ static void test_full_counts_lost(void **state)
 		assert_true(intact(&out[i]));
 	}
 	/* Room again: pushes succeed; losses are counted per drain, totals kept. */
-	struct sample s = make(10);
+	struct km_sample s = make(10);
 	assert_true(sample_ring_push(&r, &s));
 	for (int i = 0; i < 5; i++)
 		sample_ring_push(&r, &s);
@@ -131,11 +131,11 @@ static void test_grow(void **state)
 {
 	(void)state;
 	struct sample_ring r;
-	static struct sample small[4], big[16], out[16];
+	static struct km_sample small[4], big[16], out[16];
 	uint64_t lost;
 	sample_ring_init(&r, small, 4);
 	for (uint64_t i = 0; i < 9; i++) {
-		struct sample s = make(i);
+		struct km_sample s = make(i);
 		sample_ring_push(&r, &s);
 	}
 	assert_int_equal(sample_ring_reinit(&r, big, 16), -1);   /* not empty: refused */
@@ -146,7 +146,7 @@ static void test_grow(void **state)
 	assert_int_equal(sample_ring_reinit(&r, big, 12), -1);    /* not a power of two */
 	assert_int_equal(sample_ring_reinit(&r, big, cap), 0);
 	for (uint64_t i = 0; i < 16; i++) {
-		struct sample s = make(100 + i);
+		struct km_sample s = make(100 + i);
 		assert_true(sample_ring_push(&r, &s));
 	}
 	assert_int_equal(sample_ring_drain(&r, out, 16, &lost), 16);
@@ -161,7 +161,7 @@ static void test_grow(void **state)
 #define STRESS_CAPACITY 256u
 
 static struct sample_ring stress_ring;
-static struct sample stress_slots[STRESS_CAPACITY];
+static struct km_sample stress_slots[STRESS_CAPACITY];
 static int producer_done;
 
 /* Like the overflow interrupt, the producer never waits for room; paced a little. With
@@ -170,7 +170,7 @@ static int producer_done;
 static void *producer(void *polite)
 {
 	for (uint64_t seq = 0; seq < STRESS_SAMPLES; seq++) {
-		struct sample s = make(seq);
+		struct km_sample s = make(seq);
 		if (!sample_ring_push(&stress_ring, &s) && polite)
 			sched_yield();
 		for (volatile int spin = 0; spin < 30; spin++)
@@ -182,7 +182,7 @@ static void *producer(void *polite)
 
 static void stress(bool polite)
 {
-	static struct sample out[STRESS_CAPACITY];
+	static struct km_sample out[STRESS_CAPACITY];
 	pthread_t t;
 	uint64_t delivered = 0, lost_reported = 0, gaps = 0, lost;
 	int64_t last = -1;

@@ -1,4 +1,5 @@
-/* Kernel stacks: which one an address lies on, and bounded reads for stack walkers. */
+/* Kernel stacks: which one an address lies on, and bounded reads for stack walkers (the
+ * kernel's panic report and the monitor's sampler). */
 #ifndef KOV_STACK_H
 #define KOV_STACK_H
 
