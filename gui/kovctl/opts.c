@@ -33,8 +33,9 @@ const char kovctl_usage[] =
 	"  stop                         stop monitoring\n"
 	"  counts [--seconds N]         scaled counts with enabled/running (default 2 s)\n"
 	"  top --metric M [--n K] [--seconds S] [--by rep]\n"
-	"                               objects ranked by M: spinlock, lockacq, branchmiss,\n"
-	"                               tlbmiss, ipc, invocations or an event name (default\n"
+	"                               objects ranked by M: spinlock, lockwait,\n"
+	"                               spinlock-samples, stcx, branchmiss, mmu, ipc,\n"
+	"                               invocations or an event name (default\n"
 	"                               10 rows, 5 s); configures M's events if nothing is\n"
 	"                               configured; --by rep: a row per rep of per-CPU objects\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
@@ -379,8 +380,8 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 	if (o->cmd == CMD_EXPORT && !o->format)
 		return usage_error(err, n, "export needs --format folded|callgrind|pprof|speedscope", "", "");
 	if (o->cmd == CMD_TOP && !o->metric)
-		return usage_error(err, n, "top needs --metric M (spinlock, lockacq, branchmiss, tlbmiss, "
-				   "ipc, invocations or an event name)", "", "");
+		return usage_error(err, n, "top needs --metric M (spinlock, lockwait, spinlock-samples, "
+				   "stcx, branchmiss, mmu, ipc, invocations or an event name)", "", "");
 	if (o->cmd == CMD_INSTRUMENT && (!o->has_pid || !o->has_on))
 		return usage_error(err, n, "instrument needs --pid N and on or off", "", "");
 	if (o->cmd == CMD_RECORD && !o->out)
