@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/chains.h"
+#include "client/grow.h"
 
 static size_t lower_bound(const struct kov_chains *t, uint32_t id)
 {
@@ -23,14 +24,8 @@ static int add(struct kov_chains *t, const struct proto_chain *c)
 		t->items[i] = *c;
 		return 0;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct proto_chain *p = realloc(t->items, cap * sizeof *p);
-		if (!p)
-			return -1;
-		t->items = p;
-		t->cap = cap;
-	}
+	if (!kov_grow((void **)&t->items, &t->cap, t->n + 1, sizeof *t->items))
+		return -1;
 	memmove(&t->items[i + 1], &t->items[i], (t->n - i) * sizeof *t->items);
 	t->items[i] = *c;
 	t->n++;

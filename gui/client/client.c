@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "client/client_priv.h"
+#include "client/grow.h"
 #include "common/lib/bytes.h"
 
 #define INBUF_SIZE 65536
@@ -116,11 +117,6 @@ const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t 
 {
 	*n = c->n_events;
 	return c->events;
-}
-
-const struct kov_chains *kov_client_chains(const struct kov_client *c)
-{
-	return &c->chains;
 }
 
 void kov_client_on_push(struct kov_client *c, kov_push_fn fn, void *arg)
@@ -451,14 +447,8 @@ int kov_client_send(struct kov_client *c, void *frame, size_t len, uint32_t *req
 		return dead_error(c);
 	if (len < PROTO_HEADER_SIZE || len > PROTO_MAX_FRAME)
 		return kov_fail(c, KOV_E_USAGE, "request frame of %zu bytes", len);
-	if (c->n_pending == c->cap_pending) {
-		size_t cap = c->cap_pending ? 2 * c->cap_pending : 8;
-		struct kov_pending *np = realloc(c->pending, cap * sizeof *np);
-		if (!np)
-			return kov_fail(c, KOV_E_USAGE, "out of memory for a request");
-		c->pending = np;
-		c->cap_pending = cap;
-	}
+	if (!kov_grow((void **)&c->pending, &c->cap_pending, c->n_pending + 1, sizeof *c->pending))
+		return kov_fail(c, KOV_E_USAGE, "out of memory for a request");
 	uint32_t id = fresh_req(c);
 	be32_store((uint8_t *)frame + 8, id);
 	c->pending[c->n_pending++] = (struct kov_pending){ .req = id };

@@ -126,10 +126,6 @@ const struct kov_losses *kov_client_losses(const struct kov_client *c);
 /* Pushed frames go to fn from now on (called inside pump or a wait; fn must not call back
  * into this client, and f is valid only during the call). NULL: queue them instead. */
 void kov_client_on_push(struct kov_client *c, kov_push_fn fn, void *arg);
-/* The call chains the target defined on this connection (1.4 targets): the table every
- * SAMPLES_CHAINED record's chain_id is looked up in (client/chains.h). */
-struct kov_chains;
-const struct kov_chains *kov_client_chains(const struct kov_client *c);
 /* Takes the oldest queued pushed frame: 1 and *out set (free with kov_frame_free), or 0. */
 int kov_client_next_push(struct kov_client *c, struct kov_frame *out);
 

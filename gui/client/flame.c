@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/flame.h"
+#include "client/grow.h"
 
 static uint64_t slot_hash(uint32_t parent, uint32_t name)
 {
@@ -34,14 +35,8 @@ static bool grow_slots(struct kov_flame *fl)
 
 static long new_node(struct kov_flame *fl, uint32_t name, uint32_t parent)
 {
-	if (fl->n == fl->cap) {
-		size_t cap = fl->cap ? 2 * fl->cap : 256;
-		struct kov_flame_node *p = realloc(fl->nodes, cap * sizeof *p);
-		if (!p)
-			return -1;
-		fl->nodes = p;
-		fl->cap = cap;
-	}
+	if (!kov_grow((void **)&fl->nodes, &fl->cap, fl->n + 1, sizeof *fl->nodes))
+		return -1;
 	uint32_t depth = parent == KOV_FLAME_NONE ? 0 : fl->nodes[parent].depth + 1;
 	fl->nodes[fl->n] = (struct kov_flame_node){ name, parent, KOV_FLAME_NONE, KOV_FLAME_NONE, depth, 0, 0 };
 	return (long)fl->n++;
@@ -224,15 +219,9 @@ int kov_flame_callers(struct kov_flame_callers *c, const struct kov_profile *p,
 		while (k < c->n && c->items[k].name != name)
 			k++;
 		if (k == c->n) {
-			if (c->n == cap) {
-				size_t nc = cap ? 2 * cap : 16;
-				struct kov_flame_caller *q = realloc(c->items, nc * sizeof *q);
-				if (!q) {
-					kov_flame_callers_free(c);
-					return -1;
-				}
-				c->items = q;
-				cap = nc;
+			if (!kov_grow((void **)&c->items, &cap, c->n + 1, sizeof *c->items)) {
+				kov_flame_callers_free(c);
+				return -1;
 			}
 			c->items[c->n++] = (struct kov_flame_caller){ name, 0, 0 };
 		}

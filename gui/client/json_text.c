@@ -39,16 +39,14 @@ static void dump(FILE *out, json_t *v, size_t flags)
 	json_decref(v);
 }
 
-void json_text_string(FILE *out, const char *str, size_t n)
+json_t *json_text_string_value(const char *str, size_t n)
 {
 	static const char replacement[] = "\xef\xbf\xbd";   /* U+FFFD */
 	const unsigned char *s = (const unsigned char *)str;
 	char *clean = malloc(3 * n + 1);
 	size_t len = 0;
-	if (!clean) {
-		fputs("null", out);
-		return;
-	}
+	if (!clean)
+		return NULL;
 	for (size_t i = 0; i < n; ) {
 		size_t k = utf8_len(s + i, n - i);
 		if (k == 0) {
@@ -61,8 +59,14 @@ void json_text_string(FILE *out, const char *str, size_t n)
 			i += k;
 		}
 	}
-	dump(out, json_stringn(clean, len), 0);
+	json_t *v = json_stringn(clean, len);
 	free(clean);
+	return v;
+}
+
+void json_text_string(FILE *out, const char *str, size_t n)
+{
+	dump(out, json_text_string_value(str, n), 0);
 }
 
 void json_text_real(FILE *out, double v)

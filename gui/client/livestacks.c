@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "client/livestacks.h"
+#include "client/grow.h"
 
 struct kov_live_raw {
 	uint32_t pid, user_pid;
@@ -85,15 +86,9 @@ static void count(struct kov_live_stacks *l, const struct kov_raw_stack *r, uint
 		l->not_kept++;
 		return;
 	}
-	if (l->n_raw == l->cap_raw) {
-		size_t cap = l->cap_raw ? 2 * l->cap_raw : 256;
-		struct kov_live_raw *p = realloc(l->raw, cap * sizeof *p);
-		if (!p) {
-			l->oom = true;
-			return;
-		}
-		l->raw = p;
-		l->cap_raw = cap;
+	if (!kov_grow((void **)&l->raw, &l->cap_raw, l->n_raw + 1, sizeof *l->raw)) {
+		l->oom = true;
+		return;
 	}
 	struct proto_chain_frame *fr = malloc(r->depth * sizeof *fr);
 	if (!fr) {

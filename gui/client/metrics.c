@@ -275,9 +275,9 @@ bool kov_lock_meter_flush(struct kov_lock_meter *m, struct kov_lock_interval *do
 
 double kov_lock_wait_share(const struct kov_lock_interval *iv, uint16_t kind, unsigned cpus)
 {
-	if (iv->end <= iv->start || !cpus || kind < 1 || kind > 2)
+	if (iv->end <= iv->start || kind < 1 || kind > 2)
 		return -1;
-	return 100.0 * (double)iv->wait[kind] / ((double)(iv->end - iv->start) * cpus);
+	return kov_wait_share(iv->wait[kind], iv->end - iv->start, cpus);
 }
 
 double kov_lock_wait_ms_per_s(const struct kov_lock_interval *iv, uint16_t kind)
@@ -296,16 +296,21 @@ bool kov_lock_first_try(const struct kov_lock_interval *iv, double *pct)
 	return true;
 }
 
-/* ---- shares and code -------------------------------------------------------------------- */
+/* ---- shares, time and code -------------------------------------------------------------- */
 
 double kov_share(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-double kov_cpu_share(uint64_t ticks, uint64_t span, unsigned cpus)
+double kov_wait_share(uint64_t ticks, uint64_t span, unsigned cpus)
 {
-	return span && cpus ? 100.0 * (double)ticks / ((double)span * cpus) : 0;
+	return span && cpus ? 100.0 * (double)ticks / ((double)span * cpus) : -1;
+}
+
+double kov_ticks_to_s(uint64_t ticks, uint64_t timebase_hz)
+{
+	return timebase_hz ? (double)ticks / (double)timebase_hz : 0;
 }
 
 bool kov_is_spin_wait(const char *name, size_t len)

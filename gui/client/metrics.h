@@ -101,8 +101,8 @@ bool kov_lock_meter_add(struct kov_lock_meter *m, const struct proto_frame *f,
 /* Hands out the interval being summed (at the end of a run): false when there is none. */
 bool kov_lock_meter_flush(struct kov_lock_meter *m, struct kov_lock_interval *done);
 
-/* Measured wait of one kind as a percentage of the CPUs' time over the interval: wait ticks /
- * (interval ticks x CPUs). -1 for an empty interval. */
+/* Measured wait of one kind as a percentage of the CPUs' time over the interval
+ * (kov_wait_share of its wait ticks): -1 for an empty interval. */
 double kov_lock_wait_share(const struct kov_lock_interval *iv, uint16_t kind, unsigned cpus);
 /* The same as milliseconds waited per second (summed over CPUs); -1 for an empty interval. */
 double kov_lock_wait_ms_per_s(const struct kov_lock_interval *iv, uint16_t kind);
@@ -110,12 +110,16 @@ double kov_lock_wait_ms_per_s(const struct kov_lock_interval *iv, uint16_t kind)
  * when no fully counted lock was acquired (only contended acquisitions are counted then). */
 bool kov_lock_first_try(const struct kov_lock_interval *iv, double *pct);
 
-/* ---- shares and code -------------------------------------------------------------------- */
+/* ---- shares, time and code -------------------------------------------------------------- */
 
 /* 100 x part / whole; 0 when whole is 0. */
 double kov_share(uint64_t part, uint64_t whole);
-/* Ticks of the timebase as a percentage of cpus CPUs' time over span ticks; 0 without span. */
-double kov_cpu_share(uint64_t ticks, uint64_t span, unsigned cpus);
+/* The one spin-wait (and sleep-wait) share: ticks waited as a percentage of cpus CPUs' time
+ * over span ticks, 100 x ticks / (span x cpus). -1, no value, when span or cpus is 0: an
+ * empty interval is a gap, never a 0 (an interval without contention is a 0). */
+double kov_wait_share(uint64_t ticks, uint64_t span, unsigned cpus);
+/* Timebase ticks as seconds at timebase_hz (the target's description); 0 when it is 0. */
+double kov_ticks_to_s(uint64_t ticks, uint64_t timebase_hz);
 /* Whether a symbol (len bytes, not terminated) is a spin lock's wait loop
  * (spin_lock_contended, kernel and libc-instr): samples there are waiting; the acquisition
  * code (spin_lock, spin_trylock) runs on every uncontended acquisition too and is not. */

@@ -87,6 +87,151 @@ static struct proto_str keep(struct kov_pmuconf *c, unsigned *used, const char *
 	return (struct proto_str){ slot, (uint16_t)len };
 }
 
+/* The text format being read: where it is and what it has seen so far. */
+struct text_parse {
+	struct kov_pmuconf *out;
+	struct proto_group *g;       /* the group event lines add to, NULL before the first */
+	unsigned used, line, share_total;
+	bool saw_count;
+	char *err;
+	size_t n;
+};
+
+/* slice LENGTH us | instructions | cycles */
+static int slice_line(struct text_parse *p, char **w, int k)
+{
+	struct proto_pmu_config *cfg = &p->out->cfg;
+	unsigned long long v;
+	if (k != 3 || !number(w[1], UINT64_MAX, &v) || v == 0)
+		return fail(p->err, p->n, p->line, "slice needs a length above 0 and a unit: "
+			    "slice 10000 us | instructions | cycles");
+	if (!strcmp(w[2], "us"))
+		cfg->unit = PROTO_UNIT_MICROSECONDS;
+	else if (!strcmp(w[2], "instructions"))
+		cfg->unit = PROTO_UNIT_INSTRUCTIONS;
+	else if (!strcmp(w[2], "cycles"))
+		cfg->unit = PROTO_UNIT_CYCLES;
+	else
+		return fail(p->err, p->n, p->line, "unknown slice unit '%s' (us, instructions, cycles)", w[2]);
+	cfg->slice = v;
+	return 0;
+}
+
+/* count kernel | user | kernel user */
+static int count_line(struct text_parse *p, char **w, int k)
+{
+	struct proto_pmu_config *cfg = &p->out->cfg;
+	if (p->saw_count || k < 2 || k > 3)
+		return fail(p->err, p->n, p->line, "count takes kernel, user or both, once");
+	p->saw_count = true;
+	cfg->flags &= PROTO_CFG_CALLCHAIN;
+	for (int i = 1; i < k; i++) {
+		if (!strcmp(w[i], "kernel"))
+			cfg->flags |= PROTO_CFG_KERNEL;
+		else if (!strcmp(w[i], "user"))
+			cfg->flags |= PROTO_CFG_USER;
+		else
+			return fail(p->err, p->n, p->line, "count: '%s' is neither kernel nor user", w[i]);
+	}
+	return 0;
+}
+
+/* chains FRAMES */
+static int chains_line(struct text_parse *p, char **w, int k)
+{
+	unsigned long long v;
+	if (k != 2 || !number(w[1], PROTO_MAX_CHAIN_DEPTH, &v) || v == 0)
+		return fail(p->err, p->n, p->line, "chains takes the frames each sample keeps, 1 "
+			    "to %d: chains 16", PROTO_MAX_CHAIN_DEPTH);
+	p->out->cfg.flags |= PROTO_CFG_CALLCHAIN;
+	p->out->cfg.chain_depth = (uint16_t)v;
+	return 0;
+}
+
+/* group NAME PERCENT */
+static int group_line(struct text_parse *p, char **w, int k)
+{
+	struct proto_pmu_config *cfg = &p->out->cfg;
+	unsigned long long v;
+	if (k != 3)
+		return fail(p->err, p->n, p->line, "group needs a name and a share: group NAME PERCENT");
+	if (cfg->n_groups == PROTO_MAX_GROUPS)
+		return fail(p->err, p->n, p->line, "more than %d groups", PROTO_MAX_GROUPS);
+	if (strlen(w[1]) > 31)
+		return fail(p->err, p->n, p->line, "group name '%s' is longer than 31 characters", w[1]);
+	for (unsigned i = 0; i < cfg->n_groups; i++)
+		if (!strcmp(cfg->groups[i].name.s, w[1]))
+			return fail(p->err, p->n, p->line, "a second group named '%s'", w[1]);
+	if (!number(w[2], 100, &v) || v == 0)
+		return fail(p->err, p->n, p->line, "share '%s' is not a percentage from 1 to 100", w[2]);
+	p->g = &cfg->groups[cfg->n_groups++];
+	p->g->name = keep(p->out, &p->used, w[1]);
+	p->g->share = (uint16_t)v;
+	p->share_total += (unsigned)v;
+	return 0;
+}
+
+/* EVENT [THRESHOLD], in the group above */
+static int event_line(struct text_parse *p, char **w, int k)
+{
+	struct proto_group *g = p->g;
+	unsigned long long v = 0;
+	if (!g)
+		return fail(p->err, p->n, p->line, "'%s' is not slice, count, chains or group; events "
+			    "come after a group line", w[0]);
+	if (k > 2)
+		return fail(p->err, p->n, p->line, "an event line is: EVENT [THRESHOLD]");
+	if (strlen(w[0]) > PROTO_NAME_MAX)
+		return fail(p->err, p->n, p->line, "event name longer than %d characters", PROTO_NAME_MAX);
+	if (g->n_events == PROTO_MAX_GROUP_EVENTS)
+		return fail(p->err, p->n, p->line, "group %s has more than %d events", g->name.s,
+			    PROTO_MAX_GROUP_EVENTS);
+	for (unsigned i = 0; i < g->n_events; i++)
+		if (!strcmp(g->events[i].name.s, w[0]))
+			return fail(p->err, p->n, p->line, "%s is twice in group %s", w[0], g->name.s);
+	if (k == 2 && !number(w[1], UINT64_MAX, &v))
+		return fail(p->err, p->n, p->line, "threshold '%s' is not a number", w[1]);
+	g->events[g->n_events].name = keep(p->out, &p->used, w[0]);
+	g->events[g->n_events++].threshold = v;
+	return 0;
+}
+
+/* One line of text[pos..end): its directive or event. */
+static int text_line(struct text_parse *p, const char *text, size_t pos, size_t end)
+{
+	char buf[512], *w[MAX_WORDS];
+	p->line++;
+	if (end - pos >= sizeof buf)
+		return fail(p->err, p->n, p->line, "longer than %zu characters", sizeof buf - 1);
+	if (memchr(text + pos, 0, end - pos))
+		return fail(p->err, p->n, p->line, "contains a NUL byte");
+	memcpy(buf, text + pos, end - pos);
+	buf[end - pos] = 0;
+	int k = words(buf, w);
+	if (k < 0)
+		return fail(p->err, p->n, p->line, "too many words");
+	if (k == 0)
+		return 0;
+	return !strcmp(w[0], "slice") ? slice_line(p, w, k) :
+	       !strcmp(w[0], "count") ? count_line(p, w, k) :
+	       !strcmp(w[0], "chains") ? chains_line(p, w, k) :
+	       !strcmp(w[0], "group") ? group_line(p, w, k) : event_line(p, w, k);
+}
+
+/* What holds for the whole file: groups, each with events, whose shares make 100%. */
+static int text_complete(const struct text_parse *p)
+{
+	const struct proto_pmu_config *cfg = &p->out->cfg;
+	if (cfg->n_groups == 0)
+		return fail(p->err, p->n, p->line, "no group: a configuration needs at least one");
+	for (unsigned i = 0; i < cfg->n_groups; i++)
+		if (cfg->groups[i].n_events == 0)
+			return fail(p->err, p->n, p->line, "group %s has no events", cfg->groups[i].name.s);
+	if (p->share_total != 100)
+		return fail(p->err, p->n, p->line, "the shares add up to %u%%, not 100%%", p->share_total);
+	return 0;
+}
+
 int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, char *err, size_t n)
 {
 	size_t first = 0;
@@ -96,111 +241,19 @@ int kov_pmuconf_parse(const char *text, size_t len, struct kov_pmuconf *out, cha
 	if (first < len && text[first] == '{')
 		return kov_pmuconf_parse_json(text, len, out, err, n) < 0 ? -1 : writable(&out->cfg, err, n);
 	memset(out, 0, sizeof *out);
-	struct proto_pmu_config *cfg = &out->cfg;
-	cfg->unit = PROTO_UNIT_MICROSECONDS;
-	cfg->slice = 10000;
-	cfg->flags = PROTO_CFG_KERNEL | PROTO_CFG_USER;
-	unsigned used = 0, line = 0, share_total = 0;
-	bool saw_count = false;
-	struct proto_group *g = NULL;
-	size_t pos = 0;
-	while (pos < len) {
-		char buf[512], *w[MAX_WORDS];
+	out->cfg.unit = PROTO_UNIT_MICROSECONDS;
+	out->cfg.slice = 10000;
+	out->cfg.flags = PROTO_CFG_KERNEL | PROTO_CFG_USER;
+	struct text_parse p = { .out = out, .err = err, .n = n };
+	for (size_t pos = 0; pos < len;) {
 		size_t end = pos;
 		while (end < len && text[end] != '\n')
 			end++;
-		line++;
-		if (end - pos >= sizeof buf)
-			return fail(err, n, line, "longer than %zu characters", sizeof buf - 1);
-		if (memchr(text + pos, 0, end - pos))
-			return fail(err, n, line, "contains a NUL byte");
-		memcpy(buf, text + pos, end - pos);
-		buf[end - pos] = 0;
+		if (text_line(&p, text, pos, end) < 0)
+			return -1;
 		pos = end + 1;
-		int k = words(buf, w);
-		if (k < 0)
-			return fail(err, n, line, "too many words");
-		if (k == 0)
-			continue;
-		unsigned long long v;
-		if (!strcmp(w[0], "slice")) {
-			if (k != 3 || !number(w[1], UINT64_MAX, &v) || v == 0)
-				return fail(err, n, line, "slice needs a length above 0 and a unit: "
-					    "slice 10000 us | instructions | cycles");
-			if (!strcmp(w[2], "us"))
-				cfg->unit = PROTO_UNIT_MICROSECONDS;
-			else if (!strcmp(w[2], "instructions"))
-				cfg->unit = PROTO_UNIT_INSTRUCTIONS;
-			else if (!strcmp(w[2], "cycles"))
-				cfg->unit = PROTO_UNIT_CYCLES;
-			else
-				return fail(err, n, line, "unknown slice unit '%s' (us, instructions, cycles)", w[2]);
-			cfg->slice = v;
-		} else if (!strcmp(w[0], "count")) {
-			if (saw_count || k < 2 || k > 3)
-				return fail(err, n, line, "count takes kernel, user or both, once");
-			saw_count = true;
-			cfg->flags &= PROTO_CFG_CALLCHAIN;
-			for (int i = 1; i < k; i++) {
-				if (!strcmp(w[i], "kernel"))
-					cfg->flags |= PROTO_CFG_KERNEL;
-				else if (!strcmp(w[i], "user"))
-					cfg->flags |= PROTO_CFG_USER;
-				else
-					return fail(err, n, line, "count: '%s' is neither kernel nor user", w[i]);
-			}
-		} else if (!strcmp(w[0], "chains")) {
-			if (k != 2 || !number(w[1], PROTO_MAX_CHAIN_DEPTH, &v) || v == 0)
-				return fail(err, n, line, "chains takes the frames each sample keeps, 1 "
-					    "to %d: chains 16", PROTO_MAX_CHAIN_DEPTH);
-			cfg->flags |= PROTO_CFG_CALLCHAIN;
-			cfg->chain_depth = (uint16_t)v;
-		} else if (!strcmp(w[0], "group")) {
-			if (k != 3)
-				return fail(err, n, line, "group needs a name and a share: group NAME PERCENT");
-			if (cfg->n_groups == PROTO_MAX_GROUPS)
-				return fail(err, n, line, "more than %d groups", PROTO_MAX_GROUPS);
-			size_t nl = strlen(w[1]);
-			if (nl > 31)
-				return fail(err, n, line, "group name '%s' is longer than 31 characters", w[1]);
-			for (unsigned i = 0; i < cfg->n_groups; i++)
-				if (!strcmp(cfg->groups[i].name.s, w[1]))
-					return fail(err, n, line, "a second group named '%s'", w[1]);
-			if (!number(w[2], 100, &v) || v == 0)
-				return fail(err, n, line, "share '%s' is not a percentage from 1 to 100", w[2]);
-			g = &cfg->groups[cfg->n_groups++];
-			g->name = keep(out, &used, w[1]);
-			g->share = (uint16_t)v;
-			share_total += (unsigned)v;
-		} else {
-			if (!g)
-				return fail(err, n, line, "'%s' is not slice, count, chains or group; events come "
-					    "after a group line", w[0]);
-			if (k > 2)
-				return fail(err, n, line, "an event line is: EVENT [THRESHOLD]");
-			if (strlen(w[0]) > PROTO_NAME_MAX)
-				return fail(err, n, line, "event name longer than %d characters", PROTO_NAME_MAX);
-			if (g->n_events == PROTO_MAX_GROUP_EVENTS)
-				return fail(err, n, line, "group %s has more than %d events", g->name.s,
-					    PROTO_MAX_GROUP_EVENTS);
-			for (unsigned i = 0; i < g->n_events; i++)
-				if (!strcmp(g->events[i].name.s, w[0]))
-					return fail(err, n, line, "%s is twice in group %s", w[0], g->name.s);
-			v = 0;
-			if (k == 2 && !number(w[1], UINT64_MAX, &v))
-				return fail(err, n, line, "threshold '%s' is not a number", w[1]);
-			g->events[g->n_events].name = keep(out, &used, w[0]);
-			g->events[g->n_events++].threshold = v;
-		}
 	}
-	if (cfg->n_groups == 0)
-		return fail(err, n, line, "no group: a configuration needs at least one");
-	for (unsigned i = 0; i < cfg->n_groups; i++)
-		if (cfg->groups[i].n_events == 0)
-			return fail(err, n, line, "group %s has no events", cfg->groups[i].name.s);
-	if (share_total != 100)
-		return fail(err, n, line, "the shares add up to %u%%, not 100%%", share_total);
-	return 0;
+	return text_complete(&p);
 }
 
 struct out { char *buf; size_t n, len; int err; };

@@ -16,7 +16,7 @@ struct proc { uint32_t pid; char *name; };
 
 struct kov_profile_names {
 	struct symtab *tabs;
-	size_t n_tabs;
+	size_t n_tabs, cap_tabs;
 	struct obj *objs;            /* sorted by (pid, coid), one entry each */
 	size_t n_objs, cap_objs;
 	struct proc *procs;
@@ -25,21 +25,6 @@ struct kov_profile_names {
 	char events[EVENTS][PROTO_NAME_MAX + 1];   /* the catalogue's names */
 	uint64_t gen;
 };
-
-bool kov_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap * 2 : 64;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = c;
-	return true;
-}
 
 static char *dup_str(struct proto_str s)
 {
@@ -160,11 +145,9 @@ static bool note_symbols(struct kov_profile_names *n, const struct proto_frame *
 		return true;
 	struct symtab *t = symtab(n, h.pid);
 	if (!t) {
-		struct symtab *tabs = realloc(n->tabs, (n->n_tabs + 1) * sizeof *tabs);
-		if (!tabs)
+		if (!kov_grow((void **)&n->tabs, &n->cap_tabs, n->n_tabs + 1, sizeof *n->tabs))
 			return false;
-		n->tabs = tabs;
-		t = &tabs[n->n_tabs++];
+		t = &n->tabs[n->n_tabs++];
 		*t = (struct symtab){ h.pid, NULL, 0, 0 };
 	}
 	bool ok = true;

@@ -3,10 +3,8 @@
 #define KOV_CLIENT_PROFILE_PRIV_H
 
 #include "client/profile.h"
+#include "client/grow.h"
 
-/* Makes room for need items of size bytes in *p (capacity *cap, doubled); false when memory
- * ran out (*p stays). */
-bool kov_grow(void **p, size_t *cap, size_t need, size_t size);
 /* The function covering pc in space's symbol table (0: the kernel), or NULL. */
 const char *kov_names_symbol(const struct kov_profile_names *n, uint32_t space, uint64_t pc);
 /* The class of object (space, coid) as the last scan listing it said, or NULL. */

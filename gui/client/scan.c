@@ -4,6 +4,7 @@
 #include <string.h>
 #include "client/client_priv.h"
 #include "client/scan.h"
+#include "client/grow.h"
 
 /* qsort and bsearch of possibly empty arrays: the C library takes no NULL base, even with no
  * elements (an empty scan has none). */
@@ -97,24 +98,9 @@ void kov_scan_free(struct kov_scan *s)
 	memset(s, 0, sizeof *s);
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
-
 static bool add_object(struct kov_scan *s, size_t *cap, const struct proto_object *o)
 {
-	if (!grow((void **)&s->objects, cap, s->n_objects + 1, sizeof *s->objects))
+	if (!kov_grow((void **)&s->objects, cap, s->n_objects + 1, sizeof *s->objects))
 		return false;
 	struct kov_scan_object *k = &s->objects[s->n_objects];
 	memset(k, 0, sizeof *k);
@@ -141,7 +127,7 @@ static bool add_object(struct kov_scan *s, size_t *cap, const struct proto_objec
 
 static bool add_process(struct kov_scan *s, size_t *cap, const struct proto_process *p)
 {
-	if (!grow((void **)&s->procs, cap, s->n_procs + 1, sizeof *s->procs))
+	if (!kov_grow((void **)&s->procs, cap, s->n_procs + 1, sizeof *s->procs))
 		return false;
 	struct kov_scan_process *k = &s->procs[s->n_procs++];
 	memset(k, 0, sizeof *k);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "client/client_priv.h"
 #include "client/symcache.h"
+#include "client/grow.h"
 
 #define LOOKUP_BATCH 4096        /* addresses per SYMBOL_LOOKUP: 32 KiB, well inside a frame */
 
@@ -72,14 +73,8 @@ static void insert(struct kov_symcache *sc, uint32_t pid, const struct kov_symbo
 	size_t i = lower(sc, pid, key);
 	if (i < sc->n && sc->e[i].pid == pid && sc->e[i].key == key)
 		return;
-	if (sc->n == sc->cap) {
-		size_t cap = sc->cap ? 2 * sc->cap : 256;
-		struct entry *ne = realloc(sc->e, cap * sizeof *ne);
-		if (!ne)
-			return;             /* a cache may forget */
-		sc->e = ne;
-		sc->cap = cap;
-	}
+	if (!kov_grow((void **)&sc->e, &sc->cap, sc->n + 1, sizeof *sc->e))
+		return;                     /* a cache may forget */
 	memmove(&sc->e[i + 1], &sc->e[i], (sc->n - i) * sizeof *sc->e);
 	sc->e[i] = (struct entry){ pid, key, *s };
 	sc->n++;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
+#include "client/metrics.h"
 #include "client/symcache.h"
 #include "client/lockstat.h"
 
@@ -17,8 +18,7 @@ static void on_locks(void *arg, const struct proto_frame *f)
 
 static double us(struct kov_client *c, uint64_t ticks)
 {
-	uint64_t hz = kov_client_target(c)->timebase_hz;
-	return hz ? (double)ticks * 1e6 / (double)hz : 0;
+	return kov_ticks_to_s(ticks, kov_client_target(c)->timebase_hz) * 1e6;
 }
 
 static const char *sort_key;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
+#include "client/grow.h"
 #include "client/scan.h"
 #include "client/recording.h"
 
@@ -170,6 +171,7 @@ struct replay {
 	struct replay_obj objs[4096];
 	size_t n_objs;
 	struct kov_answer scan_frames;
+	size_t cap_scan;             /* frames scan_frames has room for */
 };
 
 static void replay_frame(struct replay *rp, struct kov_frame *fr)
@@ -189,7 +191,8 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 				snprintf(rp->names[i], sizeof rp->names[i], "%.*s", (int)e.name.len, e.name.s);
 	} else if (f->type == PROTO_SCAN_PROCESSES || f->type == PROTO_SCAN_OBJECTS) {
 		struct kov_answer *a = &rp->scan_frames;
-		a->frames = realloc(a->frames, (a->count + 1) * sizeof *a->frames);
+		if (!kov_grow((void **)&a->frames, &rp->cap_scan, a->count + 1, sizeof *a->frames))
+			return;                     /* out of memory: this scan frame is not kept */
 		a->frames[a->count++] = *fr;    /* keeps the bytes */
 		fr->bytes = NULL;
 	} else if (proto_is_samples(f->type)) {

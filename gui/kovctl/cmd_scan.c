@@ -8,6 +8,7 @@
 #include <string.h>
 #include "client/scan.h"
 #include "kovctl/kovctl.h"
+#include "client/metrics.h"
 
 #define MAX_INDENT 64                /* deeper chains continue as roots, nothing is lost */
 
@@ -222,7 +223,7 @@ int cmd_scan(struct kovctl *k)
 		const struct kov_target *t = kov_client_target(k->c);
 		printf("machine %s  %s  %u CPU%s  scan at %.6f s\n", k->target, t->profile,
 		       (unsigned)t->cpus, t->cpus == 1 ? "" : "s",
-		       (double)s.timebase / (double)t->timebase_hz);
+		       kov_ticks_to_s(s.timebase, t->timebase_hz));
 		scan_text(k, &s, &np, &no);
 		printf("total: %zu process%s, %zu object%s%s%s\n", np, np == 1 ? "" : "es", no,
 		       no == 1 ? "" : "s", k->o->class_name ? " of class " : "",

@@ -1,6 +1,7 @@
 /* kovctl status: the daemon's STATUS. */
 #include <stdio.h>
 #include "kovctl/kovctl.h"
+#include "client/metrics.h"
 
 int cmd_status(struct kovctl *k)
 {
@@ -27,7 +28,7 @@ int cmd_status(struct kovctl *k)
 	}
 	const struct kov_target *t = kov_client_target(k->c);
 	printf("timebase         0x%llx (%.3f s)\n", (unsigned long long)s.timebase,
-	       (double)s.timebase / (double)t->timebase_hz);
+	       kov_ticks_to_s(s.timebase, t->timebase_hz));
 	printf("clients          %u (this one is %u)\n", (unsigned)s.clients, (unsigned)t->client_id);
 	if (s.controller)
 		printf("controller       client %u\n", (unsigned)s.controller);

@@ -1,45 +1,74 @@
-/* speedscope's file format (gui/kovctl/export.h). */
+/* speedscope's file format (gui/kovctl/export.h), built as one jansson document. */
+#include <jansson.h>
+#include <string.h>
 #include "kovctl/export.h"
+#include "client/json_text.h"
 
-static void json_string(FILE *out, const char *s)
+/* Adds v to array a, or k: v to object o, taking v (also when it fails); false when v is
+ * NULL or the add failed. A value added is borrowed after. */
+static bool push(json_t *a, json_t *v)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	return a && v && json_array_append_new(a, v) == 0;
+}
+
+static bool set(json_t *o, const char *k, json_t *v)
+{
+	return o && v && json_object_set_new(o, k, v) == 0;
+}
+
+static json_t *string(const char *s)
+{
+	return json_text_string_value(s, strlen(s));
+}
+
+/* shared.frames: every frame name with its file. */
+static json_t *frames(const struct kov_profile *p)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < p->n_names; i++) {
+		json_t *f = json_object();
+		if (!push(a, f) || !set(f, "name", string(p->names[i])) ||
+		    !set(f, "file", string(p->files[i]))) {
+			json_decref(a);
+			return NULL;
+		}
 	}
-	fputc('"', out);
+	return a;
+}
+
+/* The sampled profile: each stack's frame indices, and its weight in samples. */
+static json_t *profile(const struct kov_profile *p)
+{
+	json_t *o = json_object(), *samples = NULL, *weights = NULL;
+	bool ok = set(o, "type", json_string("sampled")) && set(o, "name", json_string("samples")) &&
+		  set(o, "unit", json_string("none")) && set(o, "startValue", json_integer(0)) &&
+		  set(o, "endValue", json_integer((json_int_t)p->samples)) &&
+		  set(o, "samples", samples = json_array()) && set(o, "weights", weights = json_array());
+	for (size_t i = 0; ok && i < p->n_stacks; i++) {
+		const struct kov_profile_stack *s = &p->stacks[i];
+		json_t *stack = json_array();
+		ok = push(samples, stack);
+		for (uint32_t k = 0; ok && k < s->depth; k++)
+			ok = push(stack, json_integer(s->frames[k]));
+		ok = ok && push(weights, json_integer((json_int_t)s->samples));
+	}
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 int export_speedscope(const struct kov_profile *p, FILE *out)
 {
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-	      "\"exporter\":\"kovctl export\",\"name\":\"KOV samples\",\"activeProfileIndex\":0,"
-	      "\"shared\":{\"frames\":[", out);
-	for (size_t i = 0; i < p->n_names; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_string(out, p->names[i]);
-		fputs(",\"file\":", out);
-		json_string(out, p->files[i]);
-		fputc('}', out);
-	}
-	fprintf(out, "]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"samples\",\"unit\":\"none\","
-		"\"startValue\":0,\"endValue\":%llu,\"samples\":[", (unsigned long long)p->samples);
-	for (size_t i = 0; i < p->n_stacks; i++) {
-		const struct kov_profile_stack *s = &p->stacks[i];
-		fputs(i ? ",[" : "[", out);
-		for (uint32_t k = 0; k < s->depth; k++)
-			fprintf(out, k ? ",%u" : "%u", (unsigned)s->frames[k]);
-		fputc(']', out);
-	}
-	fputs("],\"weights\":[", out);
-	for (size_t i = 0; i < p->n_stacks; i++)
-		fprintf(out, i ? ",%llu" : "%llu", (unsigned long long)p->stacks[i].samples);
-	fputs("]}]}\n", out);
-	return ferror(out) ? -1 : 0;
+	json_t *doc = json_object(), *shared = NULL, *profiles = NULL;
+	bool ok = set(doc, "$schema", json_string("https://www.speedscope.app/file-format-schema.json")) &&
+		  set(doc, "exporter", json_string("kovctl export")) &&
+		  set(doc, "name", json_string("KOV samples")) &&
+		  set(doc, "activeProfileIndex", json_integer(0)) &&
+		  set(doc, "shared", shared = json_object()) && set(shared, "frames", frames(p)) &&
+		  set(doc, "profiles", profiles = json_array()) && push(profiles, profile(p));
+	ok = ok && json_dumpf(doc, out, JSON_COMPACT) == 0 && fputc('\n', out) != EOF;
+	json_decref(doc);
+	return ok && !ferror(out) ? 0 : -1;
 }

@@ -97,6 +97,8 @@ int cmd_start(struct kovctl *k);
 int cmd_stop(struct kovctl *k);
 int cmd_counts(struct kovctl *k);
 int cmd_top(struct kovctl *k);
+/* top's rankings by measured lock wait of kind PROTO_LOCK_SPIN or _SLEEP (cmd_top_locks.c). */
+int kovctl_top_locks(struct kovctl *k, uint16_t kind, const char *method);
 int cmd_record(struct kovctl *k);
 int cmd_replay(struct kovctl *k);   /* needs no connection */
 int cmd_lockstat(struct kovctl *k);

@@ -33,8 +33,9 @@ const char kovctl_usage[] =
 	"  stop                         stop monitoring\n"
 	"  counts [--seconds N]         scaled counts with enabled/running (default 2 s)\n"
 	"  top --metric M [--n K] [--seconds S] [--by rep]\n"
-	"                               objects ranked by M: spinlock, lockacq, branchmiss,\n"
-	"                               tlbmiss, ipc, invocations or an event name (default\n"
+	"                               objects ranked by M: spinlock, lockwait,\n"
+	"                               spinlock-samples, stcx, branchmiss, mmu, ipc,\n"
+	"                               invocations or an event name (default\n"
 	"                               10 rows, 5 s); configures M's events if nothing is\n"
 	"                               configured; --by rep: a row per rep of per-CPU objects\n"
 	"  record --out FILE [--seconds N]   the raw protocol stream to FILE (default 10 s)\n"
@@ -174,26 +175,13 @@ static bool cmd_takes(const struct cmd_def *c, const char *opt)
 	return false;
 }
 
-/* One option with its value; *used tells whether the value came from the next word. */
-static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *name,
-                  const char *val, char *err, size_t n)
+#define NOT_MINE 1          /* an option parser's answer for an option it does not take */
+
+/* --token, --timeout: how to reach the target (--target has its own parser). */
+static int connection_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
+			     size_t n)
 {
-	unsigned long long u;
-	static const char *const global[] = { "--target", "--token", "--timeout" };
-	bool is_global = false;
-	for (size_t i = 0; i < 3; i++)
-		is_global |= !strcmp(name, global[i]);
-	if (!is_global && !cmd_takes(cmd, name)) {
-		if (cmd)
-			return usage_error(err, n, "unknown option '%s' for %s (try --help)", name, cmd->name);
-		return usage_error(err, n, "unknown option '%s' (try --help)", name, "");
-	}
-	if (!strcmp(name, "--target")) {
-		if (!val || !parse_target(val, o))
-			return usage_error(err, n, "--target needs HOST:PORT%s%s", val ? ", not " : "", val ? val : "");
-	} else if (!val) {
-		return usage_error(err, n, "%s needs a value", name, "");
-	} else if (!strcmp(name, "--token")) {
+	if (!strcmp(name, "--token")) {
 		if (strlen(val) > PROTO_NAME_MAX)
 			return usage_error(err, n, "--token is longer than 64 bytes", "", "");
 		o->token = val;
@@ -203,7 +191,18 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 			return usage_error(err, n, "--timeout needs a number of seconds (0 < SEC <= 3600), not '%s'",
 			            val, "");
 		o->timeout_ms = (int)(s * 1000 + 0.999);   /* at least 1 ms; no libm */
-	} else if (!strcmp(name, "--pid")) {
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* --pid, --class, --coid, --what: what a command is about. */
+static int subject_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
+			  size_t n)
+{
+	unsigned long long u;
+	if (!strcmp(name, "--pid")) {
 		if (!parse_uint(val, 0, PROTO_PID_ALL - 1, &u))
 			return usage_error(err, n, "--pid needs a process id, not '%s'", val, "");
 		o->has_pid = true;
@@ -212,14 +211,9 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!*val)
 			return usage_error(err, n, "--class needs a class name", "", "");
 		o->class_name = val;
-	} else if (!strcmp(name, "--seconds")) {
-		if (!parse_seconds(val, 86400, &o->seconds))
-			return usage_error(err, n, "--seconds needs a number of seconds (0 < N <= 86400), not '%s'",
-			            val, "");
-	} else if (!strcmp(name, "--count")) {
-		if (!parse_uint(val, 1, 1000000, &u))
-			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
-		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--coid")) {
+		if (!parse_addr(val, &o->coid) || !o->coid)
+			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");
 	} else if (!strcmp(name, "--what")) {
 		if (!strcmp(val, "calls"))
 			o->what = PROTO_INSTR_INVOCATIONS;
@@ -229,10 +223,69 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 			o->what = PROTO_INSTR_LOCKS_FULL;
 		else
 			return usage_error(err, n, "--what: calls, locks or full-locks, not '%s'", val, "");
-	} else if (!strcmp(name, "--coid")) {
-		if (!parse_addr(val, &o->coid) || !o->coid)
-			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");
-	} else if (!strcmp(name, "--metric")) {
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* --streams samples,counts,locks */
+static int streams_option(struct kovctl_opts *o, const char *val, char *err, size_t n)
+{
+	char list[64];
+	if (strlen(val) >= sizeof list)
+		return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
+	strcpy(list, val);
+	o->streams = 0;
+	for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
+		if (!strcmp(w, "samples"))
+			o->streams |= PROTO_STREAM_SAMPLES;
+		else if (!strcmp(w, "counts"))
+			o->streams |= PROTO_STREAM_COUNTS;
+		else if (!strcmp(w, "locks"))
+			o->streams |= PROTO_STREAM_LOCKS;
+		else
+			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
+	}
+	if (!o->streams)
+		return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
+	return 0;
+}
+
+/* --seconds, --count, --interval, --streams, --depth: how long and what a run asks for. */
+static int run_option(struct kovctl_opts *o, const char *name, const char *val, char *err, size_t n)
+{
+	unsigned long long u;
+	if (!strcmp(name, "--seconds")) {
+		if (!parse_seconds(val, 86400, &o->seconds))
+			return usage_error(err, n, "--seconds needs a number of seconds (0 < N <= 86400), not '%s'",
+			            val, "");
+	} else if (!strcmp(name, "--count")) {
+		if (!parse_uint(val, 1, 1000000, &u))
+			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
+		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--interval")) {
+		if (!parse_uint(val, 1, 3600000, &u))
+			return usage_error(err, n, "--interval needs milliseconds (1 to 3600000), not '%s'", val, "");
+		o->interval_ms = (uint32_t)u;
+	} else if (!strcmp(name, "--streams")) {
+		return streams_option(o, val, err, n);
+	} else if (!strcmp(name, "--depth")) {
+		if (!parse_uint(val, 1, 64, &u))
+			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");
+		o->depth = (unsigned)u;
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* --metric, --by, --n, --sort, --kind: what a report ranks and shows. */
+static int report_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
+			 size_t n)
+{
+	unsigned long long u;
+	if (!strcmp(name, "--metric")) {
 		if (!*val)
 			return usage_error(err, n, "--metric needs a metric or event name", "", "");
 		o->metric = val;
@@ -241,7 +294,29 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 			o->by_rep = true;
 		else if (strcmp(val, "object"))
 			return usage_error(err, n, "--by: object or rep, not '%s'", val, "");
-	} else if (!strcmp(name, "--out")) {
+	} else if (!strcmp(name, "--n")) {
+		if (!parse_uint(val, 1, 100000, &u))
+			return usage_error(err, n, "--n needs a number from 1 to 100000, not '%s'", val, "");
+		o->top_n = (unsigned)u;
+	} else if (!strcmp(name, "--sort")) {
+		if (strcmp(val, "wait") && strcmp(val, "contentions") && strcmp(val, "acquisitions"))
+			return usage_error(err, n, "--sort: wait, contentions or acquisitions, not '%s'", val, "");
+		o->sort = val;
+	} else if (!strcmp(name, "--kind")) {
+		if (strcmp(val, "spin") && strcmp(val, "sleep"))
+			return usage_error(err, n, "--kind: spin or sleep, not '%s'", val, "");
+		o->lock_kind = !strcmp(val, "spin") ? PROTO_LOCK_SPIN : PROTO_LOCK_SLEEP;
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* --out, --format, --event: where and what a command writes. */
+static int output_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
+			 size_t n)
+{
+	if (!strcmp(name, "--out")) {
 		if (!*val)
 			return usage_error(err, n, "--out needs a file name", "", "");
 		o->out = val;
@@ -255,46 +330,42 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		if (!*val)
 			return usage_error(err, n, "--event needs an event name", "", "");
 		o->event = val;
-	} else if (!strcmp(name, "--n")) {
-		if (!parse_uint(val, 1, 100000, &u))
-			return usage_error(err, n, "--n needs a number from 1 to 100000, not '%s'", val, "");
-		o->top_n = (unsigned)u;
-	} else if (!strcmp(name, "--interval")) {
-		if (!parse_uint(val, 1, 3600000, &u))
-			return usage_error(err, n, "--interval needs milliseconds (1 to 3600000), not '%s'", val, "");
-		o->interval_ms = (uint32_t)u;
-	} else if (!strcmp(name, "--streams")) {
-		char list[64];
-		if (strlen(val) >= sizeof list)
-			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
-		strcpy(list, val);
-		o->streams = 0;
-		for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
-			if (!strcmp(w, "samples"))
-				o->streams |= PROTO_STREAM_SAMPLES;
-			else if (!strcmp(w, "counts"))
-				o->streams |= PROTO_STREAM_COUNTS;
-			else if (!strcmp(w, "locks"))
-				o->streams |= PROTO_STREAM_LOCKS;
-			else
-				return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
-		}
-		if (!o->streams)
-			return usage_error(err, n, "--streams: a list of samples, counts, locks, not '%s'", val, "");
-	} else if (!strcmp(name, "--sort")) {
-		if (strcmp(val, "wait") && strcmp(val, "contentions") && strcmp(val, "acquisitions"))
-			return usage_error(err, n, "--sort: wait, contentions or acquisitions, not '%s'", val, "");
-		o->sort = val;
-	} else if (!strcmp(name, "--kind")) {
-		if (strcmp(val, "spin") && strcmp(val, "sleep"))
-			return usage_error(err, n, "--kind: spin or sleep, not '%s'", val, "");
-		o->lock_kind = !strcmp(val, "spin") ? PROTO_LOCK_SPIN : PROTO_LOCK_SLEEP;
-	} else if (!strcmp(name, "--depth")) {
-		if (!parse_uint(val, 1, 64, &u))
-			return usage_error(err, n, "--depth needs a number from 1 to 64, not '%s'", val, "");
-		o->depth = (unsigned)u;
+	} else {
+		return NOT_MINE;
 	}
 	return 0;
+}
+
+/* One option with its value (NULL: none given). */
+static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *name,
+                  const char *val, char *err, size_t n)
+{
+	static const char *const global[] = { "--target", "--token", "--timeout" };
+	bool is_global = false;
+	for (size_t i = 0; i < 3; i++)
+		is_global |= !strcmp(name, global[i]);
+	if (!is_global && !cmd_takes(cmd, name)) {
+		if (cmd)
+			return usage_error(err, n, "unknown option '%s' for %s (try --help)", name, cmd->name);
+		return usage_error(err, n, "unknown option '%s' (try --help)", name, "");
+	}
+	if (!strcmp(name, "--target")) {
+		if (!val || !parse_target(val, o))
+			return usage_error(err, n, "--target needs HOST:PORT%s%s", val ? ", not " : "", val ? val : "");
+		return 0;
+	}
+	if (!val)
+		return usage_error(err, n, "%s needs a value", name, "");
+	int rc = connection_option(o, name, val, err, n);
+	if (rc == NOT_MINE)
+		rc = subject_option(o, name, val, err, n);
+	if (rc == NOT_MINE)
+		rc = run_option(o, name, val, err, n);
+	if (rc == NOT_MINE)
+		rc = report_option(o, name, val, err, n);
+	if (rc == NOT_MINE)
+		rc = output_option(o, name, val, err, n);
+	return rc == NOT_MINE ? 0 : rc;
 }
 
 static int positional(struct kovctl_opts *o, const struct cmd_def **cmd, const char *arg,
@@ -379,8 +450,8 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 	if (o->cmd == CMD_EXPORT && !o->format)
 		return usage_error(err, n, "export needs --format folded|callgrind|pprof|speedscope", "", "");
 	if (o->cmd == CMD_TOP && !o->metric)
-		return usage_error(err, n, "top needs --metric M (spinlock, lockacq, branchmiss, tlbmiss, "
-				   "ipc, invocations or an event name)", "", "");
+		return usage_error(err, n, "top needs --metric M (spinlock, lockwait, spinlock-samples, "
+				   "stcx, branchmiss, mmu, ipc, invocations or an event name)", "", "");
 	if (o->cmd == CMD_INSTRUMENT && (!o->has_pid || !o->has_on))
 		return usage_error(err, n, "instrument needs --pid N and on or off", "", "");
 	if (o->cmd == CMD_RECORD && !o->out)

@@ -2,22 +2,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/protobuf.h"
+#include "client/grow.h"
 
 static void put(struct pb *b, const void *p, size_t n)
 {
 	if (b->oom)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		uint8_t *q = realloc(b->buf, cap);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->buf = q;
-		b->cap = cap;
+	if (!kov_grow((void **)&b->buf, &b->cap, b->len + n, 1)) {
+		b->oom = true;
+		return;
 	}
 	memcpy(b->buf + b->len, p, n);
 	b->len += n;

@@ -346,8 +346,12 @@ static void test_shares_and_spin_code(void **state)
 	(void)state;
 	assert_true(fabs(kov_share(1, 4) - 25.0) < 1e-12);
 	assert_true(kov_share(5, 0) == 0);
-	assert_true(fabs(kov_cpu_share(512, 1024, 4) - 12.5) < 1e-12);
-	assert_true(kov_cpu_share(512, 0, 4) == 0);
+	assert_true(fabs(kov_wait_share(512, 1024, 4) - 12.5) < 1e-12);
+	assert_true(kov_wait_share(0, 1024, 4) == 0);     /* no contention: a 0 */
+	assert_true(kov_wait_share(512, 0, 4) < 0);       /* an empty span: no value */
+	assert_true(kov_wait_share(512, 1024, 0) < 0);
+	assert_true(fabs(kov_ticks_to_s(1536000000, 512000000) - 3.0) < 1e-12);
+	assert_true(kov_ticks_to_s(1536000000, 0) == 0);
 	assert_true(kov_is_spin_wait("spin_lock_contended", 19));
 	assert_true(kov_is_spin_wait(".spin_lock_contended", 20));
 	assert_true(kov_is_spin_wait("spin_lock_contended+junk", 19));

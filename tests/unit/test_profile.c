@@ -2,7 +2,8 @@
  * protobuf encoder: a synthetic recording with a program's symbols, its objects, a chain of
  * kernel and user frames and samples naming it (and one naming a chain never defined, one
  * without a chain) gives exactly the stacks its paths say; bad files and unknown events are
- * refused with a reason; the client library's chain table keeps chains by id. */
+ * refused with a reason; the client library's chain table keeps chains by id; the speedscope
+ * writer's document, byte for byte, and a name that is not UTF-8 written as valid JSON. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,8 +17,18 @@
 #include "client/recording.h"
 #include "kovctl/export_folded.c"
 #include "kovctl/protobuf.c"
+#include "kovctl/export_speedscope.c"
 
 #define PID 5
+/* What the hand-written writer before jansson wrote for this recording, byte for byte. */
+static const char speedscope_want[] =
+	"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"kovct"
+	"l export\",\"name\":\"KOV samples\",\"activeProfileIndex\":0,\"shared\":{\"frames\":[{\""
+	"name\":\"prog\",\"file\":\"prog\"},{\"name\":\"main\",\"file\":\"prog\"},{\"name\":\"f\""
+	",\"file\":\"prog\"},{\"name\":\"Thing::m\",\"file\":\"prog\"},{\"name\":\"kfn_[k]\",\"fi"
+	"le\":\"kernel\"}]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"samples\",\"unit\":\"n"
+	"one\",\"startValue\":0,\"endValue\":5,\"samples\":[[0,1,2,3,4],[0,2]],\"weights\":[3,2]}"
+	"]}\n";
 #define COID 0xD0000010ull
 #define KFN 0xC000000000010000ull
 
@@ -137,6 +148,38 @@ static void test_stacks(void **state)
 	kov_profile_free(&p);
 }
 
+static char *speedscope(const struct kov_profile *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_int_equal(export_speedscope(p, m), 0);
+	fclose(m);
+	return text;
+}
+
+static void test_speedscope(void **state)
+{
+	(void)state;
+	FILE *f = recording();
+	struct kov_profile p;
+	char err[200];
+	assert_int_equal(kov_profile_load(f, NULL, &p, err, sizeof err), 0);
+	fclose(f);
+	char *text = speedscope(&p);
+	assert_string_equal(text, speedscope_want);
+	free(text);
+	/* A byte that is not UTF-8 becomes U+FFFD; quotes and control characters are escaped. */
+	char bad[] = "a\xff\"b\n";
+	char *keep = p.names[0];
+	p.names[0] = bad;
+	text = speedscope(&p);
+	assert_non_null(strstr(text, "{\"name\":\"a\xef\xbf\xbd\\\"b\\n\","));
+	free(text);
+	p.names[0] = keep;
+	kov_profile_free(&p);
+}
+
 static void test_event_filter_and_errors(void **state)
 {
 	(void)state;
@@ -229,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_speedscope),
 		cmocka_unit_test(test_event_filter_and_errors),
 		cmocka_unit_test(test_chain_table),
 		cmocka_unit_test(test_protobuf),
