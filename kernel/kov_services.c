@@ -17,7 +17,7 @@
 #include "arch/percpu.h"
 #include "arch/smp_kind.h"
 #include "net/net.h"
-#include "symbols.h"
+#include "kernel/arch/symbols.h"
 #include "abi/km_abi.h"
 #include "common/lib/string.h"
 

@@ -16,7 +16,7 @@
 #include "proc/process.h"
 #include "proc/service.h"
 #include "proc/thread_test.h"
-#include "symbols.h"
+#include "kernel/arch/symbols.h"
 #include "arch/cpu.h"
 #include "lib/bootargs.h"
 #include "arch/ofstage.h"

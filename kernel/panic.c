@@ -8,7 +8,7 @@
 #include "lib/stackwalk.h"
 #include "kernel/include/kernel_stack.h"
 #include "proc/thread.h"
-#include "symbols.h"
+#include "kernel/arch/symbols.h"
 #include "common/lib/spinlock.h"
 
 static void print_backtrace(uint64_t sp)

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "viewer/layout.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 
 /* Objects gone with their process are folded per class and program (gui/client/objname.h);
  * each row names its class and process as the last scan listing it said. */
@@ -75,9 +75,8 @@ void draw_top_contributors(cairo_t *cr, struct view *v, const struct target *t, 
 		const struct obj_stat *o = &t->objs[r->item];
 		char wait[48] = "";
 		uint64_t ticks = r->objects == 1 ? target_lock_wait(t, o->pid, o->coid, o->gen, 0) : 0;
-		if (ticks && t->have_desc && t->desc.timebase_hz)
-			snprintf(wait, sizeof wait, ", lock wait %.1f ms",
-				 1e3 * (double)ticks / (double)t->desc.timebase_hz);
+		if (ticks && ms_of(t, ticks) > 0)
+			snprintf(wait, sizeof wait, ", lock wait %.1f ms", ms_of(t, ticks));
 		snprintf(line, sizeof line, "%5.1f%%  %s · %s · %llu samples%s", 100 * share, cls,
 			 proc, (unsigned long long)r->v[0], wait);
 		draw_rgb(cr, 0x1F2328);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/layout.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 
 #define ROW 18.0
 #define MIN_W 0.35                    /* narrower boxes are not drawn (counted) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 
 #define REBUILD_NS 250000000ull       /* new samples show within a quarter second */
 #define RENAME_NS 1000000000ull       /* names learnt since (symbols, scans) within a second */

@@ -35,7 +35,7 @@ static inline void heat(cairo_t *cr, double f)
 /* Timebase ticks of a lock figure as milliseconds; 0 while the target's timebase is unknown. */
 static inline double ms_of(const struct target *t, uint64_t ticks)
 {
-	return t->have_desc && t->desc.timebase_hz ? 1e3 * (double)ticks / (double)t->desc.timebase_hz : 0;
+	return t->have_desc ? 1e3 * kov_ticks_to_s(ticks, t->desc.timebase_hz) : 0;
 }
 
 /* The panes, in points; what each draws is said in its file. */

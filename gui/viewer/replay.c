@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 #include "client/recording.h"
 
 bool target_record(struct target *t, const char *file)

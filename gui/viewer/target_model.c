@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/viewer.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 
 static bool in_spin_code(const struct target *t, uint32_t space, uint64_t pc)
 {

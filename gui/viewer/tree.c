@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "viewer/viewer.h"
-#include "client/profile_priv.h"   /* kov_grow */
+#include "client/grow.h"
 
 static bool add(struct tree *tr, struct row r)
 {

@@ -11,7 +11,7 @@
 #include "mmu.h"
 #include "../arch/cpu.h"
 #include "common/lib/string.h"
-#include "../symbols.h"
+#include "kernel/arch/symbols.h"
 
 #define HEADER 16                 /* keeps payloads 16-byte aligned; holds the block's tag */
 #define MIN_SHIFT 5               /* 32-byte blocks (16 of header + 16 of payload) */
