@@ -42,18 +42,18 @@ ok() { # kovctl ARGS: must succeed
 	[ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; }
 }
 
-# The kovctl examples of README.md, as written there (port changed): each must succeed, and
-# the symbols example must print what the README says it prints.
-readme_examples() {
+# The kovctl examples of docs/guide.md, as written there (port changed): each must succeed, and
+# the symbols example must print what the guide says it prints.
+guide_examples() {
 	local line n=0
 	while IFS= read -r line; do
 		line=${line//127.0.0.1:7242/127.0.0.1:$PORT}
-		bash -c "$line" >"$OUT" 2>&1 || { cat "$OUT"; fail "README example failed: $line"; }
+		bash -c "$line" >"$OUT" 2>&1 || { cat "$OUT"; fail "docs/guide.md example failed: $line"; }
 		case $line in *" symbols "*) out_has '^0xc0[0-9a-f]{14}  kmalloc$' ;; esac
 		n=$((n + 1))
-	done < <(sed -n 's/^    \(build\/host\/kovctl --target 127\.0\.0\.1:7242 [^#]*\)\( *#.*\)\{0,1\}$/\1/p' README.md |
+	done < <(sed -n 's/^    \(build\/host\/kovctl --target 127\.0\.0\.1:7242 [^#]*\)\( *#.*\)\{0,1\}$/\1/p' docs/guide.md |
 		 grep -v -- '--token')
-	[ "$n" -ge 5 ] || fail "only $n kovctl examples found in README.md"
+	[ "$n" -ge 5 ] || fail "only $n kovctl examples found in docs/guide.md"
 }
 
 check_profile() { # profile pvr-prefix processor sim/run-options...
@@ -163,7 +163,7 @@ assert len(text & js) >= len(js) // 2, (len(text), len(js), len(text & js))
 	ok symbols --pid "$cpid" "$(printf '%016x' $((16#$centry + 8)))"
 	out_has "  main\+0x8\$"
 
-	[ "$profile" != smp ] || readme_examples
+	[ "$profile" != smp ] || guide_examples
 
 	ok symbols --json "$addr"
 	python3 -m json.tool "$OUT" >/dev/null || fail "symbols --json is not JSON"
