@@ -39,12 +39,14 @@ static void add_object(struct tree *tr, const struct kov_scan *s, size_t o, int 
 	size_t p = 0;
 	while (p < s->n_procs && s->procs[p].pid != ob->pid)
 		p++;
-	add(tr, (struct row){ ROW_OBJECT, depth, p, o, kids, open, -1 });
+	add(tr, (struct row){ .kind = ROW_OBJECT, .depth = depth, .proc = p, .obj = o,
+			       .has_children = kids, .expanded = open, .cpu = -1 });
 	if (!open)
 		return;
 	for (unsigned c = 0; per_cpu && c < ob->n_reps; c++)
 		if (ob->reps[c])
-			add(tr, (struct row){ ROW_REP, depth + 1, p, o, false, false, (int)c });
+			add(tr, (struct row){ .kind = ROW_REP, .depth = depth + 1, .proc = p, .obj = o,
+					       .has_children = false, .expanded = false, .cpu = (int)c });
 	for (uint32_t c = 0; c < ob->n_children; c++) {
 		size_t k = ob->child[c];
 		if (k != KOV_NOT_IN_SCAN && !seen[k] && depth < 32)
@@ -71,10 +73,51 @@ static int heavier(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
 }
 
+/* The rows' identities from the scan they index, so that the next build can find them. */
+static void name_rows(struct tree *tr, const struct kov_scan *s)
+{
+	for (size_t i = 0; s && i < tr->n; i++) {
+		struct row *r = &tr->rows[i];
+		if (r->kind == ROW_PROCESS) {
+			r->pid = s->procs[r->proc].pid;
+		} else if (r->kind != ROW_MACHINE) {
+			r->pid = s->objects[r->obj].pid;
+			r->gen = s->objects[r->obj].gen;
+			r->coid = s->objects[r->obj].coid;
+		}
+	}
+}
+
+static bool same_row(const struct row *a, const struct row *b)
+{
+	return a->kind == b->kind && a->pid == b->pid && a->coid == b->coid && a->gen == b->gen &&
+	       a->cpu == b->cpu;
+}
+
+static void build_rows(struct tree *tr, const struct kov_scan *s, const uint64_t *weight);
+
+/* A new scan moves rows (processes and objects come and go above the selected one): the
+ * selection stays on what it showed while that is still there. */
 void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weight)
 {
+	bool had = tr->selected < tr->n;
+	struct row was = had ? tr->rows[tr->selected] : (struct row){ 0 };
+	build_rows(tr, s, weight);
+	name_rows(tr, s);
+	for (size_t i = 0; had && i < tr->n; i++)
+		if (same_row(&tr->rows[i], &was)) {
+			tr->selected = i;
+			break;
+		}
+	if (tr->selected >= tr->n)
+		tr->selected = tr->n ? tr->n - 1 : 0;
+}
+
+static void build_rows(struct tree *tr, const struct kov_scan *s, const uint64_t *weight)
+{
 	tr->n = 0;
-	add(tr, (struct row){ ROW_MACHINE, 0, 0, 0, s && s->n_procs, !tr->machine_closed, -1 });
+	add(tr, (struct row){ .kind = ROW_MACHINE, .depth = 0, .proc = 0, .obj = 0,
+			       .has_children = s && s->n_procs, .expanded = !tr->machine_closed, .cpu = -1 });
 	if (!s || tr->machine_closed)
 		return;
 	bool *seen = calloc(s->n_objects + 1, sizeof *seen);
@@ -84,7 +127,8 @@ void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weigh
 		const struct kov_scan_process *pr = &s->procs[p];
 		/* Processes start open (their entry in `open` means closed), objects closed. */
 		bool open = tr->filter[0] || !is_open(tr, pr->pid, 0);
-		add(tr, (struct row){ ROW_PROCESS, 1, p, 0, pr->count > 0, open, -1 });
+		add(tr, (struct row){ .kind = ROW_PROCESS, .depth = 1, .proc = p, .obj = 0,
+				       .has_children = pr->count > 0, .expanded = open, .cpu = -1 });
 		if (!open)
 			continue;
 		/* In scan order (by COID), or heaviest first by the selected metric. */
@@ -101,7 +145,8 @@ void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weigh
 			size_t o = order[k];
 			if (tr->filter[0]) {
 				if (matches(tr, s, o))
-					add(tr, (struct row){ ROW_OBJECT, 2, p, o, false, false, -1 });
+					add(tr, (struct row){ .kind = ROW_OBJECT, .depth = 2, .proc = p, .obj = o,
+							       .has_children = false, .expanded = false, .cpu = -1 });
 			} else if (!s->objects[o].parents && !seen[o]) {
 				add_object(tr, s, o, 2, seen);
 			}
@@ -113,8 +158,6 @@ void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weigh
 				add_object(tr, s, o, 2, seen);
 	}
 	free(seen);
-	if (tr->selected >= tr->n)
-		tr->selected = tr->n ? tr->n - 1 : 0;
 }
 
 void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row)

@@ -244,6 +244,8 @@ struct row {
 	size_t proc, obj;                 /* indices into the scan */
 	bool has_children, expanded;
 	int cpu;                          /* ROW_REP: the rep's CPU */
+	uint32_t pid, gen;                /* what the row shows, for keeping the selection on it */
+	uint64_t coid;                    /* when the next scan moves it (0 for machine, process) */
 };
 struct tree {
 	struct row *rows;
