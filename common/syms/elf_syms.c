@@ -83,6 +83,27 @@ static int read_header(const struct reader *r, uint8_t eh[64])
 	return 0;
 }
 
+/* The section header table from the ELF header: where it is, how many entries, which one
+ * names the sections. Checked: an ELF64 big-endian file with 1 to 4096 entries of our size. */
+struct section_table {
+	uint64_t shoff;
+	uint32_t shnum, shstrndx;
+};
+
+static int read_section_table(const struct reader *r, struct section_table *st)
+{
+	uint8_t eh[64];
+	int rc = read_header(r, eh);
+	if (rc)
+		return rc;
+	st->shoff = be64_load(eh + 40);
+	st->shnum = (uint32_t)be16_load(eh + 60);
+	st->shstrndx = (uint32_t)be16_load(eh + 62);
+	if ((uint32_t)be16_load(eh + 58) != SHDR_SIZE || st->shnum == 0 || st->shnum > 4096)
+		return -ELF_SYMS_E_FORMAT;
+	return 0;
+}
+
 /* The sections a symbol table is read from: the table, its strings, and .opd (whose function
  * descriptors ELFv1 function symbols point at), if the program has one. */
 struct symtab_sections {
@@ -92,17 +113,14 @@ struct symtab_sections {
 
 static int find_symtab(const struct reader *r, struct symtab_sections *t)
 {
-	uint8_t eh[64];
-	int rc = read_header(r, eh);
+	struct section_table st;
+	int rc = read_section_table(r, &st);
 	if (rc)
 		return rc;
-	uint64_t shoff = be64_load(eh + 40);
-	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
-	if (shentsize != SHDR_SIZE || shnum == 0 || shnum > 4096)
-		return -ELF_SYMS_E_FORMAT;
+	uint64_t shoff = st.shoff;
+	uint32_t shnum = st.shnum, shstrndx = st.shstrndx;
 
 	*t = (struct symtab_sections){ .have_opd = false };
-	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
 	struct section shstr;
 	bool have_shstr = shstrndx < shnum && section_at(r, shoff, shstrndx, &shstr) == 0;
 	for (uint32_t i = 0; i < shnum; i++) {
@@ -212,14 +230,13 @@ long elf_syms_build(elf_read_fn read, void *ctx, uint64_t file_size, void *out, 
 static int find_sections(const struct reader *r, const char *const *names, int n,
 	struct section *out, bool *found)
 {
-	uint8_t eh[64];
-	int rc = read_header(r, eh);
+	struct section_table st;
+	int rc = read_section_table(r, &st);
 	if (rc)
 		return rc;
-	uint64_t shoff = be64_load(eh + 40);
-	uint32_t shentsize = (uint32_t)be16_load(eh + 58), shnum = (uint32_t)be16_load(eh + 60);
-	uint32_t shstrndx = (uint32_t)be16_load(eh + 62);
-	if (shentsize != SHDR_SIZE || shnum == 0 || shnum > 4096 || shstrndx >= shnum)
+	uint64_t shoff = st.shoff;
+	uint32_t shnum = st.shnum, shstrndx = st.shstrndx;
+	if (shstrndx >= shnum)
 		return -ELF_SYMS_E_FORMAT;
 	struct section shstr;
 	if ((rc = section_at(r, shoff, shstrndx, &shstr)))

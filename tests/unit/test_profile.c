@@ -109,12 +109,13 @@ static FILE *recording(void)
 	return f;
 }
 
-static char *folded(const struct kov_profile *p)
+/* What an exporter writes for p, as one string (free it). */
+static char *exported(int (*export)(const struct kov_profile *, FILE *), const struct kov_profile *p)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	assert_int_equal(export_folded(p, m), 0);
+	assert_int_equal(export(p, m), 0);
 	fclose(m);
 	return text;
 }
@@ -130,7 +131,7 @@ static void test_stacks(void **state)
 	assert_int_equal(p.samples, 5);
 	assert_int_equal(p.chained, 3);
 	assert_int_equal(p.unknown_chain, 1);
-	char *text = folded(&p);
+	char *text = exported(export_folded, &p);
 	assert_non_null(strstr(text, "prog;main;f;Thing::m;kfn_[k] 3\n"));
 	assert_non_null(strstr(text, "prog;f 2\n"));
 	free(text);
@@ -148,16 +149,6 @@ static void test_stacks(void **state)
 	kov_profile_free(&p);
 }
 
-static char *speedscope(const struct kov_profile *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	assert_int_equal(export_speedscope(p, m), 0);
-	fclose(m);
-	return text;
-}
-
 static void test_speedscope(void **state)
 {
 	(void)state;
@@ -166,14 +157,14 @@ static void test_speedscope(void **state)
 	char err[200];
 	assert_int_equal(kov_profile_load(f, NULL, &p, err, sizeof err), 0);
 	fclose(f);
-	char *text = speedscope(&p);
+	char *text = exported(export_speedscope, &p);
 	assert_string_equal(text, speedscope_want);
 	free(text);
 	/* A byte that is not UTF-8 becomes U+FFFD; quotes and control characters are escaped. */
 	char bad[] = "a\xff\"b\n";
 	char *keep = p.names[0];
 	p.names[0] = bad;
-	text = speedscope(&p);
+	text = exported(export_speedscope, &p);
 	assert_non_null(strstr(text, "{\"name\":\"a\xef\xbf\xbd\\\"b\\n\","));
 	free(text);
 	p.names[0] = keep;
