@@ -2,6 +2,7 @@
 #include "kov.h"
 #include "common/co/cobj.h"
 #include "common/co/co_count.h"
+#include "common/co/co_swap.h"
 #include "uthread.h"
 #include "locks.h"
 #include "../kernel/abi/syscall_nr.h"
@@ -112,7 +113,7 @@ static void scanner(void *arg)
 {
 	struct scan_record *area = arg;
 	for (;;) {
-		uthread_park();
+		uthread_park(__builtin_frame_address(0));
 		long rc = __syscall(SYS_CO_SCAN_WAIT, 0, 0, 0, 0, 0);
 		uthread_unpark();
 		if (rc < 0)
@@ -218,5 +219,52 @@ void co_runtime_snapshot(uint64_t seen[CO_SEEN_MAX])
 bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX])
 {
 	return uthread_all_passed(seen);
+}
+
+/* ---- glue for hot swaps (common/co/co_swap.h): the participants are the thread records ---- */
+extern const char __co_bodies_start[], __co_bodies_end[];
+
+unsigned co_runtime_self_slot(void)
+{
+	int i = thread_self_id();
+	return i >= 0 ? (unsigned)i : 0;
+}
+
+void co_runtime_calm_snapshot(uint64_t seen[CO_SEEN_MAX])
+{
+	uthread_calm_snapshot(seen);
+}
+
+bool co_runtime_outside(unsigned i, const uint64_t seen[CO_SEEN_MAX], void *const reps[CO_MAX_CPUS],
+			uint32_t *walked)
+{
+	return i >= UTHREAD_MAX || uthread_outside(i, seen, reps, walked);
+}
+
+bool co_runtime_method_pc(uint64_t pc)
+{
+	return pc >= (uint64_t)__co_bodies_start && pc < (uint64_t)__co_bodies_end;
+}
+
+/* Not yield(): that is an explicit quiescent point, and a call held in a swap's mediator is
+ * in the middle of a call to the object. */
+void co_runtime_relax(void)
+{
+	__syscall(SYS_YIELD, 0, 0, 0, 0, 0);
+}
+
+uint64_t co_runtime_now_ns(void)
+{
+	return clock_ns();
+}
+
+/* Only sleeping threads' stacks are walked, and a back chain link is checked before it is
+ * followed (common/co/cobj_swap.c): an aligned address is a word of this process's stacks. */
+bool co_runtime_stack_word(uint64_t addr, uint64_t *value)
+{
+	if (!addr || (addr & 7))
+		return false;
+	*value = *(const volatile uint64_t *)addr;
+	return true;
 }
 

@@ -1,6 +1,7 @@
 /* User threads and their registry (libc-instr/uthread.h). */
 #include "kov.h"
 #include "uthread.h"
+#include "common/co/co_swap.h"
 #include "../kernel/abi/syscall_nr.h"
 
 #define THREAD_STACK (64 * 1024)
@@ -61,6 +62,9 @@ static void *stack_take(int tid, const char *sp)
 	return stack;
 }
 
+/* Where a thread not yet started "sleeps": a back chain that ends at once. */
+static const uint64_t no_frames[1];
+
 static struct uthread *self(void)
 {
 	struct uthread *t;
@@ -76,8 +80,34 @@ void uthread_set_self(struct uthread *rec)
 void uthread_quiescent(void)
 {
 	struct uthread *t = self();
-	if (t)
+	if (t) {
+		__atomic_fetch_add(&t->calm, 1, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&t->quiescent, 1, __ATOMIC_RELEASE);
+	}
+}
+
+void uthread_calm_snapshot(uint64_t seen[UTHREAD_MAX])
+{
+	for (int i = 0; i < UTHREAD_MAX; i++)
+		seen[i] = __atomic_load_n(&records[i].calm, __ATOMIC_ACQUIRE);
+}
+
+/* A sleeping thread's stack stands still: walked between two reads of its park sequence, the
+ * walk is of one sleep. A running thread is never walked (its stack moves): it shows it is
+ * outside by itself, at a quiescent point or on entering the swap's mediator. */
+bool uthread_outside(unsigned i, const uint64_t calm_seen[UTHREAD_MAX], void *const *reps,
+		     uint32_t *walked)
+{
+	struct uthread *t = &records[i];
+	if (i >= UTHREAD_MAX || !__atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&t->calm, __ATOMIC_ACQUIRE) != calm_seen[i])
+		return true;
+	uint64_t seq = __atomic_load_n(&t->park_seq, __ATOMIC_ACQUIRE);
+	if (!(seq & 1))
+		return false;
+	bool inside = co_stack_inside(__atomic_load_n(&t->park_sp, __ATOMIC_ACQUIRE), reps);
+	++*walked;
+	return !inside && __atomic_load_n(&t->park_seq, __ATOMIC_ACQUIRE) == seq;
 }
 
 void uthread_snapshot(uint64_t seen[UTHREAD_MAX])
@@ -86,11 +116,14 @@ void uthread_snapshot(uint64_t seen[UTHREAD_MAX])
 		seen[i] = __atomic_load_n(&records[i].quiescent, __ATOMIC_ACQUIRE);
 }
 
-void uthread_park(void)
+void uthread_park(const void *sp)
 {
 	struct uthread *t = self();
-	if (t)
+	if (t) {
+		__atomic_store_n(&t->park_sp, (uint64_t)sp, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&t->park_seq, 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&t->parked, 1, __ATOMIC_SEQ_CST);
+	}
 }
 
 void uthread_unpark(void)
@@ -98,6 +131,7 @@ void uthread_unpark(void)
 	struct uthread *t = self();
 	if (t) {
 		__atomic_store_n(&t->parked, 0, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&t->park_seq, 1, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&t->quiescent, 1, __ATOMIC_RELEASE);
 	}
 }
@@ -122,6 +156,9 @@ struct uthread *uthread_alloc(void)
 			 * one that waits for a CPU must not hold up every deferred destruction
 			 * (cotest on 2 CPUs saw the runtime's scanner, created but not yet run,
 			 * keep two objects from being reclaimed). */
+			t->park_sp = (uint64_t)no_frames;
+			if (!(t->park_seq & 1))
+				t->park_seq++;
 			t->parked = 1;
 			t->alive = 1;
 		}
@@ -178,6 +215,9 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
 	 * stack with no slot (more threads than the kernel allows) is never freed. */
 	int slot = stack_reserve(stack);
 	uint64_t top = ((uint64_t)stack + THREAD_STACK) & ~15ull;
+	/* The kernel starts the thread 128 bytes below the top: a zero there ends its back chain
+	 * (a hot swap walks sleeping threads' stacks to the end). */
+	memset((void *)(top - 128), 0, 128);
 	void (*entry)(struct start *) = thread_entry;
 	long tid = __syscall(SYS_THREAD_CREATE, (long)entry, (long)s, (long)top, cpu, 0);
 	stack_record(slot, (int)tid);
@@ -213,7 +253,7 @@ void thread_exit(long code)
 
 long futex_wait(volatile uint32_t *addr, uint32_t expected)
 {
-	uthread_park();   /* a sleeping thread holds no rep pointers */
+	uthread_park(__builtin_frame_address(0));   /* a sleeping thread holds no rep pointers */
 	long rc = __syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0, 0);
 	uthread_unpark();
 	return rc;

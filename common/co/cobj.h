@@ -34,6 +34,7 @@
 #define CO_MAX_OBJECTS (CO_LTT_BYTES / sizeof(struct ltt_entry))
 
 struct co_root;
+struct co_swap;
 
 /* A class: its name, method table and how to list the objects a rep refers to. */
 struct co_class {
@@ -59,6 +60,7 @@ struct co_root {
 	uint32_t generation;
 	uint64_t misses;        /* reps installed by the miss handler */
 	bool counting;          /* invocation counting on: new reps are counted too */
+	struct co_swap *volatile swap;   /* the swap in progress (common/co/co_swap.h), or 0 */
 };
 
 struct gtt_entry {
@@ -91,6 +93,19 @@ bool co_runtime_all_passed(const uint64_t seen[CO_SEEN_MAX]);
  * reclaimed object's reps and root and frees its slot with a new generation. */
 void co_mark_dying(coid_t coid);
 void co_release(uint32_t index);
+/* Frees a root and its reps (no longer reachable from any table). */
+void co_free_root(struct co_root *root);
+/* This CPU's rep of root, made if it has none yet; call with root->lock held. 0 if it cannot
+ * be made. */
+void *co_root_rep_here(struct co_root *root);
+/* Calls release(arg) once every participant has passed a quiescent point since now and
+ * ready(arg) (if given) is true; false if out of memory. */
+bool co_defer(void (*release)(void *arg), bool (*ready)(void *arg), void *arg);
+/* Points a live object's GTT entry at another root (the swap's last step; with the old root's
+ * lock held). */
+void co_replace_root(coid_t coid, struct co_root *root);
+/* The GTT entry's root of a live object, 0 if there is none. */
+struct co_root *co_live_root(coid_t coid);
 
 /* Sets up the tables (boot CPU, after the MMU and the heap). */
 void cobj_init(void);

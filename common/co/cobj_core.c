@@ -5,6 +5,7 @@
  * kernel/co/cobj.c and libc-instr/cobj.c (the co_runtime_* functions). */
 #include "cobj.h"
 #include "co_count.h"
+#include "co_swap.h"
 
 #define MAX_CLASSES 64
 
@@ -15,10 +16,13 @@ static uint32_t limit = 1;                 /* one past the highest index handed 
 static const struct co_class *classes[MAX_CLASSES];
 static unsigned int nclasses;
 
-/* Objects destroyed but not yet reclaimed, with the runtime's quiescence snapshot. */
+/* What waits for quiescence (destroyed objects, what swaps replaced), with the runtime's
+ * snapshot. */
 struct pending {
 	struct pending *next;
-	uint32_t index;
+	void (*release)(void *arg);
+	bool (*ready)(void *arg);
+	void *arg;
 	uint64_t seen[CO_SEEN_MAX];
 };
 static struct pending *pending;
@@ -89,36 +93,50 @@ coid_t co_create(struct co_root *root)
 	return index ? co_from_index(index) : 0;
 }
 
-void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
+void *co_root_rep_here(struct co_root *root)
 {
-	uint32_t index = co_index(entry);
-	struct gtt_entry *g = index < CO_MAX_OBJECTS ? &gtt[index] : 0;
-	struct co_root *root = g ? g->root : 0;
-	if (!root || g->state != CO_LIVE)
-		co_runtime_fatal("method called on an object that is not live", entry, method);
-	if (method >= root->cls->nmethods)
-		co_runtime_fatal("no such method", entry, method);
-	void *rep = 0;
-	int state = co_runtime_lock(&root->lock);
 	/* The CPU is read under the lock (the kernel's holds off preemption): a thread moved to
 	 * another CPU between the two would install this CPU's table entry with the other's rep. */
 	unsigned cpu = co_runtime_cpu();
 	unsigned slot = root->kind == CO_PER_CPU_REPS ? cpu : 0;
-	/* Checked again under the lock: destruction marks the object dying and empties the
-	 * tables under it too, so a rep is never installed after that. */
-	if (g->state == CO_LIVE) {
-		if (!root->reps[slot]) {
-			root->reps[slot] = root->make_rep(root, cpu);
-			if (root->reps[slot] && root->counting)
-				co_count_enable_rep(root->reps[slot], root->cls->nmethods);
-		}
-		rep = root->reps[slot];
-		if (rep) {
-			entry->rep = rep;   /* this CPU's table: the same address, this CPU's memory */
-			root->misses++;
-		}
+	if (!root->reps[slot]) {
+		root->reps[slot] = root->make_rep(root, cpu);
+		if (root->reps[slot] && root->counting)
+			co_count_enable_rep(root->reps[slot], root->cls->nmethods);
 	}
-	co_runtime_unlock(&root->lock, state);
+	return root->reps[slot];
+}
+
+void *co_handle_miss(struct ltt_entry *entry, unsigned long method)
+{
+	uint32_t index = co_index(entry);
+	struct gtt_entry *g = index < CO_MAX_OBJECTS ? &gtt[index] : 0;
+	void *rep = 0;
+	for (;;) {
+		struct co_root *root = g ? __atomic_load_n(&g->root, __ATOMIC_ACQUIRE) : 0;
+		if (!root || g->state != CO_LIVE)
+			co_runtime_fatal("method called on an object that is not live", entry, method);
+		if (method >= root->cls->nmethods)
+			co_runtime_fatal("no such method", entry, method);
+		int state = co_runtime_lock(&root->lock);
+		/* A swap replaces the root under the old root's lock: look again under it. */
+		if (__atomic_load_n(&g->root, __ATOMIC_ACQUIRE) != root) {
+			co_runtime_unlock(&root->lock, state);
+			continue;
+		}
+		/* Checked again under the lock: destruction marks the object dying and empties the
+		 * tables under it too, so a rep is never installed after that. While a swap is in
+		 * progress the mediator takes the rep's place. */
+		if (g->state == CO_LIVE) {
+			rep = root->swap ? co_swap_mediator_rep(root->swap) : co_root_rep_here(root);
+			if (rep) {
+				entry->rep = rep;   /* this CPU's table: the same address, this CPU's memory */
+				root->misses++;
+			}
+		}
+		co_runtime_unlock(&root->lock, state);
+		break;
+	}
 	if (!rep)
 		co_runtime_fatal("no rep could be made (out of memory or destroyed)", entry, method);
 	return rep;
@@ -157,9 +175,8 @@ void co_mark_dying(coid_t coid)
 	co_runtime_unlock(&root->lock, state);
 }
 
-void co_release(uint32_t index)
+void co_free_root(struct co_root *root)
 {
-	struct co_root *root = gtt[index].root;
 	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
 		if (root->reps[i]) {
 			if (root->counting)
@@ -168,6 +185,11 @@ void co_release(uint32_t index)
 			root->free(root, root->reps[i]);
 		}
 	root->free(root, 0);
+}
+
+void co_release(uint32_t index)
+{
+	co_free_root(gtt[index].root);
 	int state = co_runtime_lock(&gtt_lock);
 	gtt[index].root = 0;
 	gtt[index].generation++;
@@ -177,20 +199,49 @@ void co_release(uint32_t index)
 	co_runtime_unlock(&gtt_lock, state);
 }
 
-void co_destroy(coid_t coid)
+struct co_root *co_live_root(coid_t coid)
 {
 	uint32_t index = co_index(coid);
-	co_mark_dying(coid);
+	if (index == 0 || index >= CO_MAX_OBJECTS ||
+	    __atomic_load_n(&gtt[index].state, __ATOMIC_ACQUIRE) != CO_LIVE)
+		return 0;
+	return __atomic_load_n(&gtt[index].root, __ATOMIC_ACQUIRE);
+}
+
+void co_replace_root(coid_t coid, struct co_root *root)
+{
+	uint32_t index = co_index(coid);
+	root->coid = coid;
+	root->generation = gtt[index].generation;
+	__atomic_store_n(&gtt[index].root, root, __ATOMIC_RELEASE);
+}
+
+bool co_defer(void (*release)(void *arg), bool (*ready)(void *arg), void *arg)
+{
 	struct pending *p = co_runtime_alloc(sizeof *p);
 	if (!p)
-		co_runtime_fatal("no memory to defer a destruction", coid, 0);
-	p->index = index;
+		return false;
+	*p = (struct pending){ .release = release, .ready = ready, .arg = arg };
 	co_runtime_snapshot(p->seen);
 	int state = co_runtime_lock(&pending_lock);
 	p->next = pending;
 	pending = p;
 	npending++;
 	co_runtime_unlock(&pending_lock, state);
+	return true;
+}
+
+static void release_index(void *arg)
+{
+	co_release((uint32_t)(uintptr_t)arg);
+}
+
+void co_destroy(coid_t coid)
+{
+	uint32_t index = co_index(coid);
+	co_mark_dying(coid);
+	if (!co_defer(release_index, 0, (void *)(uintptr_t)index))
+		co_runtime_fatal("no memory to defer a destruction", coid, 0);
 }
 
 unsigned int co_reclaim(void)
@@ -202,7 +253,7 @@ unsigned int co_reclaim(void)
 	int state = co_runtime_lock(&pending_lock);
 	for (struct pending **pp = &pending; *pp;) {
 		struct pending *p = *pp;
-		if (co_runtime_all_passed(p->seen)) {
+		if (co_runtime_all_passed(p->seen) && (!p->ready || p->ready(p->arg))) {
 			*pp = p->next;
 			p->next = ready;
 			ready = p;
@@ -216,7 +267,7 @@ unsigned int co_reclaim(void)
 	while (ready) {
 		struct pending *p = ready;
 		ready = p->next;
-		co_release(p->index);
+		p->release(p->arg);
 		co_runtime_free(p);
 	}
 	return n;

@@ -42,10 +42,11 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
  * Before the entry sits its counting prologue, entered only through a counted rep's method
  * table (common/co/co_count.c) with r11 = the method's count: an atomic increment that falls
  * through into the entry, so counting a call costs four instructions. The stubs have a section
- * of their own, which the linker scripts bound (__co_stubs_start/end). */
+ * of their own, which the linker scripts bound (__co_stubs_start/end), and so have the bodies
+ * (__co_bodies_start/end: a hot swap's stack walk tells a method's frame by its pc). */
 #define CO_METHOD(ret, name, ...)                                                        \
 	ret name(__VA_ARGS__);                                                           \
-	ret name##_body(__VA_ARGS__);                                                    \
+	__attribute__((section(".text.co_bodies"))) ret name##_body(__VA_ARGS__);        \
 	__asm__(".section \".opd\",\"aw\"\n .align 3\n .globl " #name "\n"                \
 		#name ": .quad .L." #name ", .TOC.@tocbase, 0\n .previous\n"             \
 		" .type " #name ", @function\n"                                          \

@@ -9,6 +9,10 @@
 
 /* A new counter at 0; 0 if out of memory or the object tables are full. */
 coid_t dcounter_new(void);
+/* A new shared counter ("Counter": one rep, one atomic count) at 0. Either kind can be
+ * hot-swapped to the other (co_swap with co_swappable_named("DCounter" or "Counter")): the
+ * functions below work on both. */
+coid_t counter_new(void);
 /* Adds n on this CPU's rep. */
 void dcounter_add(coid_t c, long n);
 /* The sum over every rep (exact once the adders have finished; a moment's view otherwise). */

@@ -43,8 +43,9 @@ static inline void wl_never_freed(struct co_root *root, void *rep)
 	(void)root, (void)rep;
 }
 
-/* A single-rep object around a rep that lives as long as the program (0 if out of memory). */
-static inline coid_t wl_static_object(const struct co_class *cls, void *rep)
+/* A single-rep root around rep, not yet an object (0 if out of memory). */
+static inline struct co_root *wl_single_root(const struct co_class *cls, void *rep,
+					     void (*free_fn)(struct co_root *root, void *rep))
 {
 	struct co_root *root = malloc(sizeof *root);
 	if (!root)
@@ -53,9 +54,16 @@ static inline coid_t wl_static_object(const struct co_class *cls, void *rep)
 	root->cls = cls;
 	root->kind = CO_SINGLE_REP;
 	root->make_rep = wl_existing_rep;
-	root->free = wl_never_freed;
+	root->free = free_fn;
 	root->reps[0] = rep;
-	return co_create(root);
+	return root;
+}
+
+/* A single-rep object around a rep that lives as long as the program (0 if out of memory). */
+static inline coid_t wl_static_object(const struct co_class *cls, void *rep)
+{
+	struct co_root *root = wl_single_root(cls, rep, wl_never_freed);
+	return root ? co_create(root) : 0;
 }
 
 /* A thread pinned to one CPU touches fresh pages there (see wl_warm_every_cpu). */
