@@ -387,6 +387,18 @@ static long state(uint64_t ustate)
  * process's own runtime does it: the command waits for its scanner thread, as a scan would.
  * what: 1 invocation counting, 2 a process's monitored mutexes' figures, 3 full lock
  * counting (kov/km_locks.c for the kernel; the process's runtime otherwise). */
+/* Waits for p's runtime to answer request seq (the control lock is held meanwhile). */
+static long await_runtime(struct process *p, long seq, uint64_t timeout_us)
+{
+	uint64_t deadline = clock_ns() + timeout_us * 1000ull;
+	uint32_t count;
+	bool answered = false;
+	while (seq >= 0 && !(answered = svc_scan_answered(p, (uint32_t)seq, &count)) &&
+	       clock_ns() < deadline)
+		svc_block_until(&km, always, clock_ns() + 1000000);
+	return seq < 0 ? seq : answered ? 0 : -KOV_ETIMEDOUT;
+}
+
 static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 {
 	if (on > 1 || index > 0xFFFFFFFFull || what < 1 || what > 3)
@@ -413,15 +425,35 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 	if (!p)
 		return -KOV_ESRCH;
 	uint64_t locks = what == 2 ? 1ull << 61 : what == 3 ? 1ull << 60 : 0;
-	long seq = svc_scan_request(p, 1ull << 62 | locks | on << 32 | index);
-	uint64_t deadline = clock_ns() + SCAN_USER_TIMEOUT_US * 1000ull;
-	uint32_t count;
-	bool answered = false;
-	while (seq >= 0 && !(answered = svc_scan_answered(p, (uint32_t)seq, &count)) &&
-	       clock_ns() < deadline)
-		svc_block_until(&km, always, clock_ns() + 1000000);
+	long rc = await_runtime(p, svc_scan_request(p, 1ull << 62 | locks | on << 32 | index),
+				SCAN_USER_TIMEOUT_US);
 	svc_process_put(p);
-	return seq < 0 ? seq : answered ? 0 : -KOV_ETIMEDOUT;
+	return rc;
+}
+
+/* A hot swap of one of a process's objects, by its runtime (common/co/co_swap.h). The kernel's
+ * own objects cannot be swapped yet: its runtime does not walk its threads' kernel stacks. */
+static long swap(uint64_t pid, uint64_t index, uint64_t class_uaddr, uint64_t answer_uaddr)
+{
+	char cls[KM_CLASS_NAME];
+	if (index == 0 || index > 0xFFFFFFFFull)
+		return -KOV_EINVAL;
+	if (copy_from_user(cls, class_uaddr, sizeof cls))
+		return -KOV_EFAULT;
+	if (strnlen(cls, sizeof cls) == sizeof cls)
+		return -KOV_EINVAL;   /* no terminating NUL */
+	if (pid == 0)
+		return -KOV_ENOSYS;
+	struct process *p = pid <= 0xFFFFFFFFull ? svc_process_get((uint32_t)pid) : 0;
+	if (!p)
+		return -KOV_ESRCH;
+	long rc = await_runtime(p, svc_swap_request(p, (uint32_t)index, cls), SWAP_USER_TIMEOUT_US);
+	struct km_swap_answer answer;
+	svc_swap_answer(p, &answer);
+	svc_process_put(p);
+	if (rc == 0 && copy_to_user(answer_uaddr, &answer, sizeof answer))
+		return -KOV_EFAULT;
+	return rc;
 }
 
 long km_syscall(uint64_t nr, const uint64_t *a)
@@ -448,6 +480,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_LOST: rc = read_lost(a[0], a[1]); break;
 	case SYS_KM_STATE: rc = state(a[0]); break;
 	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2], a[3] ? a[3] : 1); break;
+	case SYS_KM_SWAP: rc = swap(a[0], a[1], a[2], a[3]); break;
 	default: rc = -KOV_ENOSYS;
 	}
 	if (rc == 0 && (nr == SYS_KM_CONFIGURE || nr == SYS_KM_CONTROL || nr == SYS_KM_INSTRUMENT))

@@ -7,6 +7,7 @@
 #include "locks.h"
 #include "../kernel/abi/syscall_nr.h"
 #include "../kernel/abi/scan.h"
+#include "../kernel/abi/km_abi.h"
 
 extern const void *const co_default_ops[];
 
@@ -77,15 +78,43 @@ static bool live_rep(uint64_t rep)
 	return false;
 }
 
+/* The KM's hot-swap request (SYS_KM_SWAP): object `index` to the class the kernel holds; the
+ * answer goes back before the scan that follows answers the request. */
+static void swap_command(uint32_t index)
+{
+	struct km_swap_answer a = { .result = CO_SWAP_NOT_LIVE };
+	if (__syscall(SYS_CO_SWAP_CMD, (long)a.to, 0, 0, 0, 0) != 0)
+		return;
+	a.to[KM_CLASS_NAME - 1] = 0;
+	coid_t coid = index && index < co_index_limit() ? co_from_index(index) : 0;
+	struct co_root *root = coid ? co_live_root(coid) : 0;
+	if (root) {
+		struct co_swap_report r;
+		copy_str(a.from, sizeof a.from, root->cls->name);
+		a.result = co_swap(coid, co_swappable_named(a.to), SWAP_PHASE_TIMEOUT_US * 1000ull, &r);
+		a.walks = r.walks;
+		a.forward_ns = r.forward_ns;
+		a.block_ns = r.block_ns;
+		a.transfer_ns = r.transfer_ns;
+		a.forwarded = r.forwarded;
+		a.held = r.held;
+	}
+	__syscall(SYS_CO_SWAP_CMD, 0, (long)&a, 0, 0, 0);
+}
+
 /* The KM's instrumenting command, if one is pending (kov/km.c): index (all: ~0), on/off, and
  * what: invocation counting, the monitored mutexes' figures (bit 61) or full lock counting
- * (bit 60) of the object(s). */
+ * (bit 60) of the object(s); or a hot swap (bit 59). */
 static void count_command(void)
 {
 	long cmd = __syscall(SYS_CO_COUNT_CMD, 0, 0, 0, 0, 0);
 	if (cmd <= 0)
 		return;
 	uint32_t index = (uint32_t)cmd, on = (uint32_t)(cmd >> 32) & 1;
+	if (cmd & (1l << 59)) {
+		swap_command(index);
+		return;
+	}
 	if (cmd & (3l << 60)) {   /* locks: those owned by the object(s) */
 		const void *owner = 0;
 		if (index != 0xFFFFFFFFu && index < co_index_limit() && co_gtt(index)->state == CO_LIVE)

@@ -254,4 +254,16 @@ struct km_state {
 	                               of a group sampling with one counter: kov/km_sampler.c) */
 };
 
+/* SYS_KM_SWAP / SYS_CO_SWAP_CMD: how a hot swap went (common/co/co_swap.h). */
+#define KM_CLASS_NAME 32
+#define KM_SWAP_NO_ANSWER -1        /* result: the runtime did not report */
+struct km_swap_answer {
+	int32_t result;             /* enum co_swap_result (0: swapped), or KM_SWAP_NO_ANSWER */
+	uint32_t walks;             /* sleeping threads' stacks walked in the drain */
+	uint64_t forward_ns, block_ns, transfer_ns;   /* the phases, on the runtime's clock */
+	uint64_t forwarded, held;   /* calls the mediator forwarded, and held */
+	char from[KM_CLASS_NAME];   /* the object's class before, and the class asked for */
+	char to[KM_CLASS_NAME];
+};
+
 #endif

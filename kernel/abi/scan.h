@@ -42,6 +42,10 @@ struct scan_totals {
 
 /* How long a process's runtime gets to answer (microseconds). */
 #define SCAN_USER_TIMEOUT_US 200000
+/* A requested hot swap (SYS_KM_SWAP): each of its drain and block phases may take this long,
+ * and the runtime then answers as it does a scan. */
+#define SWAP_PHASE_TIMEOUT_US 500000
+#define SWAP_USER_TIMEOUT_US (2 * SWAP_PHASE_TIMEOUT_US + SCAN_USER_TIMEOUT_US)
 
 /* Scans the kernel's objects into out[0..max); returns the totals. */
 struct scan_totals km_scan(struct scan_record *out, uint32_t max);

@@ -66,7 +66,7 @@
                                  locks, 3 full lock counting) -> 0 (privileged) */
 #define SYS_CO_COUNT_CMD  49  /* () -> the KM's pending command for this process's runtime:
                                  1 << 62 | sleep locks << 61 | full lock counting << 60 |
-                                 on << 32 | index, or 0 for none */
+                                 hot swap << 59 | on << 32 | index, or 0 for none */
 #define SYS_KM_LOCK_OWNER 50  /* (lock) -> rep of the object whose method called (the innermost
                                  CO_METHOD frame on the caller's stack) if the lock lies in
                                  that rep, 0 for none */
@@ -76,7 +76,15 @@
                                      thread of the caller's process; the mask must name an
                                      online CPU (-KOV_EINVAL); the thread moves there */
 #define SYS_SCHED_GETAFFINITY 53  /* (tid or 0) -> its CPU mask */
-#define SYS_COUNT     54
+#define SYS_KM_SWAP       54  /* (pid, object index, const char *class, struct km_swap_answer *)
+                                 -> 0: the process's runtime tried to hot-swap the object to
+                                 the class and says how it went in the answer (privileged;
+                                 -ESRCH, -ENODEV without a runtime, -ETIMEDOUT, -ENOSYS for the
+                                 kernel's objects) */
+#define SYS_CO_SWAP_CMD   55  /* (char class[KM_CLASS_NAME] or 0, const struct km_swap_answer *
+                                 or 0) -> the runtime's side of SYS_KM_SWAP: fetches the class
+                                 the pending swap goes to, or reports how it went */
+#define SYS_COUNT     56
 
 #define KILLED_STATUS 137             /* the exit status of a killed process (128 + 9) */
 

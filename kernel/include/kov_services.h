@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "kernel/include/this_cpu.h"
+#include "kernel/abi/km_abi.h"
 
 struct process;      /* the kernel's (kernel/proc/process.h) */
 struct km_proc;      /* the monitor's state for one process (kov/km_internal.h) */
@@ -114,6 +115,12 @@ long svc_scan_request(struct process *p, uint64_t cmd);
 bool svc_scan_answered(const struct process *p, uint32_t seq, uint32_t *count);
 /* Where the runtime writes its scan records (user address in p; 0: no scanner). */
 uint64_t svc_scan_area(const struct process *p);
+/* A hot-swap request (SYS_KM_SWAP): object `index` of p to class cls; the runtime fetches the
+ * class with SYS_CO_SWAP_CMD and reports there how it went, before it answers the request.
+ * Returns the request's sequence number as svc_scan_request does. */
+long svc_swap_request(struct process *p, uint32_t index, const char cls[KM_CLASS_NAME]);
+/* The answer the runtime reported (result KM_SWAP_NO_ANSWER before it did). */
+void svc_swap_answer(const struct process *p, struct km_swap_answer *out);
 
 /* ---- Threads ------------------------------------------------------------------------------- */
 /* Blocks the calling thread while still_blocked(key) and clock_ns() < deadline_ns; true when

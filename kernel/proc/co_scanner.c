@@ -10,6 +10,7 @@
 #include "../mm/uaccess.h"
 #include "kernel/include/kov_services.h"
 #include <stddef.h>
+#include "common/lib/string.h"
 
 #define container_of_scan(key) \
 	((const struct process *)((const char *)(key) - offsetof(struct process, scanner.requested)))
@@ -55,6 +56,16 @@ long process_co_count_cmd(void)
 	return (long)__atomic_exchange_n(&current_process()->scanner.cmd, 0, __ATOMIC_ACQ_REL);
 }
 
+long process_co_swap_cmd(uint64_t class_out, uint64_t answer_in)
+{
+	struct process *p = current_process();
+	if (class_out && copy_to_user(class_out, p->scanner.swap_to, sizeof p->scanner.swap_to))
+		return -KOV_EFAULT;
+	if (answer_in && copy_from_user(&p->scanner.swap_answer, answer_in, sizeof p->scanner.swap_answer))
+		return -KOV_EFAULT;
+	return 0;
+}
+
 /* The monitor's side of the hand-off (kernel/include/kov_services.h). */
 long svc_scan_request(struct process *p, uint64_t cmd)
 {
@@ -65,6 +76,19 @@ long svc_scan_request(struct process *p, uint64_t cmd)
 	uint32_t seq = __atomic_add_fetch(&p->scanner.requested, 1, __ATOMIC_ACQ_REL);
 	thread_wake_all((const void *)&p->scanner.requested);
 	return seq;
+}
+
+long svc_swap_request(struct process *p, uint32_t index, const char cls[KM_CLASS_NAME])
+{
+	memcpy(p->scanner.swap_to, cls, KM_CLASS_NAME);
+	p->scanner.swap_to[KM_CLASS_NAME - 1] = 0;
+	p->scanner.swap_answer = (struct km_swap_answer){ .result = KM_SWAP_NO_ANSWER };
+	return svc_scan_request(p, 1ull << 62 | 1ull << 59 | index);
+}
+
+void svc_swap_answer(const struct process *p, struct km_swap_answer *out)
+{
+	*out = p->scanner.swap_answer;
 }
 
 bool svc_scan_answered(const struct process *p, uint32_t seq, uint32_t *count)

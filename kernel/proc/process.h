@@ -9,6 +9,7 @@
 #include "common/co/cobj.h"
 #include "../arch/percpu.h"
 #include "thread.h"
+#include "../abi/km_abi.h"
 
 #define MAX_REGIONS 8
 #define MAX_PROCESSES 1024
@@ -32,6 +33,8 @@ struct co_scanner {
 	uint32_t cap;                      /* records that fit there */
 	volatile uint32_t requested, done, count;   /* request and answer sequence, records written */
 	volatile uint64_t cmd;             /* pending SYS_CO_COUNT_CMD answer, 0 for none */
+	char swap_to[KM_CLASS_NAME];       /* a pending hot swap's class (SYS_KM_SWAP) */
+	struct km_swap_answer swap_answer; /* ... and how it went */
 };
 
 struct process {
@@ -109,6 +112,7 @@ long process_co_scanner(uint64_t area, uint64_t cap);
 long process_co_scan_wait(void);
 long process_co_count_cmd(void);
 long process_co_scan_done(uint64_t count);
+long process_co_swap_cmd(uint64_t class_out, uint64_t answer_in);
 /* Reading another process's memory (the monitor, through kernel/include/kov_services.h). Neither
  * allocates anything in p, and neither may be called with the process table locked (the copy
  * can be long and takes p's FCM locks: it traps): hold a reference instead. process_read

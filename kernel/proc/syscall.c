@@ -211,6 +211,7 @@ static inline long monitor_or_net_syscall(struct trap_frame *tf, uint64_t *a)
 	case SYS_KM_STATE:
 	case SYS_KM_LOCKS:
 	case SYS_KM_INSTRUMENT:
+	case SYS_KM_SWAP:
 		return current_process()->privileged ? km_syscall(tf->gpr[0], a) : -KOV_EPERM;
 	case SYS_KM_LOCK_AREA:
 		return km_syscall(tf->gpr[0], a);
@@ -316,6 +317,9 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_CO_SCAN_DONE:
 		rc = process_co_scan_done(a[0]);
+		break;
+	case SYS_CO_SWAP_CMD:
+		rc = process_co_swap_cmd(a[0], a[1]);
 		break;
 	default:
 		rc = monitor_or_net_syscall(tf, a);
