@@ -480,6 +480,9 @@ int proto_decode_symbol_table_get(const struct proto_frame *f, struct proto_symb
 int proto_encode_pmu_config(void *buf, size_t cap, uint32_t req, uint16_t flags,
                             const struct proto_pmu_config *m);
 int proto_decode_pmu_config(const struct proto_frame *f, struct proto_pmu_config *m);
+/* The configuration in effect when there is none (CONFIG_GET before any was applied): config 0,
+ * no groups, and in the fields that then mean nothing values the decoder accepts. */
+void proto_pmu_config_none(struct proto_pmu_config *m);
 int proto_encode_start(void *buf, size_t cap, uint32_t req, uint16_t flags,
                        const struct proto_start *m);
 int proto_decode_start(const struct proto_frame *f, struct proto_start *m);

@@ -124,7 +124,7 @@ def error_of(fr):
     t, fl, req, p = fr
     assert t == ERROR, t
     code, about, flags, n = struct.unpack(">HHHH", p[:8])
-    return code, about, flags, p[8:8 + n].decode()
+    return code, about, flags, p[8:8 + n].decode(errors="replace")
 
 def wait_port(port, limit=30):
     end = time.time() + limit
