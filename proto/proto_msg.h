@@ -277,8 +277,8 @@ struct proto_pmu_config {            /* PMU_CONFIG */
 	uint32_t config_id;          /* 0 from a client; the server numbers what it applies */
 	uint16_t unit;               /* proto_slice_unit of the slice length */
 	uint16_t flags;              /* PROTO_CFG_*: KERNEL, USER or both */
-	uint64_t slice;              /* > 0 when there are groups */
-	uint16_t chain_depth;        /* 1..16 with CALLCHAIN, else 0 */
+	uint64_t slice;              /* > 0, even without groups (see proto_pmu_config_none) */
+	uint16_t chain_depth;        /* 1..PROTO_MAX_CHAIN_DEPTH with CALLCHAIN, else 0 */
 	uint16_t n_groups;           /* 0 clears the configuration; shares then sum to 100 */
 	struct proto_group groups[PROTO_MAX_GROUPS];
 };
