@@ -93,7 +93,7 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 	int n = h.minor >= 5 ? proto_encode_server_hello_ex(frame, sizeof frame, f->req, PROTO_F_MORE,
 							    &sh)
 			     : proto_encode_server_hello(frame, sizeof frame, f->req, PROTO_F_MORE, &sh);
-	if (n < 0) {
+	if (n < 0) {   /* only the target's own description is encoded here, none of the client's */
 		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "cannot describe the target");
 		return;
 	}
@@ -148,7 +148,7 @@ void answer_scan(struct client *c, const struct proto_frame *f)
 	struct proto_scan_request m;
 	proto_decode_scan_request(f, &m);
 	struct snapshot s;
-	if (!snapshot_take(&s)) {
+	if (!snapshot_take(&s)) {   /* out of memory, or the KM refused the daemon's own call */
 		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "the KM scan failed");
 		return;
 	}
@@ -267,6 +267,8 @@ void answer_lookup(struct client *c, const struct proto_frame *f)
 		while (have) {
 			uint64_t start = 0;
 			const char *name = ksyms_lookup(t, addr, &start);
+			if (name && !*name)
+				name = NULL;   /* the codec refuses a nameless symbol with a start: it would never fit */
 			struct proto_symbol r = { addr, name ? start : 0, 0, proto_cstr(name ? name : "") };
 			if (r.name.len > PROTO_SYMBOL_MAX)
 				r.name.len = PROTO_SYMBOL_MAX;
@@ -294,6 +296,8 @@ static long encode_table(const uint8_t *t, uint32_t pid, const char *image, uint
 			const uint8_t *e = t + KSYMS_HEADER_SIZE + (size_t)i * KSYMS_ENTRY_SIZE;
 			uint64_t a = be64_load(e);
 			struct proto_symbol r = { a, a, be32_load(e + 12), proto_cstr(strings + be32_load(e + 8)) };
+			if (!r.name.len)
+				continue;   /* names nothing, and the codec refuses it: it would end no frame */
 			if (r.name.len > PROTO_SYMBOL_MAX)
 				r.name.len = PROTO_SYMBOL_MAX;
 			if (proto_add_symbol(&b, &r) < 0)
@@ -340,7 +344,7 @@ void answer_table(struct client *c, const struct proto_frame *f)
 	}
 	uint8_t *out = malloc(cap);
 	long len = out ? encode_table(t, q.pid, image, out, cap) : -1;
-	if (len < 0) {
+	if (len < 0) {   /* out of memory, or cap's estimate is wrong: the request was fine */
 		free(out);
 		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "the symbol table does not fit");
 		return;

@@ -34,13 +34,17 @@ static struct km_config kcfg;
 void monitor_config_get(struct client *c, const struct proto_frame *f)
 {
 	struct proto_pmu_config p;
-	if (km_config_get(&kcfg) < 0)
-		memset(&kcfg, 0, sizeof kcfg);
-	encode_applied(&kcfg, &p);
+	/* Until the first PMU_CONFIG the KM's configuration is all zeros, a unit and slice of 0
+	 * that no PMU_CONFIG may carry: that is "none", said the protocol's way. (Cleared later,
+	 * it keeps the unit, modes and slice it was cleared with, which are valid.) */
+	if (km_config_get(&kcfg) < 0 || kcfg.unit == 0)
+		proto_pmu_config_none(&p);
+	else
+		encode_applied(&kcfg, &p);
 	int n = proto_encode_pmu_config(monitor_out, sizeof monitor_out, f->req, 0, &p);
 	if (n > 0)
 		client_queue(c, monitor_out, (size_t)n);
-	else
+	else    /* the KM applied what the protocol cannot say: the daemon's fault, not the client's */
 		client_error(c, f->req, PROTO_CONFIG_GET, PROTO_E_INTERNAL, "cannot encode the configuration");
 }
 
@@ -103,7 +107,7 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f)
 	struct proto_pmu_config applied;
 	encode_applied(&kcfg, &applied);
 	int n = proto_encode_pmu_config(monitor_out, sizeof monitor_out, f->req, 0, &applied);
-	if (n <= 0) {
+	if (n <= 0) {   /* the KM's answer to a valid configuration, so the fault is ours */
 		client_error(c, f->req, f->type, PROTO_E_INTERNAL, "cannot encode the configuration");
 		return;
 	}

@@ -277,8 +277,8 @@ struct proto_pmu_config {            /* PMU_CONFIG */
 	uint32_t config_id;          /* 0 from a client; the server numbers what it applies */
 	uint16_t unit;               /* proto_slice_unit of the slice length */
 	uint16_t flags;              /* PROTO_CFG_*: KERNEL, USER or both */
-	uint64_t slice;              /* > 0 when there are groups */
-	uint16_t chain_depth;        /* 1..16 with CALLCHAIN, else 0 */
+	uint64_t slice;              /* > 0, even without groups (see proto_pmu_config_none) */
+	uint16_t chain_depth;        /* 1..PROTO_MAX_CHAIN_DEPTH with CALLCHAIN, else 0 */
 	uint16_t n_groups;           /* 0 clears the configuration; shares then sum to 100 */
 	struct proto_group groups[PROTO_MAX_GROUPS];
 };
@@ -480,6 +480,9 @@ int proto_decode_symbol_table_get(const struct proto_frame *f, struct proto_symb
 int proto_encode_pmu_config(void *buf, size_t cap, uint32_t req, uint16_t flags,
                             const struct proto_pmu_config *m);
 int proto_decode_pmu_config(const struct proto_frame *f, struct proto_pmu_config *m);
+/* The configuration in effect when there is none (CONFIG_GET before any was applied): config 0,
+ * no groups, and in the fields that then mean nothing values the decoder accepts. */
+void proto_pmu_config_none(struct proto_pmu_config *m);
 int proto_encode_start(void *buf, size_t cap, uint32_t req, uint16_t flags,
                        const struct proto_start *m);
 int proto_decode_start(const struct proto_frame *f, struct proto_start *m);

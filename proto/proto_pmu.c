@@ -173,6 +173,18 @@ static void get_pmu_config(struct rd *r, void *msg)
 		m->n_groups = 0;
 }
 
+/* The decoder refuses a unit, modes or slice of 0 even without groups, so "none" still names
+ * some: both modes and a 10 ms slice, what clients usually ask for. */
+void proto_pmu_config_none(struct proto_pmu_config *m)
+{
+	m->config_id = 0;
+	m->unit = PROTO_UNIT_MICROSECONDS;
+	m->flags = PROTO_CFG_KERNEL | PROTO_CFG_USER;
+	m->slice = 10000;
+	m->chain_depth = 0;
+	m->n_groups = 0;
+}
+
 /* ---- START, INSTRUMENT ---------------------------------------------------------------- */
 
 static int check_start(const void *msg)

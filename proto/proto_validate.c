@@ -23,6 +23,8 @@ static int walk_list(const struct proto_frame *f)
 	uint32_t n = proto_iter_left(&it);
 	while (proto_list_next(&it, f->type, &rec))
 		n--;
+	/* Decoder and iterator walk the same layouts over the same bytes: if they disagree, the
+	 * codec contradicts itself, which no frame can be blamed for. */
 	return n == 0 ? 0 : -PROTO_E_INTERNAL;
 }
 
@@ -31,6 +33,8 @@ int proto_validate(const struct proto_frame *f)
 	const struct proto_message *m = proto_message(f->type);
 	if (!m)
 		return -PROTO_E_UNKNOWN_TYPE;
+	/* A structure larger than the scratch unions is the table's defect (test_proto_table
+	 * checks every one fits), never the frame's. */
 	if (m->rec)
 		return m->body->size <= sizeof(union proto_any_head) &&
 		       m->rec->size <= sizeof(union proto_any_record) ? walk_list(f) : -PROTO_E_INTERNAL;

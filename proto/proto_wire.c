@@ -258,6 +258,8 @@ int proto_list_begin(struct proto_builder *b, void *buf, size_t cap, uint16_t ty
 static int room_for_one_more(const struct proto_builder *b, const struct proto_message *m)
 {
 	union proto_any_head head;
+	/* A head the scratch union cannot hold is a defect of the table (test_proto_table), and
+	 * this is the encoder: no received byte leads here. */
 	if (!m->list_check || m->body->size > sizeof head)
 		return m->list_check ? PROTO_E_INTERNAL : 0;
 	struct rd r = { b->buf + PROTO_HEADER_SIZE, b->count_at - PROTO_HEADER_SIZE, 0, 0 };
@@ -308,7 +310,7 @@ int proto_list_decode(const struct proto_frame *f, uint16_t type, void *head,
 	if (!m || f->type != type)
 		return -PROTO_E_INVALID;
 	if (m->rec->size > sizeof scratch)
-		return -PROTO_E_INTERNAL;
+		return -PROTO_E_INTERNAL;    /* the table's defect, whatever the frame holds */
 	struct rd r = reader(f);
 	get_layout(&r, m->body, head);
 	uint32_t count = get_u32(&r);

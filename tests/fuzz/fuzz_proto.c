@@ -3,7 +3,9 @@
  * the pieces it arrives in). Every frame the streaming reader produces goes through the
  * receiver's rules (proto_check_incoming) and full validation; a frame that validates must
  * encode back to exactly its own bytes (decode and encode agree on every field), and the
- * client's consumers (the scan tree builder, the lock table) take the server's frames. */
+ * client's consumers (the scan tree builder, the lock table) take the server's frames. A
+ * frame that does not validate must be refused with what is wrong with it: INTERNAL says the
+ * codec failed, so for input that is merely malformed it is a finding (abort()). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,11 @@ static void roundtrip(const struct proto_frame *f)
 		FAIL("encoding gives other bytes");
 }
 
+static void not_internal(const struct proto_frame *f)
+{
+	FAIL("a malformed frame is answered INTERNAL");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -173,8 +180,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct proto_frame f;
 		int rc;
 		while ((rc = proto_reader_feed(&r, &p, &left, &f)) == 1) {
-			proto_check_incoming(&f, side, role);
-			if (proto_validate(&f) != 0)
+			int err = proto_check_incoming(&f, side, role);
+			if (err != -PROTO_E_INTERNAL)
+				err = proto_validate(&f);
+			if (err == -PROTO_E_INTERNAL)
+				not_internal(&f);
+			if (err != 0)
 				continue;
 			roundtrip(&f);
 			if (side != PROTO_SIDE_CLIENT)
@@ -193,6 +204,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				scan.count++;
 			}
 		}
+		if (rc == -PROTO_E_INTERNAL)
+			abort();         /* the reader only frames: a bad prefix has its own errors */
 		if (rc < 0)
 			break;
 	}

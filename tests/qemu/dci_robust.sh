@@ -1,5 +1,7 @@
 # The DCI daemon under abuse, on both profiles: while one client keeps pinging, others send
-# garbage, a truncated frame, an oversized length, a wrong magic, an unsupported major version,
+# every request malformed every way kovproto knows (about 1350 frames, first as an observer
+# with nothing configured yet, then as the controller: each answered, or refused with the
+# error naming what is wrong, never INTERNAL), garbage, a truncated frame, an oversized length, a wrong magic, an unsupported major version,
 # an unknown mandatory type, a scan request abandoned mid-answer, 64 pipelined requests (all
 # answered), a client that stops reading
 # (cut off once its queue is full, and counted), and a 17th client arriving
@@ -8,7 +10,8 @@
 source "$(dirname "$0")/lib.bash"
 for profile in ${PROFILES:-smp g5}; do
 	port=$(free_port)
-	boot_bg --profile "$profile" --port "$port" --timeout 120 ${CPUS:+--cpus $CPUS}
+	boot_bg --profile "$profile" --port "$port" --timeout 120 ${CPUS:+--cpus $CPUS} \
+		--append "dci.token=s3cret"
 	wait_for '^dcid: listening' 60
 	python3 - "$port" <<'PY' || fail "$profile: daemon robustness"
 import sys, struct, socket
@@ -23,6 +26,45 @@ def still_good():
     global cookie
     cookie += 1
     good.ping(cookie, cookie * 7)
+
+def sweep(token):
+    """Every malformed request, each on a connection past the handshake (a new one after a
+    fatal error, which must close it). kovproto fails the test on any ERROR INTERNAL."""
+    conn, req, codes = None, 100, {}
+    for what, t, p in k.malformed_requests():
+        if conn is None:
+            conn = k.Conn(port)
+            st, role, reason = conn.handshake(token=token)
+            assert st == 0, (what, reason)
+        req += 1
+        conn.send(k.frame(t, req, p))
+        fr = conn.recv_frame()
+        while fr is not None and (fr[2] != req or (fr[1] & k.F_MORE)):
+            fr = conn.recv_frame()
+        assert fr is not None, what + ": closed unanswered"
+        code = 0
+        if fr[0] == k.ERROR:
+            code, about, flags, text = k.error_of(fr)
+            if flags & k.ERRF_FATAL:
+                assert conn.recv_frame() is None, what + ": left open after a fatal error"
+                conn = None
+        codes[code] = codes.get(code, 0) + 1
+    if conn is not None:
+        conn.close()
+    return codes
+
+for role, token in (("observer", b""), ("controller", b"s3cret")):
+    codes = sweep(token)
+    print("  malformed requests as the %s: %d frames, answers (0) and errors: %s"
+          % (role, sum(codes.values()), sorted(codes.items())))
+    assert k.E_INTERNAL not in codes
+ctl = k.Conn(port)     # what the controller's sweep started stops, its configuration cleared
+ctl.handshake(token=b"s3cret")
+assert k.call(ctl, k.frame(k.STOP, 2, b""), 2)[0] == k.OK
+clear = struct.pack(">IHHQHH", 0, 3, 3, 10000, 0, 0)
+assert k.call(ctl, k.frame(k.PMU_CONFIG, 3, clear), 3)[0] == k.PMU_CONFIG
+ctl.close()
+still_good()
 
 def expect_fatal(data, code, what):
     c = k.Conn(port)

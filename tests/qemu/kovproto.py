@@ -9,6 +9,7 @@ SCAN_REQUEST, SCAN_PROCESSES, SCAN_OBJECTS = 0x101, 0x102, 0x103
 EVENT_CATALOGUE = 0x202
 F_MORE = 2
 ERRF_FATAL = 1
+E_INTERNAL = 19
 
 def s(b):
     return struct.pack(">H", len(b)) + b
@@ -43,13 +44,18 @@ class Conn:
         self.sock.sendall(data)
 
     def recv_frame(self):
-        """(type, flags, req, payload), or None when the server closed."""
+        """(type, flags, req, payload), or None when the server closed. An ERROR INTERNAL
+        fails the test whatever it asked: it says the daemon failed (docs/protocol.md
+        section 11), and no request of a test, however malformed, may cause that."""
         while True:
             if len(self.buf) >= 4:
                 (n,) = struct.unpack(">I", self.buf[:4])
                 if len(self.buf) >= 4 + n:
                     f, self.buf = self.buf[:4 + n], self.buf[4 + n:]
                     t, fl, req = struct.unpack(">HHI", f[4:12])
+                    if t == ERROR and len(f) >= 14:
+                        assert struct.unpack(">H", f[12:14])[0] != E_INTERNAL, \
+                            "ERROR INTERNAL for request %d: %r" % (req, f[20:])
                     return t, fl, req, f[12:]
             d = self.sock.recv(65536)
             if not d:
@@ -124,7 +130,51 @@ def error_of(fr):
     t, fl, req, p = fr
     assert t == ERROR, t
     code, about, flags, n = struct.unpack(">HHHH", p[:8])
-    return code, about, flags, p[8:8 + n].decode()
+    return code, about, flags, p[8:8 + n].decode(errors="replace")
+
+# Requests a client may send, each with a valid payload (docs/protocol.md section 8), for
+# malformed_requests() to spoil.
+REQUESTS = {
+    "PING": (PING, struct.pack(">Q", 5)),
+    "CLAIM_CONTROL": (7, s(b"wrong")),
+    "STATUS_GET": (STATUS_GET, b""),
+    "WAKEUPS_GET": (WAKEUPS_GET, b""),
+    "CATALOGUE_GET": (0x201, b""),
+    "CONFIG_GET": (0x204, b""),
+    "STOP": (0x206, b""),
+    "SCAN_REQUEST": (SCAN_REQUEST, struct.pack(">IH", 0xFFFFFFFF, 1)),
+    "SYMBOL_LOOKUP": (0x111, struct.pack(">IIQQ", 0, 2, 0x10000100, 0)),
+    "SYMBOL_TABLE_GET": (SYMBOL_TABLE_GET, struct.pack(">I", 1)),
+    "PMU_CONFIG": (0x203, struct.pack(">IHHQHH", 0, 3, 3, 10000, 0, 1) + s(b"g") +
+                   struct.pack(">HH", 100, 1) + s(b"PM_CYC") + struct.pack(">Q", 0)),
+    "START": (0x205, struct.pack(">II", 2, 0)),
+    "INSTRUMENT": (0x207, struct.pack(">IQHH", 1, 0, 1, 0)),
+    "ERROR": (ERROR, struct.pack(">HHH", 8, 5, 0) + s(b"x")),
+}
+
+def malformed_requests():
+    """(what, type, payload) for every request of REQUESTS: as it is, then cut short at every
+    length, with trailing bytes, each byte set to 0, 0x80 or 0xFF, and each u16 and u32 set to
+    boundary values (counts at and past their limits, unknown enum values). Distinct frames
+    only, about 1500."""
+    seen = set()
+    for name, (t, p) in REQUESTS.items():
+        variants = [("as is", p)]
+        variants += [("cut to %d" % n, p[:n]) for n in range(len(p))]
+        variants += [("%d trailing" % n, p + b"\xa5" * n) for n in (1, 2, 8)]
+        for i in range(len(p)):
+            variants += [("byte %d=%#x" % (i, v), p[:i] + bytes([v]) + p[i + 1:])
+                         for v in (0, 0x80, 0xFF)]
+            if i + 2 <= len(p):
+                variants += [("u16 at %d=%#x" % (i, v), p[:i] + struct.pack(">H", v) + p[i + 2:])
+                             for v in (0, 1, 17, 33, 0x7FFF, 0xFFFF)]
+            if i + 4 <= len(p):
+                variants += [("u32 at %d=%#x" % (i, v), p[:i] + struct.pack(">I", v) + p[i + 4:])
+                             for v in (0, 1, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFF)]
+        for what, v in variants:
+            if (t, v) not in seen:
+                seen.add((t, v))
+                yield name + " " + what, t, v
 
 def wait_port(port, limit=30):
     end = time.time() + limit

@@ -2269,6 +2269,7 @@ static void fuzz_decoders_stay_in_bounds(void **state)
 			assert_true((size_t)n <= len);
 			int err = proto_validate(&f);
 			assert_true(err <= 0 && err >= -PROTO_E_MAX);
+			assert_int_not_equal(err, -PROTO_E_INTERNAL);
 			assert_int_equal(proto_validate(&f), err);
 			if (err == 0)
 				valid++;
@@ -2307,6 +2308,110 @@ static void fuzz_decoders_stay_in_bounds(void **state)
 	assert_true(valid > FUZZ_ITERATIONS / 100);
 }
 
+/* ---- malformed frames, systematically --------------------------------------------------
+ * Every kind's frame with every mutation of a fixed set: cut short at every length, trailing
+ * bytes, each payload byte set to telling values, each u16 and u32 position set to boundary
+ * values (counts at and past their limits, enum values past the known ones), a byte inserted
+ * or deleted everywhere, and the payload under every other type. Each mutant is either valid
+ * or refused with what is wrong with it: never INTERNAL, which says the codec failed. */
+
+struct sweep {
+	unsigned frames, valid;
+	unsigned by_error[PROTO_E_MAX + 1];
+};
+
+static void sweep_one(struct sweep *sw, uint8_t *m, size_t n, uint16_t kind_type, size_t at)
+{
+	be32_store(m, (uint32_t)(n - 4));
+	struct proto_frame f;
+	assert_int_equal(proto_frame_parse(m, n, &f), (int)n);
+	int err = proto_validate(&f);
+	sw->frames++;
+	if (err == -PROTO_E_INTERNAL)
+		fail_msg("type 0x%04x (a %s frame mutated at byte %zu): INTERNAL", f.type,
+		         proto_type_name(kind_type), at);
+	assert_true(err <= 0 && err > -PROTO_E_MAX);
+	sw->by_error[-err]++;
+	sw->valid += err == 0;
+	int rule = proto_check_incoming(&f, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
+	assert_int_not_equal(rule, -PROTO_E_INTERNAL);
+}
+
+static void sweep_values(struct sweep *sw, const uint8_t *b, size_t n, uint16_t type, uint8_t *m)
+{
+	static const uint8_t bytes[] = { 0, 1, 2, 3, 4, 7, 8, 0x10, 0x11, 0x20, 0x21, 0x40, 0x7F,
+	                                 0x80, 0xFE, 0xFF };
+	static const uint32_t words[] = { 0, 1, 2, 16, 17, 32, 33, 64, 65, 100, 101, 1000, 0x7FFF,
+	                                  0x8000, 0xFFFF, 0x10000, 0x7FFFFFFF, 0xFFFFFFFF };
+	for (size_t i = PROTO_HEADER_SIZE; i < n; i++) {
+		for (size_t v = 0; v < N(bytes); v++) {
+			memcpy(m, b, n);
+			m[i] = bytes[v];
+			sweep_one(sw, m, n, type, i);
+		}
+		for (size_t v = 0; v < N(words); v++) {
+			if (i + 2 <= n) {
+				memcpy(m, b, n);
+				be16_store(m + i, (uint16_t)words[v]);
+				sweep_one(sw, m, n, type, i);
+			}
+			if (i + 4 <= n) {
+				memcpy(m, b, n);
+				be32_store(m + i, words[v]);
+				sweep_one(sw, m, n, type, i);
+			}
+		}
+	}
+}
+
+static void sweep_shapes(struct sweep *sw, const uint8_t *b, size_t n, uint16_t type, uint8_t *m)
+{
+	for (size_t k = PROTO_HEADER_SIZE; k < n; k++) {       /* cut short */
+		memcpy(m, b, k);
+		sweep_one(sw, m, k, type, k);
+	}
+	for (size_t t = 1; t <= 9; t++) {                        /* trailing bytes */
+		memcpy(m, b, n);
+		memset(m + n, t & 1 ? 0xA5 : 0, t);
+		sweep_one(sw, m, n + t, type, n);
+	}
+	for (size_t i = PROTO_HEADER_SIZE; i < n; i++) {       /* a byte more, a byte less */
+		memcpy(m, b, i);
+		m[i] = 0;
+		memcpy(m + i + 1, b + i, n - i);
+		sweep_one(sw, m, n + 1, type, i);
+		memcpy(m + i, b + i + 1, n - i - 1);
+		sweep_one(sw, m, n - 1, type, i);
+	}
+	for (size_t k = 0; k < KINDS; k++) {                     /* another type's payload */
+		memcpy(m, b, n);
+		be16_store(m + 4, kinds[k].type);
+		sweep_one(sw, m, n, type, 4);
+	}
+}
+
+static void malformed_frames_are_never_internal(void **state)
+{
+	(void)state;
+	static uint8_t b[BUF], m[BUF + 16];
+	struct proto_frame f;
+	struct sweep sw = { 0 };
+	for (size_t k = 0; k < KINDS; k++) {
+		size_t n = (size_t)make(k, b, &f);
+		sweep_shapes(&sw, b, n, kinds[k].type, m);
+		sweep_values(&sw, b, n, kinds[k].type, m);
+	}
+	print_message("%u mutants of %zu kinds' frames: %u valid, the rest refused thus, none INTERNAL\n",
+	              sw.frames, (size_t)KINDS, sw.valid);
+	for (int e = 1; e <= PROTO_E_MAX; e++)
+		if (sw.by_error[e])
+			print_message("  %7u  %s\n", sw.by_error[e], proto_strerror(e));
+	/* The mutations reach every check: lengths, counts, strings, values, trailing bytes. */
+	assert_true(sw.by_error[PROTO_E_TRUNCATED] && sw.by_error[PROTO_E_TRAILING] &&
+	            sw.by_error[PROTO_E_COUNT] && sw.by_error[PROTO_E_STRING] &&
+	            sw.by_error[PROTO_E_INCONSISTENT]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2334,6 +2439,7 @@ int main(void)
 		cmocka_unit_test(roles_and_directions),
 		cmocka_unit_test(error_texts),
 		cmocka_unit_test(fuzz_decoders_stay_in_bounds),
+		cmocka_unit_test(malformed_frames_are_never_internal),
 		cmocka_unit_test(test_lock_contention_inconsistent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
