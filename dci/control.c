@@ -161,16 +161,24 @@ void monitor_stop(struct client *c, const struct proto_frame *f)
 	clients_push_status();
 }
 
+bool index_of_coid(uint32_t pid, uint64_t coid, uint32_t *index)
+{
+	uint64_t base = coid_of(pid, 0);
+	if (coid < base + 16 || (coid - base) % 16 || (coid - base) / 16 > 0xFFFFFFFEull)
+		return false;
+	*index = (uint32_t)((coid - base) / 16);
+	return true;
+}
+
 void monitor_instrument(struct client *c, const struct proto_frame *f)
 {
 	struct proto_instrument m;
 	proto_decode_instrument(f, &m);
-	uint64_t base = coid_of(m.pid, 0);
-	if (m.coid && (m.coid < base + 16 || (m.coid - base) % 16 || (m.coid - base) / 16 > 0xFFFFFFFEull)) {
+	uint32_t index = 0xFFFFFFFFu;
+	if (m.coid && !index_of_coid(m.pid, m.coid, &index)) {
 		client_error(c, f->req, f->type, PROTO_E_NOT_FOUND, "no such object in that process's space");
 		return;
 	}
-	uint32_t index = m.coid ? (uint32_t)((m.coid - base) / 16) : 0xFFFFFFFFu;
 	long rc = km_instrument(m.pid, index, m.on, m.what);
 	if (rc < 0) {
 		char why[160];

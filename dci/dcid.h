@@ -65,6 +65,8 @@ const struct km_process *snapshot_process(const struct snapshot *s, uint32_t pid
 const void *program_symbols(uint32_t pid, const char **image, const char **why);
 /* The COID of object `index` in pid's space (kernel or user LTT). */
 uint64_t coid_of(uint32_t pid, uint32_t index);
+/* The index of an object given by its COID in pid's space; false if it names none. */
+bool index_of_coid(uint32_t pid, uint64_t coid, uint32_t *index);
 uint64_t timebase_now(void);
 
 /* ---- metrics (metrics.c, metrics_render.c) ---------------------------------------------- */

@@ -24,6 +24,7 @@ static const struct handler handlers[] = {
 	{ PROTO_START, monitor_start, false },
 	{ PROTO_STOP, monitor_stop, false },
 	{ PROTO_INSTRUMENT, monitor_instrument, false },
+	{ PROTO_SWAP, monitor_swap, false },
 };
 
 static const struct handler *handler_of(uint16_t type)

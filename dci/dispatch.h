@@ -30,5 +30,7 @@ request_handler monitor_config_get;
 request_handler monitor_start;
 request_handler monitor_stop;
 request_handler monitor_instrument;
+/* ---- hot swaps (swap.c) ---- */
+request_handler monitor_swap;
 
 #endif

@@ -98,6 +98,9 @@ static void daemon_counters(struct expo *t)
 		"answered: request or answer not done in time, or room needed for a new one.",
 		metrics_stats.closed);
 	counter(t, "kov_samples_lost", "Samples the monitor's rings refused (full).", monitor.samples_lost);
+	counter(t, "kov_swaps", "Hot swaps of objects done at a client's request (SWAP).", monitor.swaps);
+	counter(t, "kov_swaps_failed", "Hot swaps asked for that failed or were refused; the "
+		"object was left as it was.", monitor.swaps_failed);
 	counter(t, "kov_samples_discarded", "Samples drained while no client took the samples "
 		"stream: never sent.", monitor.samples_discarded);
 	counter(t, "kov_samples_unresolved", "Samples sent without an object: their rep was in no scan.",

@@ -20,6 +20,7 @@ struct monitor_state {
 	uint64_t interval_tb;             /* start of the current report interval */
 	uint64_t next_interval_ns;
 	uint64_t samples_lost;            /* reported by the KM since the daemon started */
+	uint64_t swaps, swaps_failed;     /* hot swaps asked for (swap.c) that succeeded, failed */
 	uint64_t unresolved;              /* samples whose rep no scan knew */
 	uint64_t chains_cut;              /* chains cut where the wire could not carry them */
 	uint64_t samples_discarded;       /* drained while no client took the samples stream */

@@ -36,13 +36,18 @@ void subscribers_push(struct audience a, const void *frame, size_t len, uint16_t
 	subscribers_push_each(a, frame, len, type, records, 0, 0);
 }
 
-void subscribers_send(const void *frame, size_t len, const struct client *except)
+void subscribers_send_to(struct audience a, const void *frame, size_t len, const struct client *except)
 {
 	for (int i = 0; i < DCID_SLOTS; i++) {
 		struct client *c = &dcid.clients[i];
-		if (c != except && subscribed(c, AUDIENCE_ALL))
+		if (c != except && subscribed(c, a))
 			client_queue(c, frame, len);
 	}
+}
+
+void subscribers_send(const void *frame, size_t len, const struct client *except)
+{
+	subscribers_send_to(AUDIENCE_ALL, frame, len, except);
 }
 
 bool subscriber_send(struct client *c, const void *frame, size_t len)

@@ -31,8 +31,10 @@ void subscribers_push(struct audience a, const void *frame, size_t len, uint16_t
  * (it may queue frames of its own first with subscriber_send). */
 void subscribers_push_each(struct audience a, const void *frame, size_t len, uint16_t type,
 			   uint32_t records, bool (*prepare)(struct client *c, void *ctx), void *ctx);
-/* Queues a whole frame, never dropped, to every subscriber but `except` (0 for none). */
+/* Queues a whole frame, never dropped, to every subscriber but `except` (0 for none), or to
+ * those of the audience. */
 void subscribers_send(const void *frame, size_t len, const struct client *except);
+void subscribers_send_to(struct audience a, const void *frame, size_t len, const struct client *except);
 /* Queues a whole frame to one subscriber; false if its connection failed (it is cut off). */
 bool subscriber_send(struct client *c, const void *frame, size_t len);
 /* The subscriber's connection slot, below DCID_SLOTS, for what is kept per client: a new

@@ -52,3 +52,9 @@ long km_instrument(unsigned int pid, unsigned int index, int on, int what)
 {
 	return __syscall(SYS_KM_INSTRUMENT, pid, index, on, what, 0);
 }
+
+long km_swap(unsigned int pid, unsigned int index, const char cls[KM_CLASS_NAME],
+	     struct km_swap_answer *answer)
+{
+	return __syscall(SYS_KM_SWAP, pid, index, (long)cls, (long)answer, 0);
+}

@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 5
+#define PROTO_MINOR 6
 
 /* The TCP ports the DCI daemon listens on unless told otherwise (dcid port=N metrics=N):
  * the wire protocol, and its OpenMetrics (Prometheus) exposition over HTTP. */
@@ -65,6 +65,7 @@ enum proto_type {
 	PROTO_START = 0x0205,
 	PROTO_STOP = 0x0206,
 	PROTO_INSTRUMENT = 0x0207,       /* since 1.1 */
+	PROTO_SWAP = 0x0208,             /* since 1.6 */
 	/* pushed monitoring data */
 	PROTO_SAMPLES = 0x0301,
 	PROTO_INTERVAL_COUNTS = 0x0302,
@@ -74,6 +75,7 @@ enum proto_type {
 	PROTO_LOCK_CONTENTION = 0x0306,   /* since 1.2 */
 	PROTO_CHAINS = 0x0307,            /* since 1.4 */
 	PROTO_SAMPLES_CHAINED = 0x0308,   /* since 1.4 */
+	PROTO_SWAPPED = 0x0309,           /* since 1.6 */
 };
 
 /* Error codes: positive on the wire (ERROR.code, SERVER_HELLO.status), negated as return

@@ -35,6 +35,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_START, "START", C, CTL, 0 },
 	{ PROTO_STOP, "STOP", C, CTL, 0 },
 	{ PROTO_INSTRUMENT, "INSTRUMENT", C, CTL, 1 },
+	{ PROTO_SWAP, "SWAP", C, CTL, 6 },
 	{ PROTO_SAMPLES, "SAMPLES", S, DROP, 0 },
 	{ PROTO_INTERVAL_COUNTS, "INTERVAL_COUNTS", S, DROP, 0 },
 	{ PROTO_LOCK_STATS, "LOCK_STATS", S, DROP, 0 },
@@ -43,6 +44,8 @@ static const struct proto_type_info types[] = {
 	{ PROTO_SAMPLES_CHAINED, "SAMPLES_CHAINED", S, DROP, 4 },
 	/* The samples that follow name these chains: never dropped. */
 	{ PROTO_CHAINS, "CHAINS", S, 0, 4 },
+	/* A swap changes what the objects are: never dropped. */
+	{ PROTO_SWAPPED, "SWAPPED", S, 0, 6 },
 	/* A report of loss is itself never dropped. */
 	{ PROTO_LOST_SAMPLES, "LOST_SAMPLES", S, 0, 0 },
 };

@@ -186,9 +186,9 @@ struct proto_message {
 
 /* Each topic file's part of the table. */
 extern const struct proto_message proto_session_messages[], proto_scan_messages[],
-	proto_pmu_messages[], proto_data_messages[];
+	proto_pmu_messages[], proto_data_messages[], proto_swap_messages[];
 extern const size_t proto_session_message_count, proto_scan_message_count,
-	proto_pmu_message_count, proto_data_message_count;
+	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count;
 
 /* The table entry of a type, or NULL. */
 const struct proto_message *proto_message(uint16_t type);

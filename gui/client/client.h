@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "proto/proto.h"
+#include "proto/proto_swap.h"
 
 enum kov_status {
 	KOV_OK = 0,
@@ -154,6 +155,17 @@ int kov_client_status(struct kov_client *c, struct proto_status *st);
 /* WAKEUPS_GET: the kernel's wake-up counters, read when the target answers. KOV_E_USAGE
  * without asking when the target is older than 1.5 (kov_target_reports_machine). */
 int kov_client_wakeups(struct kov_client *c, struct proto_wakeups *w);
+/* SWAP: hot-swaps object coid of process pid to class `to` (controller only); the answer with
+ * its class names copied (the object is untouched unless out->m.result is PROTO_SWAP_OK).
+ * KOV_E_USAGE without asking when the target is older than 1.6. */
+struct kov_swapped {
+	struct proto_swapped m;      /* its from and to point into the two arrays */
+	char from[PROTO_CLASS_MAX + 1], to[PROTO_CLASS_MAX + 1];
+};
+int kov_client_swap(struct kov_client *c, uint32_t pid, uint64_t coid, const char *to,
+                    struct kov_swapped *out);
+/* A SWAPPED frame (an answer, or another client's swap pushed to this one) into out. */
+int kov_swapped_read(const struct proto_frame *f, struct kov_swapped *out);
 
 /* ---- small helpers ------------------------------------------------------------------- */
 

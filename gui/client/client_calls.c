@@ -1,4 +1,4 @@
-/* Requests whose answer is one fixed frame: PING, STATUS_GET and WAKEUPS_GET. */
+/* Requests whose answer is one fixed frame: PING, STATUS_GET, WAKEUPS_GET and SWAP. */
 #include "client/client_priv.h"
 
 /* The answer's one frame must be of the expected type and decode (it was validated on
@@ -76,6 +76,40 @@ int kov_client_wakeups(struct kov_client *c, struct proto_wakeups *w)
 	err = single(c, &a, PROTO_WAKEUPS);
 	if (!err)
 		proto_decode_wakeups(&a.frames[0].f, w);
+	kov_answer_free(&a);
+	return err;
+}
+
+int kov_swapped_read(const struct proto_frame *f, struct kov_swapped *out)
+{
+	int err = proto_decode_swapped(f, &out->m);
+	if (err)
+		return err;
+	proto_str_copy(out->from, sizeof out->from, out->m.from);
+	proto_str_copy(out->to, sizeof out->to, out->m.to);
+	out->m.from = proto_cstr(out->from);
+	out->m.to = proto_cstr(out->to);
+	return 0;
+}
+
+int kov_client_swap(struct kov_client *c, uint32_t pid, uint64_t coid, const char *to,
+                    struct kov_swapped *out)
+{
+	if (c->target.major == 1 && c->target.minor < 6)
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: hot swaps came "
+		                "with 1.6", (unsigned)c->target.major, (unsigned)c->target.minor);
+	uint8_t buf[PROTO_HEADER_SIZE + 64];
+	struct proto_swap m = { pid, coid, proto_cstr(to) };
+	int n = proto_encode_swap(buf, sizeof buf, 1, 0, &m);
+	if (n < 0)
+		return kov_fail(c, KOV_E_USAGE, "cannot encode SWAP to '%s': %s", to, proto_strerror(n));
+	struct kov_answer a;
+	int err = kov_client_call(c, buf, (size_t)n, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_SWAPPED);
+	if (!err)
+		kov_swapped_read(&a.frames[0].f, out);
 	kov_answer_free(&a);
 	return err;
 }

@@ -54,8 +54,7 @@ int cmd_events(struct kovctl *k)
 	return EXIT_OK;
 }
 
-/* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason. */
-static int need_controller(struct kovctl *k)
+int kovctl_need_controller(struct kovctl *k)
 {
 	if (kov_client_target(k->c)->role == PROTO_ROLE_CONTROLLER)
 		return EXIT_OK;
@@ -150,7 +149,7 @@ int kovctl_load_conf(const char *file, const struct kov_pmuconf **conf)
 
 int cmd_configure(struct kovctl *k)
 {
-	int rc = need_controller(k);
+	int rc = kovctl_need_controller(k);
 	return rc ? rc : kovctl_configure(k, &k->conf->cfg, false);
 }
 
@@ -177,7 +176,7 @@ int kovctl_stop(struct kovctl *k)
 
 int cmd_start(struct kovctl *k)
 {
-	int rc = need_controller(k);
+	int rc = kovctl_need_controller(k);
 	if (rc)
 		return rc;
 	uint32_t streams = k->o->streams ? k->o->streams : PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS;
@@ -189,7 +188,7 @@ int cmd_start(struct kovctl *k)
 
 int cmd_stop(struct kovctl *k)
 {
-	int rc = need_controller(k);
+	int rc = kovctl_need_controller(k);
 	if (rc)
 		return rc;
 	rc = kovctl_stop(k);
@@ -369,7 +368,7 @@ int cmd_counts(struct kovctl *k)
 
 int cmd_instrument(struct kovctl *k)
 {
-	int rc = need_controller(k);
+	int rc = kovctl_need_controller(k);
 	if (rc)
 		return rc;
 	uint16_t what = k->o->what ? k->o->what : PROTO_INSTR_INVOCATIONS;

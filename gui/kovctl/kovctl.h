@@ -25,7 +25,7 @@
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
-                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT };
+                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT, CMD_SWAP };
 
 struct kovctl_opts {
 	bool help;
@@ -51,7 +51,8 @@ struct kovctl_opts {
 	unsigned top_n;              /* top, replay: rows (0: 10) */
 	uint32_t interval_ms;        /* start: report interval (0: the target's) */
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
-	uint64_t coid;               /* instrument: one object (0: all of the process's) */
+	uint64_t coid;               /* instrument: one object (0: all of the process's); swap */
+	const char *to_class;        /* swap --to */
 	bool on, has_on;             /* instrument */
 	uint16_t what;               /* instrument --what: PROTO_INSTR_* (0: calls) */
 	const char *sort;            /* lockstat: wait (default), contentions, acquisitions */
@@ -103,6 +104,9 @@ int cmd_record(struct kovctl *k);
 int cmd_replay(struct kovctl *k);   /* needs no connection */
 int cmd_lockstat(struct kovctl *k);
 int cmd_instrument(struct kovctl *k);
+int cmd_swap(struct kovctl *k);
+/* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason on stderr. */
+int kovctl_need_controller(struct kovctl *k);
 
 /* Shared by the monitoring commands (cmd_monitor.c): each returns an exit code. */
 int kovctl_configure(struct kovctl *k, const struct proto_pmu_config *cfg, bool quiet);

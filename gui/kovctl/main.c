@@ -31,6 +31,7 @@ static int run(struct kovctl *k)
 	case CMD_REPLAY: return cmd_replay(k);
 	case CMD_LOCKSTAT: return cmd_lockstat(k);
 	case CMD_INSTRUMENT: return cmd_instrument(k);
+	case CMD_SWAP: return cmd_swap(k);
 	default: return EXIT_USAGE;
 	}
 }

@@ -52,6 +52,10 @@ const char kovctl_usage[] =
 	"                               of process N (0: the kernel) or one object (top --metric\n"
 	"                               invocations), or the lockstat figures of its monitored\n"
 	"                               mutexes (locks; processes only)\n"
+	"  swap --pid N --coid C --to CLASS\n"
+	"                               hot-swap a live object of process N to another class\n"
+	"                               with the same interface (e.g. Counter <-> DCounter); prints\n"
+	"                               each phase's time and the calls held, or why it could not\n"
 	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
@@ -89,6 +93,7 @@ static const struct cmd_def cmds[] = {
 	{ "export", CMD_EXPORT, "--format --out --event" },
 	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
+	{ "swap", CMD_SWAP, "--pid --coid --to" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -197,7 +202,7 @@ static int connection_option(struct kovctl_opts *o, const char *name, const char
 	return 0;
 }
 
-/* --pid, --class, --coid, --what: what a command is about. */
+/* --pid, --class, --coid, --to, --what: what a command is about. */
 static int subject_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
 			  size_t n)
 {
@@ -214,6 +219,10 @@ static int subject_option(struct kovctl_opts *o, const char *name, const char *v
 	} else if (!strcmp(name, "--coid")) {
 		if (!parse_addr(val, &o->coid) || !o->coid)
 			return usage_error(err, n, "--coid needs an object's hex COID, not '%s'", val, "");
+	} else if (!strcmp(name, "--to")) {
+		if (!*val || strlen(val) > PROTO_CLASS_MAX)
+			return usage_error(err, n, "--to needs a class name of 1 to 31 bytes, not '%s'", val, "");
+		o->to_class = val;
 	} else if (!strcmp(name, "--what")) {
 		if (!strcmp(val, "calls"))
 			o->what = PROTO_INSTR_INVOCATIONS;
@@ -454,6 +463,8 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 				   "stcx, branchmiss, mmu, ipc, invocations or an event name)", "", "");
 	if (o->cmd == CMD_INSTRUMENT && (!o->has_pid || !o->has_on))
 		return usage_error(err, n, "instrument needs --pid N and on or off", "", "");
+	if (o->cmd == CMD_SWAP && (!o->has_pid || !o->coid || !o->to_class))
+		return usage_error(err, n, "swap needs --pid N, --coid C and --to CLASS", "", "");
 	if (o->cmd == CMD_RECORD && !o->out)
 		return usage_error(err, n, "record needs --out FILE", "", "");
 	if (o->cmd == CMD_SYMBOLS && o->n_addrs == 0)

@@ -20,6 +20,10 @@ long km_state(struct km_state *out);
 /* Invocation counting (what 1) or monitored sleep locks' figures (what 2) on object `index`
  * of pid's space (pid 0: the kernel, calls only; index ~0u: all its live objects). */
 long km_instrument(unsigned int pid, unsigned int index, int on, int what);
+/* Asks pid's runtime to hot-swap its object `index` to class cls (KM_CLASS_NAME bytes, NUL
+ * inside); 0 and the runtime's answer, or -errno (kernel/abi/syscall_nr.h, SYS_KM_SWAP). */
+long km_swap(unsigned int pid, unsigned int index, const char cls[KM_CLASS_NAME],
+	     struct km_swap_answer *answer);
 /* Every process's monitored locks (mutex_monitor): records written. */
 long km_locks(struct km_lock_record *buf, unsigned int max);
 
