@@ -206,7 +206,7 @@ static void make_call(struct fuzzer *f, struct call *c)
 		c->nr = SYS_MEMINFO;
 		/* Wrong ones, or the harmless reads; not the heap mark or report (the parent's leak
 		 * check owns them). */
-		c->a[0] = chance(r, 50) ? below(r, 6) : MEMINFO_ULTT_TABLES + 1 + below(r, 1ull << 62);
+		c->a[0] = chance(r, 50) ? below(r, 6) : MEMINFO_HEAP_UNOWNED + 1 + below(r, 1ull << 62);
 		c->must_fail = c->a[0] > MEMINFO_SOCKETS;
 		break;
 	case 6:
