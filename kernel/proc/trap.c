@@ -85,9 +85,9 @@ void exception_dispatch(struct trap_frame *tf)
 {
 	bool user = tf->msr & MSR_PR;
 	/* What a device's or the tick's handler allocates is the kernel's, not the interrupted
-	 * thread's process's: it would otherwise be charged at random (kernel/mm/kmem.h). The
-	 * performance monitor's handler allocates nothing. The switch in sched_preempt sets the
-	 * account of the thread it switches to, so the interrupted one's is back by then. */
+	 * thread's process's, which would be charged at random (kernel/mm/kmem.h); the performance
+	 * monitor's handler allocates nothing. The interrupted thread's account is back before
+	 * sched_preempt, whose switch, if any, sets the incoming thread's. */
 	unsigned heap;
 	if (tf->nip == (uint64_t)hcall_cede_return)
 		wake_cede_ended();   /* this frame now holds where the cede returns to */
