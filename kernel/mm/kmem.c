@@ -50,21 +50,29 @@ static struct { volatile uint64_t pc; volatile int64_t live, mark; } sites[SITES
 
 /* Accounts (kmem.h). A slot is free, open (its process lives) or orphaned (its process is gone
  * but blocks charged to it are not): an orphaned slot is not reused before its count is 0, so
- * a count never mixes two processes. */
-enum { ACCOUNT_FREE, ACCOUNT_OPEN, ACCOUNT_ORPHANED };
+ * a count never mixes two processes. The state's low bits say which, the rest count the times
+ * the slot was freed: a kfree that read an orphaned slot's count as 0 and was held up cannot
+ * free the slot again once a later process has it. */
+enum { ACCOUNT_FREE, ACCOUNT_OPEN, ACCOUNT_ORPHANED, ACCOUNT_KIND = 3, ACCOUNT_FREED = 4 };
 static struct { volatile int64_t live; volatile uint32_t state; } accounts[KMEM_ACCOUNTS] = {
 	[KMEM_KERNEL] = { 0, ACCOUNT_OPEN },
 };
 static volatile uint32_t account_hint = 1;
+
+static uint32_t kind(uint32_t state)
+{
+	return state & ACCOUNT_KIND;
+}
 
 unsigned kmem_account_open(void)
 {
 	uint32_t start = __atomic_load_n(&account_hint, __ATOMIC_RELAXED);
 	for (uint32_t n = 0; n < KMEM_ACCOUNTS - 1; n++) {
 		uint32_t a = 1 + (start - 1 + n) % (KMEM_ACCOUNTS - 1);
-		uint32_t free = ACCOUNT_FREE;
-		if (__atomic_compare_exchange_n(&accounts[a].state, &free, ACCOUNT_OPEN, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+		uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+		if (kind(s) == ACCOUNT_FREE &&
+		    __atomic_compare_exchange_n(&accounts[a].state, &s, s | ACCOUNT_OPEN, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&account_hint, a % (KMEM_ACCOUNTS - 1) + 1, __ATOMIC_RELAXED);
 			return a;
 		}
@@ -76,9 +84,10 @@ unsigned kmem_account_open(void)
  * find it so, and only one of them frees it. */
 static void release_if_empty(unsigned a)
 {
-	uint32_t orphaned = ACCOUNT_ORPHANED;
-	if (__atomic_load_n(&accounts[a].live, __ATOMIC_SEQ_CST) == 0)
-		__atomic_compare_exchange_n(&accounts[a].state, &orphaned, ACCOUNT_FREE, false,
+	uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+	if (kind(s) == ACCOUNT_ORPHANED && __atomic_load_n(&accounts[a].live, __ATOMIC_SEQ_CST) == 0)
+		__atomic_compare_exchange_n(&accounts[a].state, &s,
+					    (s & ~(uint32_t)ACCOUNT_KIND) + ACCOUNT_FREED, false,
 					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
@@ -86,7 +95,9 @@ void kmem_account_close(unsigned a)
 {
 	if (a == KMEM_KERNEL || a >= KMEM_ACCOUNTS)
 		return;
-	__atomic_store_n(&accounts[a].state, ACCOUNT_ORPHANED, __ATOMIC_SEQ_CST);
+	uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&accounts[a].state, (s & ~(uint32_t)ACCOUNT_KIND) | ACCOUNT_ORPHANED,
+			 __ATOMIC_SEQ_CST);
 	release_if_empty(a);
 }
 
@@ -107,7 +118,7 @@ uint64_t kmem_unowned_blocks(void)
 {
 	int64_t n = __atomic_load_n(&accounts[KMEM_KERNEL].live, __ATOMIC_RELAXED);
 	for (unsigned a = 1; a < KMEM_ACCOUNTS; a++)
-		if (__atomic_load_n(&accounts[a].state, __ATOMIC_RELAXED) == ACCOUNT_ORPHANED)
+		if (kind(__atomic_load_n(&accounts[a].state, __ATOMIC_RELAXED)) == ACCOUNT_ORPHANED)
 			n += __atomic_load_n(&accounts[a].live, __ATOMIC_RELAXED);
 	return n > 0 ? (uint64_t)n : 0;
 }
