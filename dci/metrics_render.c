@@ -62,6 +62,11 @@ static void kernel_counters(struct expo *t)
 	expo_simple(t, (uint64_t)meminfo(MEMINFO_FREE_PAGES));
 	expo_family(t, "kov_heap_blocks", EXPO_GAUGE, 0, "Kernel heap blocks in use.");
 	expo_simple(t, (uint64_t)meminfo(MEMINFO_HEAP_BLOCKS));
+	/* The figure to watch for leaks: kov_heap_blocks rises and falls with the processes and
+	 * connections alive at the scrape, this one does not. */
+	expo_family(t, "kov_heap_blocks_kernel", EXPO_GAUGE, 0, "Kernel heap blocks charged to no "
+		    "live process: the kernel's own and those that outlived their process.");
+	expo_simple(t, (uint64_t)meminfo(MEMINFO_HEAP_UNOWNED));
 }
 
 /* How the kernel's CPUs woke from their idle H_CEDE (kernel/abi/km_abi.h): a normal run

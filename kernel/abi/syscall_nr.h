@@ -107,6 +107,11 @@
 #define MEMINFO_ULTT_TABLES 8   /* user LTT tables: one per process and CPU its threads touched
                                    it on (threads migrate, so a process gains one on a CPU it
                                    first reaches) */
+#define MEMINFO_HEAP_OWN    9   /* kernel heap blocks charged to the calling process: what its
+                                   own threads allocated and nobody has freed yet */
+#define MEMINFO_HEAP_UNOWNED 10 /* kernel heap blocks charged to no live process: the kernel's
+                                   own and those that outlived the process that allocated them
+                                   (a leak shows here; kernel/mm/kmem.h) */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

@@ -40,6 +40,7 @@ struct percpu {
 	 * that the sampler reads them in three loads (kernel/include/kov_services.h: svc_running). */
 	uint32_t running_pid, running_tid;
 	struct km_proc *running_km;
+	uint32_t heap_account;     /* whom kmalloc charges (kernel/mm/kmem.h), set with `current` */
 	struct km_cpu *km_cpu;     /* the monitor's state for this CPU (kov/km_internal.h), from
 	                              before the first PMU interrupt (km_probe) */
 	uint64_t ipis;             /* inter-processor interrupts received */

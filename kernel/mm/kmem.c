@@ -12,6 +12,7 @@
 #include "../arch/cpu.h"
 #include "common/lib/string.h"
 #include "kernel/arch/symbols.h"
+#include "kernel/arch/percpu.h"
 
 #define HEADER 16                 /* keeps payloads 16-byte aligned; holds the block's tag */
 #define MIN_SHIFT 5               /* 32-byte blocks (16 of header + 16 of payload) */
@@ -20,7 +21,10 @@
 #define TAG_MAGIC 0x4b4d0000u     /* "KM" */
 #define TAG_LARGE 0x8000u
 
-struct header { uint32_t tag; uint32_t pages; uint64_t site; };   /* site: kmalloc's caller */
+/* site: kmalloc's caller's slot in sites[]; account: whom the block is charged to, so that
+ * kfree uncharges the allocator's account whoever frees it. */
+struct header { uint32_t tag; uint32_t pages; uint16_t site, account; uint32_t unused; };
+_Static_assert(sizeof(struct header) == HEADER, "the header keeps payloads 16-byte aligned");
 struct free_block { struct free_block *next; };
 
 struct slab {
@@ -43,6 +47,95 @@ static volatile uint64_t empty_slabs;   /* pages kept with every block free */
  * table's size share the last slot's count under address 0. */
 #define SITES 256
 static struct { volatile uint64_t pc; volatile int64_t live, mark; } sites[SITES];
+
+/* Accounts (kmem.h). A slot is free, open (its process lives) or orphaned (its process is gone
+ * but blocks charged to it are not): an orphaned slot is not reused before its count is 0, so
+ * a count never mixes two processes. The state's low bits say which, the rest count the times
+ * the slot was freed: a kfree that read an orphaned slot's count as 0 and was held up cannot
+ * free the slot again once a later process has it. */
+enum { ACCOUNT_FREE, ACCOUNT_OPEN, ACCOUNT_ORPHANED, ACCOUNT_KIND = 3, ACCOUNT_FREED = 4 };
+static struct { volatile int64_t live; volatile uint32_t state; } accounts[KMEM_ACCOUNTS] = {
+	[KMEM_KERNEL] = { 0, ACCOUNT_OPEN },
+};
+static volatile uint32_t account_hint = 1;
+
+static uint32_t kind(uint32_t state)
+{
+	return state & ACCOUNT_KIND;
+}
+
+unsigned kmem_account_open(void)
+{
+	uint32_t start = __atomic_load_n(&account_hint, __ATOMIC_RELAXED);
+	for (uint32_t n = 0; n < KMEM_ACCOUNTS - 1; n++) {
+		uint32_t a = 1 + (start - 1 + n) % (KMEM_ACCOUNTS - 1);
+		uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+		if (kind(s) == ACCOUNT_FREE &&
+		    __atomic_compare_exchange_n(&accounts[a].state, &s, s | ACCOUNT_OPEN, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&account_hint, a % (KMEM_ACCOUNTS - 1) + 1, __ATOMIC_RELAXED);
+			return a;
+		}
+	}
+	return KMEM_KERNEL;
+}
+
+/* An orphaned account whose count reached 0 is free again; close and the last kfree may both
+ * find it so, and only one of them frees it. */
+static void release_if_empty(unsigned a)
+{
+	uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+	if (kind(s) == ACCOUNT_ORPHANED && __atomic_load_n(&accounts[a].live, __ATOMIC_SEQ_CST) == 0)
+		__atomic_compare_exchange_n(&accounts[a].state, &s,
+					    (s & ~(uint32_t)ACCOUNT_KIND) + ACCOUNT_FREED, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+void kmem_account_close(unsigned a)
+{
+	if (a == KMEM_KERNEL || a >= KMEM_ACCOUNTS)
+		return;
+	uint32_t s = __atomic_load_n(&accounts[a].state, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&accounts[a].state, (s & ~(uint32_t)ACCOUNT_KIND) | ACCOUNT_ORPHANED,
+			 __ATOMIC_SEQ_CST);
+	release_if_empty(a);
+}
+
+unsigned kmem_account_swap(unsigned a)
+{
+	struct percpu *cpu = this_cpu();
+	unsigned was = cpu->heap_account;
+	cpu->heap_account = a;
+	return was;
+}
+
+uint64_t kmem_account_blocks(unsigned a)
+{
+	return a < KMEM_ACCOUNTS ? (uint64_t)__atomic_load_n(&accounts[a].live, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t kmem_unowned_blocks(void)
+{
+	int64_t n = __atomic_load_n(&accounts[KMEM_KERNEL].live, __ATOMIC_RELAXED);
+	for (unsigned a = 1; a < KMEM_ACCOUNTS; a++)
+		if (kind(__atomic_load_n(&accounts[a].state, __ATOMIC_RELAXED)) == ACCOUNT_ORPHANED)
+			n += __atomic_load_n(&accounts[a].live, __ATOMIC_RELAXED);
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+static void charge(struct header *h)
+{
+	unsigned a = this_cpu()->heap_account;
+	h->account = (uint16_t)(a < KMEM_ACCOUNTS ? a : KMEM_KERNEL);
+	__atomic_fetch_add(&accounts[h->account].live, 1, __ATOMIC_SEQ_CST);
+}
+
+static void uncharge(const struct header *h)
+{
+	unsigned a = h->account % KMEM_ACCOUNTS;
+	if (__atomic_sub_fetch(&accounts[a].live, 1, __ATOMIC_SEQ_CST) == 0 && a != KMEM_KERNEL)
+		release_if_empty(a);
+}
 
 static unsigned site_slot(uint64_t pc)
 {
@@ -200,8 +293,9 @@ void *kmalloc(size_t size)
 	}
 	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
 	uint64_t pc = (uint64_t)__builtin_return_address(0);
-	h->site = site_slot(pc);
+	h->site = (uint16_t)site_slot(pc);
 	__atomic_fetch_add(&sites[h->site].live, 1, __ATOMIC_RELAXED);
+	charge(h);
 	return (uint8_t *)h + HEADER;
 }
 
@@ -216,6 +310,7 @@ void kfree(void *p)
 	}
 	__atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&sites[h->site % SITES].live, 1, __ATOMIC_RELAXED);
+	uncharge(h);
 	if (h->tag & TAG_LARGE) {
 		uint32_t pages = h->pages;
 		h->tag = 0;

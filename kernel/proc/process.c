@@ -241,6 +241,8 @@ static void release_process(struct process *p)
 	destroy_address_space(p);
 	km_process_free(p->km);
 	p->km = 0;
+	kmem_account_close(p->heap_account);   /* none of its threads runs any more */
+	p->heap_account = KMEM_KERNEL;
 }
 
 static bool has_refs(const void *key)
@@ -296,6 +298,7 @@ long process_spawn(const char *program, const char *args, uint32_t ppid)
 		return -KOV_ENOMEM;
 	}
 	p->live_threads = 1;
+	p->heap_account = kmem_account_open();
 	p->thread = thread_create_user(p->name, exec_user_start, p, -1, p, p->ctx);
 	if (!p->thread) {
 		leave_annex(p);

@@ -61,6 +61,8 @@ struct process {
 	uint64_t entry, toc, sp, argc, argv;   /* initial user state */
 	int32_t sockets[PROC_MAX_SOCKETS];     /* lwIP socket + 1 per fd, 0 free */
 	struct km_proc *km;                    /* the monitor's state for it (kernel/include/kov_hooks.h hooks) */
+	unsigned heap_account;                 /* what its threads allocate is charged to (kmem.h);
+	                                          what spawn allocates for it, to the spawner */
 	volatile uint32_t refs;                /* svc_process_get references: not freed before 0 */
 };
 

@@ -33,7 +33,8 @@ static struct thread *kp_head;
 
 /* cpu->current and what the sampler reads of it (kernel/include/kov_services.h: svc_running). During
  * a switch that is the thread switching out, whose stack is still the one running, up to
- * switch_context(). A thread's process, its pid and its km never change while it can run. */
+ * switch_context(). A thread's process, its pid, km and heap account never change while it can
+ * run. */
 static void set_current(struct percpu *cpu, struct thread *t)
 {
 	struct process *p = t->proc;
@@ -41,6 +42,7 @@ static void set_current(struct percpu *cpu, struct thread *t)
 	cpu->running_pid = p ? p->pid : 0;
 	cpu->running_tid = t->tid;
 	cpu->running_km = p ? p->km : 0;
+	cpu->heap_account = p ? p->heap_account : KMEM_KERNEL;
 }
 
 /* With q->lock held and interrupts off: switch to the next runnable thread (or idle). The

@@ -122,6 +122,8 @@ static long meminfo(uint64_t what)
 		kmem_sites_mark();
 		return 0;
 	case MEMINFO_ULTT_TABLES: return (long)process_ultt_tables();
+	case MEMINFO_HEAP_OWN: return (long)kmem_account_blocks(current_process()->heap_account);
+	case MEMINFO_HEAP_UNOWNED: return (long)kmem_unowned_blocks();
 	default: return -KOV_EINVAL;
 	}
 }

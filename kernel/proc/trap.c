@@ -16,6 +16,7 @@
 #include "kernel/arch/cpu.h"
 #include "kernel/mm/mmu.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/kmem.h"
 #include "kernel/include/kov_hooks.h"
 
 /* Handlers start in real mode; everything but the MMU's fast paths runs translated, so it can
@@ -83,6 +84,11 @@ static bool in_user_ltt(const struct trap_frame *tf)
 void exception_dispatch(struct trap_frame *tf)
 {
 	bool user = tf->msr & MSR_PR;
+	/* What a device's or the tick's handler allocates is the kernel's, not the interrupted
+	 * thread's process's, which would be charged at random (kernel/mm/kmem.h); the performance
+	 * monitor's handler allocates nothing. The interrupted thread's account is back before
+	 * sched_preempt, whose switch, if any, sets the incoming thread's. */
+	unsigned heap;
 	if (tf->nip == (uint64_t)hcall_cede_return)
 		wake_cede_ended();   /* this frame now holds where the cede returns to */
 	switch (tf->vector) {
@@ -112,9 +118,11 @@ void exception_dispatch(struct trap_frame *tf)
 		break;
 	case 0x900:
 		translation_on();
+		heap = kmem_account_swap(KMEM_KERNEL);
 		timer_interrupt(tf);
 		sched_tick();
 		km_tick(tf);
+		kmem_account_swap(heap);
 		sched_preempt(tf);
 		break;
 	case 0x500:
@@ -122,7 +130,9 @@ void exception_dispatch(struct trap_frame *tf)
 			panic_trap(tf, "external interrupt on a platform that takes none");
 		translation_on();
 		timer_check();
+		heap = kmem_account_swap(KMEM_KERNEL);
 		platform->external_interrupt();
+		kmem_account_swap(heap);
 		sched_preempt(tf);   /* a device or an IPI may have woken a thread to run now */
 		break;
 	case 0xc00:

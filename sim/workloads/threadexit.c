@@ -33,8 +33,9 @@ int main(int argc, char **argv)
 	int warm = spawn("threadexit", "child");
 	wait_pid(warm, 0);
 	wl_warm_every_cpu();
-	/* Kernel heap blocks and page-manager frames are exact; free pages may differ by the heap's
-	 * fragmentation (same blocks on different pages), so they are only reported. */
+	/* Kernel heap blocks (ours, the kernel's and reaped processes': the child's among them once
+	 * it is gone, wl_heap_blocks_mine) and page-manager frames are exact; free pages may differ
+	 * by the heap's fragmentation (same blocks on different pages), so they are only reported. */
 	long blocks = wl_settled_heap_blocks(), pages = meminfo(MEMINFO_FREE_PAGES);
 	long frames = meminfo(MEMINFO_PM_FRAMES);
 	meminfo(MEMINFO_HEAP_MARK);   /* each allocation site's live blocks, for the report below */
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
 	/* A block whose object waits for a CPU's quiescent point can stay longer than the settle
 	 * time on a loaded host: give it 2 s more, then name the sites that still differ. */
 	for (uint64_t t = clock_ns(); blocks2 != blocks && clock_ns() - t < 2000000000ull;)
-		yield(), blocks2 = meminfo(MEMINFO_HEAP_BLOCKS);
+		yield(), blocks2 = wl_heap_blocks_mine();
 	if (blocks2 != blocks)
 		meminfo(MEMINFO_HEAP_REPORT);
 	long pages2 = meminfo(MEMINFO_FREE_PAGES);

@@ -91,17 +91,25 @@ static inline void wl_warm_every_cpu(void)
 	}
 }
 
-/* The kernel heap's block count once deferred destruction has caught up. A destroyed clustered
- * object is freed only after every CPU has passed a quiescent point, so a count read just after a
- * child is reaped may still hold its objects (38 blocks, seen once on a loaded 4-CPU host). Waits
- * until the count has held for 100 ms, at most 3 s. */
+/* Kernel heap blocks no other live process can move: the caller's own, the kernel's and those
+ * of processes already reaped (kernel/mm/kmem.h's accounts). A child's blocks are among them
+ * once it is reaped, and the blocks other processes hold come and go outside them. */
+static inline long wl_heap_blocks_mine(void)
+{
+	return meminfo(MEMINFO_HEAP_OWN) + meminfo(MEMINFO_HEAP_UNOWNED);
+}
+
+/* wl_heap_blocks_mine once deferred destruction has caught up. A destroyed clustered object is
+ * freed only after every CPU has passed a quiescent point, so a count read just after a child is
+ * reaped may still hold its objects (38 blocks, seen once on a loaded 4-CPU host). Waits until
+ * the count has held for 100 ms, at most 3 s. */
 static inline long wl_settled_heap_blocks(void)
 {
-	long last = meminfo(MEMINFO_HEAP_BLOCKS);
+	long last = wl_heap_blocks_mine();
 	uint64_t start = clock_ns(), since = start;
 	while (clock_ns() - since < 100000000ull && clock_ns() - start < 3000000000ull) {
 		yield();
-		long now = meminfo(MEMINFO_HEAP_BLOCKS);
+		long now = wl_heap_blocks_mine();
 		if (now != last)
 			last = now, since = clock_ns();
 	}

@@ -1,7 +1,8 @@
 # The soak's short form (make soak runs it for SOAK_SECONDS, 1800 by default): 4 CPUs running
 # pagestorm, sleepbench and httpd while a controller samples at a high rate, observers come
 # and go, /metrics is scraped and httpd is asked; then every sample is accounted for from the
-# target's own counters and the kernel's memory must not drift (tests/soak/soak.py; Debian's python3, whose prometheus_client parses /metrics).
+# target's own counters and the kernel's memory must not drift: free pages, and heap blocks charged
+# to no live process, where leaks show (tests/soak/soak.py; Debian's python3, whose prometheus_client parses /metrics).
 source "$(dirname "$0")/lib.bash"
 seconds=${SOAK_SECONDS:-45}
 port=$(free_port) mport=$(free_port) hport=$(free_port)
