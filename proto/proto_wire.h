@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "proto.h"
+#include "proto_swap.h"
 #include "common/lib/bytes.h"
 #include "common/lib/string.h"
 
@@ -233,6 +234,8 @@ union proto_any_fixed {
 	struct proto_symbol_query symbol_query;
 	struct proto_start start;
 	struct proto_instrument instrument;
+	struct proto_swap swap;
+	struct proto_swapped swapped;
 };
 
 int proto_encode_fixed(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,

@@ -124,10 +124,16 @@ bool co_stack_inside(uint64_t sp, void *const reps[CO_MAX_CPUS])
 	return true;
 }
 
+/* A single rep that exists is read without the root's lock: forwarded calls come from every
+ * thread at once, and on a machine whose CPUs take turns a preempted lock holder would hold
+ * them all for its turn. */
 static void *rep_of(struct co_root *root)
 {
+	void *rep = root->kind == CO_SINGLE_REP ? __atomic_load_n(&root->reps[0], __ATOMIC_ACQUIRE) : 0;
+	if (rep)
+		return rep;
 	int state = co_runtime_lock(&root->lock);
-	void *rep = co_root_rep_here(root);
+	rep = co_root_rep_here(root);
 	co_runtime_unlock(&root->lock, state);
 	return rep;
 }

@@ -9,7 +9,10 @@
  * is counted by its thread; the counter's final total must equal their sum (nothing lost or
  * counted twice), and every swap must succeed.
  *     swapstress [swaps 10000] [threads 4]
- * Prints the phases' median and maximum times, calls held and forwarded, and "passed". */
+ * Prints the phases' median and maximum times, calls held and forwarded, and "passed".
+ *     swapstress serve [seconds 60] [threads 4]
+ * only adds, for the monitor to swap the counter from outside (kovctl swap), then checks the
+ * total the same way. */
 #include "workload.h"
 #include <dcounter.h>
 #include "common/co/co_swap.h"
@@ -182,6 +185,26 @@ static void adder(void *arg)
 	}
 }
 
+static void start_adders(coid_t c, struct adder *adders, int *tids, long threads)
+{
+	for (long t = 0; t < threads; t++) {
+		adders[t] = (struct adder){ c, 0 };
+		tids[t] = thread_create(adder, &adders[t], -1);
+	}
+}
+
+/* Stops and joins them; the adds they made. */
+static long stop_adders(struct adder *adders, const int *tids, long threads)
+{
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	long adds = 0;
+	for (long t = 0; t < threads; t++) {
+		thread_join(tids[t]);
+		adds += adders[t].adds;
+	}
+	return adds;
+}
+
 static void sort(uint64_t *v, long n)   /* Shell's sort: the C library has no qsort */
 {
 	for (long gap = n / 2; gap > 0; gap /= 2)
@@ -207,10 +230,7 @@ static void stress(long swaps, long threads)
 	int tids[MAX_THREADS];
 	uint64_t *phase[3] = { malloc(swaps * 8), malloc(swaps * 8), malloc(swaps * 8) };
 	check(c && phase[0] && phase[1] && phase[2], "counter and tables made");
-	for (long t = 0; t < threads; t++) {
-		adders[t] = (struct adder){ c, 0 };
-		tids[t] = thread_create(adder, &adders[t], -1);
-	}
+	start_adders(c, adders, tids, threads);
 	while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < threads)   /* all calling it */
 		yield();
 	const struct co_swappable *to[2] = { co_swappable_named("DCounter"), co_swappable_named("Counter") };
@@ -229,12 +249,7 @@ static void stress(long swaps, long threads)
 		held += (long)r.held;
 		forwarded += (long)r.forwarded;
 	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	long adds = 0;
-	for (long t = 0; t < threads; t++) {
-		thread_join(tids[t]);
-		adds += adders[t].adds;
-	}
+	long adds = stop_adders(adders, tids, threads);
 	long total = dcounter_total(c);
 	printf("swapstress: %ld swaps by %ld threads' adds: %ld succeeded; %ld calls held, %ld "
 	       "forwarded; %ld adds, total %ld; now a %s\n", swaps, threads, ok, held, forwarded,
@@ -252,8 +267,31 @@ static void stress(long swaps, long threads)
 	check(held > 0, "some calls were held in the block phase");
 }
 
+/* Adders on a shared Counter for `seconds`, while others swap it. */
+static void serve(long seconds, long threads)
+{
+	coid_t c = counter_new();
+	struct adder adders[MAX_THREADS];
+	int tids[MAX_THREADS];
+	start_adders(c, adders, tids, threads);
+	printf("swapstress: serving a Counter (object %u) with %ld threads for %ld s\n",
+	       (unsigned)co_index(c), threads, seconds);
+	for (uint64_t end = clock_ns() + (uint64_t)seconds * 1000000000ull; clock_ns() < end;)
+		yield();
+	long adds = stop_adders(adders, tids, threads);
+	long total = dcounter_total(c);
+	printf("swapstress: served: %ld adds, total %ld; now a %s\n", adds, total, class_of(c));
+	check(total == adds, "the total equals the adds made");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "serve")) {
+		long threads = wl_number(argc > 3 ? argv[3] : 0, 4);
+		serve(wl_number(argc > 2 ? argv[2] : 0, 60), threads < 1 || threads > MAX_THREADS ? 4 : threads);
+		printf("swapstress: %s\n", failures ? "FAILED" : "passed");
+		return failures ? 1 : 0;
+	}
 	long swaps = wl_number(argc > 1 ? argv[1] : 0, 10000);
 	long threads = wl_number(argc > 2 ? argv[2] : 0, 4);
 	if (swaps < 1 || threads < 1 || threads > MAX_THREADS) {

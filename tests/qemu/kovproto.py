@@ -28,6 +28,20 @@ STATUS_EX = 0x0B          # 1.3: STATUS and samples_discarded
 SERVER_HELLO_EX = 0x0C    # 1.5: an accepted SERVER_HELLO and cpus_run
 WAKEUPS_GET, WAKEUPS = 0x0D, 0x0E   # 1.5: the kernel's wake-up counters
 CPUS_RUN = ("unknown", "take-turns", "parallel")
+SWAP, SWAPPED = 0x208, 0x309        # 1.6: hot swaps
+
+def swapped(p):
+    """SWAPPED's payload as a dict (docs/protocol.md)."""
+    pid, coid, result, walks = struct.unpack(">IQHI", p[:18])
+    at, fwd, blk, xfer, forwarded, held = struct.unpack(">QQQQQQ", p[18:66])
+    (n,) = struct.unpack(">H", p[66:68])
+    frm = p[68:68 + n].decode()
+    (m,) = struct.unpack(">H", p[68 + n:70 + n])
+    to = p[70 + n:70 + n + m].decode()
+    assert len(p) == 70 + n + m, "SWAPPED of %d bytes" % len(p)
+    return {"pid": pid, "coid": coid, "result": result, "walks": walks, "at_ns": at,
+            "forward_ns": fwd, "block_ns": blk, "transfer_ns": xfer, "forwarded": forwarded,
+            "held": held, "from": frm, "to": to}
 
 def symbol_table_get(req, pid=0):
     return frame(SYMBOL_TABLE_GET, req, struct.pack(">I", pid))

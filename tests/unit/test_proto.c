@@ -14,6 +14,7 @@
 #include <string.h>
 #include "common/lib/bytes.h"
 #include "proto/proto.h"
+#include "proto/proto_swap.h"
 
 #define BUF 4096
 #define REQ(type) (0x00A00000u + (type))
@@ -765,6 +766,48 @@ static void check_start(const struct proto_frame *f)
 	assert_same_frame(f, again, proto_encode_start(again, BUF, f->req, f->flags, &m));
 }
 
+/* SWAP and SWAPPED (1.6): their byte layouts and refusals are in test_proto_swap.c. */
+static const struct proto_swap swap_req = { 9, 0x10000040, PROTO_STR("DCounter") };
+
+static int build_swap(uint8_t *b, size_t cap)
+{
+	return proto_encode_swap(b, cap, REQ(PROTO_SWAP), 0, &swap_req);
+}
+
+static void check_swap(const struct proto_frame *f)
+{
+	struct proto_swap m;
+	assert_int_equal(proto_decode_swap(f, &m), 0);
+	assert_int_equal(m.pid, swap_req.pid);
+	assert_true(m.coid == swap_req.coid);
+	assert_int_equal(m.to.len, 8);
+	assert_memory_equal(m.to.s, "DCounter", 8);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_swap(again, BUF, f->req, f->flags, &m));
+}
+
+static const struct proto_swapped swapped = { 9, 0x10000040, PROTO_SWAP_OK, 2, 123456789, 1000,
+					       200, 30, 4000, 5, PROTO_STR("Counter"),
+					       PROTO_STR("DCounter") };
+
+static int build_swapped(uint8_t *b, size_t cap)
+{
+	return proto_encode_swapped(b, cap, 0, 0, &swapped);
+}
+
+static void check_swapped(const struct proto_frame *f)
+{
+	struct proto_swapped m;
+	assert_int_equal(proto_decode_swapped(f, &m), 0);
+	assert_int_equal(m.result, PROTO_SWAP_OK);
+	assert_true(m.at_ns == swapped.at_ns && m.forward_ns == swapped.forward_ns &&
+		    m.block_ns == swapped.block_ns && m.transfer_ns == swapped.transfer_ns &&
+		    m.forwarded == swapped.forwarded && m.held == swapped.held && m.walks == 2);
+	assert_int_equal(m.from.len, 7);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_swapped(again, BUF, f->req, f->flags, &m));
+}
+
 static const struct proto_instrument instrument = { 7, 0xD0000030, PROTO_INSTR_INVOCATIONS, 1 };
 
 static int build_instrument(uint8_t *b, size_t cap)
@@ -1089,6 +1132,8 @@ static const struct kind kinds[] = {
 	{ "config_get", PROTO_CONFIG_GET, build_config_get, check_config_get },
 	{ "start", PROTO_START, build_start, check_start },
 	{ "instrument", PROTO_INSTRUMENT, build_instrument, check_instrument },
+	{ "swap", PROTO_SWAP, build_swap, check_swap },
+	{ "swapped", PROTO_SWAPPED, build_swapped, check_swapped },
 	{ "stop", PROTO_STOP, build_stop, check_stop },
 	{ "samples", PROTO_SAMPLES, build_samples, check_samples },
 	{ "counts", PROTO_INTERVAL_COUNTS, build_counts, check_counts },
@@ -1174,7 +1219,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 35);
+	assert_int_equal(known, 37);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -2024,7 +2069,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.5"));
+	assert_non_null(strstr(reason, "1.6"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);

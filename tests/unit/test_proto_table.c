@@ -82,7 +82,7 @@ static void test_every_type_has_one_entry(void **state)
 		}
 	}
 	size_t entries = proto_session_message_count + proto_scan_message_count +
-		proto_pmu_message_count + proto_data_message_count;
+		proto_pmu_message_count + proto_data_message_count + proto_swap_message_count;
 	assert_int_equal(known, (int)entries);
 }
 
