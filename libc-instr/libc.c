@@ -28,7 +28,10 @@ int spawn(const char *program, const char *args)
 	return (int)__syscall(SYS_SPAWN, (long)program, (long)args, 0, 0, 0);
 }
 int kill(int pid) { return (int)__syscall(SYS_KILL, pid, 0, 0, 0, 0); }
-int wait_pid(int pid, int *status) { return (int)__syscall(SYS_WAIT, pid, (long)status, 0, 0, 0); }
+int wait_pid(int pid, int *status)
+{
+	return (int)uthread_blocking_syscall(SYS_WAIT, pid, (long)status, 0, 0);
+}
 void yield(void)
 {
 	co_quiescent();

@@ -1,6 +1,7 @@
 /* Socket and KM-information system call stubs (libc-instr/include/socket.h). */
 #include <kov.h>
 #include <socket.h>
+#include "uthread.h"
 #include "../kernel/abi/syscall_nr.h"
 
 int socket(int domain, int type, int protocol)
@@ -14,24 +15,24 @@ int bind(int fd, const struct sockaddr_in *addr, socklen_t len)
 int listen(int fd, int backlog) { return (int)__syscall(SYS_LISTEN, fd, backlog, 0, 0, 0); }
 int accept(int fd, struct sockaddr_in *addr, socklen_t *len)
 {
-	return (int)__syscall(SYS_ACCEPT, fd, (long)addr, (long)len, 0, 0);
+	return (int)uthread_blocking_syscall(SYS_ACCEPT, fd, (long)addr, (long)len, 0);
 }
 int connect(int fd, const struct sockaddr_in *addr, socklen_t len)
 {
-	return (int)__syscall(SYS_CONNECT, fd, (long)addr, len, 0, 0);
+	return (int)uthread_blocking_syscall(SYS_CONNECT, fd, (long)addr, len, 0);
 }
 long send(int fd, const void *buf, size_t len, int flags)
 {
-	return __syscall(SYS_SEND, fd, (long)buf, (long)len, flags, 0);
+	return uthread_blocking_syscall(SYS_SEND, fd, (long)buf, (long)len, flags);
 }
 long recv(int fd, void *buf, size_t len, int flags)
 {
-	return __syscall(SYS_RECV, fd, (long)buf, (long)len, flags, 0);
+	return uthread_blocking_syscall(SYS_RECV, fd, (long)buf, (long)len, flags);
 }
 int close(int fd) { return (int)__syscall(SYS_CLOSE, fd, 0, 0, 0, 0); }
 int poll(struct pollfd *fds, unsigned int n, int timeout_ms)
 {
-	return (int)__syscall(SYS_POLL, (long)fds, n, timeout_ms, 0, 0);
+	return (int)uthread_blocking_syscall(SYS_POLL, (long)fds, n, timeout_ms, 0);
 }
 int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {

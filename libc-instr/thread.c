@@ -236,7 +236,7 @@ int thread_create(void (*fn)(void *), void *arg, int cpu)
  * threads joining the same thread at once is undefined. */
 long thread_join(int tid)
 {
-	long rc = __syscall(SYS_THREAD_JOIN, tid, 0, 0, 0, 0);
+	long rc = uthread_blocking_syscall(SYS_THREAD_JOIN, tid, 0, 0, 0);
 	char here;
 	free(stack_take(tid, &here));
 	return rc;
@@ -251,12 +251,19 @@ void thread_exit(long code)
 		;
 }
 
-long futex_wait(volatile uint32_t *addr, uint32_t expected)
+/* A sleeping thread holds no rep pointers (quiescence), and a hot swap walks its stack from
+ * here (uthread_outside) instead of waiting for it to wake. */
+long uthread_blocking_syscall(long nr, long a1, long a2, long a3, long a4)
 {
-	uthread_park(__builtin_frame_address(0));   /* a sleeping thread holds no rep pointers */
-	long rc = __syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0, 0);
+	uthread_park(__builtin_frame_address(0));
+	long rc = __syscall(nr, a1, a2, a3, a4, 0);
 	uthread_unpark();
 	return rc;
+}
+
+long futex_wait(volatile uint32_t *addr, uint32_t expected)
+{
+	return uthread_blocking_syscall(SYS_FUTEX_WAIT, (long)addr, expected, 0, 0);
 }
 
 long futex_wake(volatile uint32_t *addr, long count)

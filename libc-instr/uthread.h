@@ -23,6 +23,8 @@ void uthread_quiescent(void);
  * something, so that its return address is saved above it). */
 void uthread_park(const void *sp);
 void uthread_unpark(void);
+/* A system call that may sleep, bracketed by a park (its own frame is where walks start). */
+long uthread_blocking_syscall(long nr, long a1, long a2, long a3, long a4);
 /* Whether thread record i is out of every call to the object with these reps (common/co/
  * co_swap.h's co_runtime_outside, for this runtime). */
 bool uthread_outside(unsigned i, const uint64_t calm_seen[UTHREAD_MAX], void *const *reps,

@@ -60,6 +60,9 @@ struct order_line { uint16_t item, qty; uint32_t amount; };
 uint64_t wh_take_stock(int w, const uint16_t *item, const uint16_t *qty, uint32_t *amount, int n);
 void wh_pay(int w, uint64_t amount);
 uint64_t wh_ytd(int w);
+/* The payments to w as their callers counted them (the truth wh_ytd must equal at the end,
+ * whatever classes served the warehouse meanwhile). */
+uint64_t wh_paid(int w);
 uint32_t wh_tax(int w);
 /* The truth of warehouse w's lock waits: ticks waited beyond an uncontended acquisition, and
  * the acquisitions that waited. wh_truth_init() measures the uncontended cost. */

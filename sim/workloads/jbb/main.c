@@ -132,6 +132,11 @@ int main(int argc, char **argv)
 	       "warehouse 0 payments %lu\n", (unsigned long)all, (unsigned long)(ns / 1000000),
 	       (unsigned long)(all * 1000000000ull / ns), (unsigned long)now[0], (unsigned long)now[1],
 	       (unsigned long)now[2], (unsigned long)wh_ytd(0));
+	bool paid_ok = true;
+	for (int w = 0; w < cfg.warehouses; w++)
+		paid_ok &= wh_ytd(w) == wh_paid(w);
+	printf("jbb: payments: every warehouse's year-to-date %s what its payers paid\n",
+	       paid_ok ? "equals" : "DIFFERS FROM");
 	for (int w = 0; w < cfg.warehouses; w++) {
 		uint64_t waits, wait = wh_truth_wait(w, &waits);
 		printf("jbb: warehouse %d object 0x%lx truth_wait=%lu waited=%lu\n", w,

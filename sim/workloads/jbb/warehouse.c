@@ -1,15 +1,28 @@
 /* Warehouse: the stock of every item and the year-to-date payments (jbb.h). A new order's
  * lines are taken from the stock as in TPC-C's new-order: the quantity goes down (and is
  * replenished below 10), the item's year-to-date and order counts go up, and the stock's data
- * text is searched for "ORIGINAL" (brand or generic). With locks=coarse one spin lock covers
- * the warehouse; with locks=fine each line takes the lock of its item's stripe only, and the
- * payments go to a per-CPU counter. */
+ * text is searched for "ORIGINAL" (brand or generic). Two classes with one interface, so either
+ * can be hot-swapped for the other (common/co/co_swap.h): "Warehouse" takes one spin lock for
+ * everything (locks=coarse at start); "WarehouseFine" takes the lock of each line's item stripe
+ * only and counts payments in a per-CPU DCounter (locks=fine). The stock and the figures live
+ * in the warehouse's data, which a swap hands from the old rep to the new one. */
 #include "jbb.h"
+#include "common/co/co_swap.h"
 
 struct stock {
 	uint32_t qty, ytd, orders, remote;
 	char data[52];                     /* 26 to 50 letters, sometimes with "ORIGINAL" */
 	bool original;                     /* data holds "ORIGINAL" (brand=flag reads this) */
+};
+
+/* What a warehouse is, whichever class serves it. */
+struct wh_data {
+	int id;
+	uint32_t tax;                      /* per mille */
+	uint64_t ytd;                      /* coarse: the payments; fine: those before the swap */
+	volatile uint64_t truth_wait, truth_waits;   /* the ground truth (atomic: several locks) */
+	volatile uint64_t paid;            /* the payments made, counted by their callers */
+	struct stock stock[ITEMS];
 };
 
 struct warehouse;
@@ -19,21 +32,18 @@ struct warehouse_ops {
 	void (*pay)(struct warehouse *w, uint64_t amount);
 	uint64_t (*ytd)(struct warehouse *w);
 };
+/* A rep: the locks of its class over the data. */
 struct warehouse {
 	const struct warehouse_ops *ops;
-	int id;
-	uint32_t tax;                      /* per mille */
-	struct spinlock lock;              /* coarse: everything below */
-	uint64_t ytd;
-	coid_t ytd_counter;                /* fine: a DCounter instead of ytd */
-	struct spinlock stripe[STOCK_STRIPES];   /* fine: stock[i] under stripe[i % STRIPES] */
-	volatile uint64_t truth_wait, truth_waits;   /* the ground truth (atomic: several locks) */
-	struct stock stock[ITEMS];
+	struct wh_data *d;
+	struct spinlock lock;              /* Warehouse: everything */
+	struct spinlock stripe[STOCK_STRIPES];   /* WarehouseFine: stock[i] under stripe[i % STRIPES] */
+	coid_t ytd_counter;                /* WarehouseFine: payments since it took over */
 };
 
 coid_t warehouse_coid[WAREHOUSES_MAX];
 static uint64_t uncontended;      /* ticks of an acquisition that did not wait */
-static struct warehouse *warehouses[WAREHOUSES_MAX];
+static struct wh_data *warehouses[WAREHOUSES_MAX];
 uint32_t item_price[ITEMS];
 
 static bool has_original(const char *s)
@@ -47,7 +57,7 @@ static bool has_original(const char *s)
 /* spin_lock, and the wait it took added to the warehouse's truth if its first try failed: as
  * lockbench measures it (sim/workloads/lockbench.c), the contended path's SPIN_CONTENDED in
  * the word says so, and under full counting the look before the call. */
-static void lock(struct warehouse *w, struct spinlock *l)
+static void lock(struct wh_data *w, struct spinlock *l)
 {
 	bool waited = (l->word & SPIN_HOLDER) != 0;
 	uint64_t t0 = wl_tb();
@@ -92,40 +102,119 @@ CO_METHOD(uint64_t, warehouse_take_stock_m, struct warehouse *w, const uint16_t 
 	  const uint16_t *qty, uint32_t *amount, int n)
 {
 	uint64_t total = 0;
-	if (!cfg.fine)
-		lock(w, &w->lock);
-	for (int i = 0; i < n; i++) {
-		struct spinlock *l = &w->stripe[item[i] % STOCK_STRIPES];
-		if (cfg.fine)
-			lock(w, l);
-		amount[i] = take_line(&w->stock[item[i]], item[i], qty[i]);
-		if (cfg.fine)
-			spin_unlock(l);
-		total += amount[i];
-	}
-	if (!cfg.fine)
-		spin_unlock(&w->lock);
+	lock(w->d, &w->lock);
+	for (int i = 0; i < n; i++)
+		total += amount[i] = take_line(&w->d->stock[item[i]], item[i], qty[i]);
+	spin_unlock(&w->lock);
 	return total;
 }
 
 CO_METHOD(void, warehouse_pay_m, struct warehouse *w, uint64_t amount)
 {
-	if (cfg.fine) {
-		dcounter_add(w->ytd_counter, (long)amount);
-		return;
-	}
-	lock(w, &w->lock);
-	w->ytd += amount;
+	lock(w->d, &w->lock);
+	w->d->ytd += amount;
 	spin_unlock(&w->lock);
 }
 
 CO_METHOD(uint64_t, warehouse_ytd_m, struct warehouse *w)
 {
-	return cfg.fine ? (uint64_t)dcounter_total(w->ytd_counter) : w->ytd;
+	return w->d->ytd;
 }
 
-static const struct warehouse_ops warehouse_ops = { warehouse_take_stock_m, warehouse_pay_m, warehouse_ytd_m };
-static const struct co_class warehouse_class = { "Warehouse", &warehouse_ops, 3, 0 };
+CO_METHOD(uint64_t, warehouse_fine_take_stock_m, struct warehouse *w, const uint16_t *item,
+	  const uint16_t *qty, uint32_t *amount, int n)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < n; i++) {
+		struct spinlock *l = &w->stripe[item[i] % STOCK_STRIPES];
+		lock(w->d, l);
+		total += amount[i] = take_line(&w->d->stock[item[i]], item[i], qty[i]);
+		spin_unlock(l);
+	}
+	return total;
+}
+
+CO_METHOD(void, warehouse_fine_pay_m, struct warehouse *w, uint64_t amount)
+{
+	dcounter_add(w->ytd_counter, (long)amount);
+}
+
+CO_METHOD(uint64_t, warehouse_fine_ytd_m, struct warehouse *w)
+{
+	return w->d->ytd + (uint64_t)dcounter_total(w->ytd_counter);
+}
+
+static const struct warehouse_ops coarse_ops = { warehouse_take_stock_m, warehouse_pay_m, warehouse_ytd_m };
+static const struct warehouse_ops fine_ops = { warehouse_fine_take_stock_m, warehouse_fine_pay_m,
+					       warehouse_fine_ytd_m };
+static const struct co_class coarse_class = { "Warehouse", &coarse_ops, 3, 0 };
+static const struct co_class fine_class = { "WarehouseFine", &fine_ops, 3, 0 };
+
+/* A rep of cls over d; its locks belong to it from the start, whoever meets them first. */
+static struct warehouse *new_rep(const struct co_class *cls, struct wh_data *d)
+{
+	struct warehouse *w = malloc(sizeof *w);
+	if (!w)
+		return 0;
+	memset(w, 0, sizeof *w);
+	w->ops = cls->ops;
+	w->d = d;
+	bool ok = spin_lock_owner(&w->lock, w) == 0;
+	for (int s = 0; s < STOCK_STRIPES; s++)
+		ok &= spin_lock_owner(&w->stripe[s], w) == 0;
+	if (ok && cls == &fine_class)
+		ok = (w->ytd_counter = dcounter_new()) != 0;
+	if (!ok) {
+		free(w);
+		return 0;
+	}
+	return w;
+}
+
+/* The data goes on with the new class: only the rep (and a fine one's counter) is freed. */
+static void free_rep(struct co_root *root, void *rep)
+{
+	struct warehouse *w = rep;
+	if (w && w->ytd_counter)
+		co_destroy(w->ytd_counter);
+	free(rep ? rep : (void *)root);
+}
+
+/* The state both classes share: the data, with every payment folded into its ytd. */
+struct wh_state { struct wh_data *d; };
+
+static bool save(struct co_root *root, void *state)
+{
+	struct warehouse *w = root->reps[0];
+	if (w->ytd_counter)
+		w->d->ytd += (uint64_t)dcounter_total(w->ytd_counter);
+	((struct wh_state *)state)->d = w->d;
+	return true;
+}
+
+static struct co_root *make_root(const struct co_class *cls, struct wh_data *d)
+{
+	struct warehouse *w = new_rep(cls, d);
+	struct co_root *root = w ? wl_single_root(cls, w, free_rep) : 0;
+	if (w && !root)
+		free_rep(0, w);
+	return root;
+}
+
+static struct co_root *load_coarse(const void *state)
+{
+	return make_root(&coarse_class, ((const struct wh_state *)state)->d);
+}
+
+static struct co_root *load_fine(const void *state)
+{
+	return make_root(&fine_class, ((const struct wh_state *)state)->d);
+}
+
+static const struct co_swappable swappables[] = {
+	{ &coarse_class, "jbb-warehouse", sizeof(struct wh_state), save, load_coarse },
+	{ &fine_class, "jbb-warehouse", sizeof(struct wh_state), save, load_fine },
+};
 
 uint64_t wh_take_stock(int w, const uint16_t *item, const uint16_t *qty, uint32_t *amount, int n)
 {
@@ -135,6 +224,12 @@ uint64_t wh_take_stock(int w, const uint16_t *item, const uint16_t *qty, uint32_
 void wh_pay(int w, uint64_t amount)
 {
 	CO_CALL(struct warehouse, warehouse_coid[w], pay, amount);
+	__atomic_add_fetch(&warehouses[w]->paid, amount, __ATOMIC_RELAXED);
+}
+
+uint64_t wh_paid(int w)
+{
+	return warehouses[w]->paid;
 }
 
 uint64_t wh_ytd(int w)
@@ -160,33 +255,29 @@ static void stock_data(char *out, uint64_t *rng)
 
 bool warehouses_init(void)
 {
-	co_register_class(&warehouse_class);
+	co_register_class(&coarse_class);
+	co_register_class(&fine_class);
+	co_register_swappable(&swappables[0]);
+	co_register_swappable(&swappables[1]);
 	uint64_t rng = 0x5DEECE66Dull;
 	for (int i = 0; i < ITEMS; i++)
 		item_price[i] = 100 + (uint32_t)(jbb_random(&rng) % 9901);   /* 1.00 to 100.00 */
 	for (int wi = 0; wi < cfg.warehouses; wi++) {
-		struct warehouse *w = malloc(sizeof *w);
-		if (!w)
+		struct wh_data *d = malloc(sizeof *d);
+		if (!d)
 			return false;
-		memset(w, 0, sizeof *w);
-		w->ops = &warehouse_ops;
-		w->id = wi;
-		w->tax = (uint32_t)(jbb_random(&rng) % 201);                  /* 0 to 20.0% */
+		memset(d, 0, sizeof *d);
+		d->id = wi;
+		d->tax = (uint32_t)(jbb_random(&rng) % 201);                  /* 0 to 20.0% */
 		for (int i = 0; i < ITEMS; i++) {
-			w->stock[i].qty = 10 + (uint32_t)(jbb_random(&rng) % 91);
-			stock_data(w->stock[i].data, &rng);
-			w->stock[i].original = has_original(w->stock[i].data);
+			d->stock[i].qty = 10 + (uint32_t)(jbb_random(&rng) % 91);
+			stock_data(d->stock[i].data, &rng);
+			d->stock[i].original = has_original(d->stock[i].data);
 		}
-		warehouses[wi] = w;
-		if (!(warehouse_coid[wi] = wl_static_object(&warehouse_class, w)) ||
-		    (cfg.fine && !(w->ytd_counter = dcounter_new())))
+		warehouses[wi] = d;
+		struct co_root *root = make_root(cfg.fine ? &fine_class : &coarse_class, d);
+		if (!root || !(warehouse_coid[wi] = co_create(root)))
 			return false;
-		/* The locks belong to the warehouse from the start, whoever meets them first. */
-		if (spin_lock_owner(&w->lock, w) != 0)
-			return false;
-		for (int s = 0; s < STOCK_STRIPES; s++)
-			if (spin_lock_owner(&w->stripe[s], w) != 0)
-				return false;
 	}
 	return true;
 }
