@@ -4,7 +4,8 @@
 # pipelining, 408 for a slow client, idle connections closed) and with curl; then, with
 # monitoring on (PMU sampling, counts and lock statistics streaming), ApacheBench -n 2000 -c 8
 # without and with keep-alive has no failed request, and KOV attributes samples to httpd's
-# own objects, whose classes the scan lists.
+# own objects, whose classes the scan lists; PageViews hot-swapped to per-CPU and back keeps
+# its total.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl
@@ -59,5 +60,19 @@ pid=$(grep -a 'workload httpd started' "$LOG" | tr -d '\r' | sed 's/.*pid //')
 k scan --pid "$pid"
 for class in HttpListener WorkQueue HttpWorker HttpConn FileCache PageViews KvStore; do
 	grep -qE "^  $class  0x" "$OUT" || { cat "$OUT"; fail "the scan lists no $class"; }
+done
+
+# PageViews hot-swapped to its per-CPU class and back while the server runs: the total views
+# go on from where they were (the state is the merged table), one more per /counter asked.
+views=$(grep -E '^  PageViews  0x' "$OUT" | awk '{ print $2 }')
+total() { curl -sf "$URL/counter" | sed -n 's/^total views: //p'; }
+before=$(total)
+for to in PageViewsPerCPU PageViews; do
+	k swap --pid "$pid" --coid "$views" --to "$to"
+	grep -qE "^pid $pid object $views: PageViews(PerCPU)? -> $to; forward" "$OUT" || { cat "$OUT"; fail "swap of PageViews to $to"; }
+	cat "$OUT"
+	now=$(total)
+	before=$((before + 1))
+	[ "$now" = "$before" ] || fail "after the swap to $to the counter's total is $now, not $before"
 done
 echo "httpd: correct answers, 0 failed requests under ab with monitoring on"
