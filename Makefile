@@ -2,6 +2,8 @@
 #   make        kernel image (build/kov.elf, build/kov.bin) and host tools (build/host/)
 #   make test   set-up, build, all tests; ends with "N passed, N failed" (QEMU tests on the
 #               serial machine; KOV_MACHINE=parallel on the parallel one, a host thread per CPU)
+#   make test-loaded  the same while LOAD_HOGS (2) CPU-bound processes run beside it, as on a
+#               busy laptop or a shared CI runner
 #   make run    set-up, build, boot the default machine, parallel when the host has at least as
 #               many cores as it has CPUs, otherwise serial (KOV_MACHINE=auto|serial|parallel)
 #   make bench  set-up, build, benchmarks
@@ -78,7 +80,7 @@ HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 # Libraries the client code links with: JSON through Debian's jansson.
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 
-.PHONY: all kernel host unit-tests test run bench case-study eval soak setup clean help
+.PHONY: test-loaded all kernel host unit-tests test run bench case-study eval soak setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
@@ -244,6 +246,12 @@ include tests/fuzz/fuzz.mk
 test: setup
 	@$(MAKE) --no-print-directory all fuzzers sanitized
 	@tests/run
+
+# The suite on a busy host: shell loops that never sleep (no package needed), stopped with it.
+LOAD_HOGS ?= 2
+test-loaded: setup
+	@$(MAKE) --no-print-directory all fuzzers sanitized
+	@tests/loaded $(LOAD_HOGS)
 
 # The default target with its DCI daemon forwarded to the host, the viewer on it (sim/demo).
 # KOV_RUN_SECONDS=N stops it by itself N seconds after it is ready (exit 0 only if it was).
