@@ -49,8 +49,7 @@ bool probe_plausible_cycles(uint32_t delta, uint64_t n)
 	return delta >= n / 8 && delta < 100 * n;
 }
 
-/* Two measurements of one counter that agree (within the instructions' tolerance). */
-static bool agree(uint32_t a, uint32_t b, uint64_t n)
+bool probe_counts_agree(uint32_t a, uint32_t b, uint64_t n)
 {
 	uint32_t d = a > b ? a - b : b - a;
 	return d <= n / 50;
@@ -67,7 +66,7 @@ void catalogue_probe_counts(struct catalogue_probe *p, const uint32_t native[][P
 			const uint32_t *d = b ? arch[q] : native[q];
 			distinct |= probe_exact_instructions(d[PROBE_INSTRUCTIONS], n) &&
 				    probe_plausible_cycles(d[PROBE_CYCLES], n) &&
-				    !agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n);
+				    !probe_counts_agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n);
 		}
 	p->cycles_are_instructions = false;
 	for (int b = 0; b < 2; b++)
@@ -76,7 +75,7 @@ void catalogue_probe_counts(struct catalogue_probe *p, const uint32_t native[][P
 			struct probe_cell *c = b ? p->arch[q] : p->native[q];
 			bool inst = probe_exact_instructions(d[PROBE_INSTRUCTIONS], n);
 			bool cyc = probe_plausible_cycles(d[PROBE_CYCLES], n);
-			if (agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n) && inst && cyc) {
+			if (probe_counts_agree(d[PROBE_INSTRUCTIONS], d[PROBE_CYCLES], n) && inst && cyc) {
 				/* A fixed counter, or cycles that are instructions: which one? */
 				if (distinct)
 					cyc = false;

@@ -111,6 +111,8 @@ struct catalogue_probe {
  * (the loop plus a little set-up), cycles plausibly (at least n/8, under 100 n). */
 bool probe_exact_instructions(uint32_t delta, uint64_t n);
 bool probe_plausible_cycles(uint32_t delta, uint64_t n);
+/* Two measurements of one counter that agree (within the instructions' tolerance). */
+bool probe_counts_agree(uint32_t a, uint32_t b, uint64_t n);
 /* The cells' `counts` from the deltas of each counter with the instructions and cycles selects
  * of each backend (delta[pmc][PROBE_INSTRUCTIONS / PROBE_CYCLES]). A counter whose two deltas
  * agree ignores its select (a fixed-function counter such as ISA 2.07's PMC5 and PMC6): it
