@@ -28,6 +28,25 @@ static size_t step(const char *cls, double wait, double rate, struct kov_opt_dec
 	return kov_opt_step(&opt, &f, 1, d, 1);
 }
 
+/* k intervals at wait and rate, the swap they lead to granted. */
+static void hot_then_swapped(const char *cls, double wait, double rate)
+{
+	struct kov_opt_decision d;
+	for (int i = 0; i < KOV_OPT_K - 1; i++)
+		assert_int_equal(step(cls, wait, rate, &d), 0);
+	assert_int_equal(step(cls, wait, rate, &d), 1);
+	assert_int_equal(d.action, KOV_OPT_SWAP);
+	kov_opt_done(&opt, &d, true);
+}
+
+/* n intervals that lead to nothing. */
+static void quiet(const char *cls, double wait, double rate, int n)
+{
+	struct kov_opt_decision d;
+	for (int i = 0; i < n; i++)
+		assert_int_equal(step(cls, wait, rate, &d), 0);
+}
+
 /* Feeds a series to the object as it is now (following swaps, always granted); returns the
  * number of swaps and the interval (0-based) of the first in *first. */
 static unsigned series(const double *wait, const double *rate, size_t n, int *first)
@@ -81,9 +100,7 @@ static void test_hot_swaps_once(void **state)
 	assert_int_equal(d.intervals, 3);
 	assert_true(d.wait == 25.0 && d.rate == 1000 && d.limit == 5.0);
 	kov_opt_done(&opt, &d, true);
-	/* Still busy in the distributed class, no wait: nothing more, ever. */
-	for (int i = 0; i < 50; i++)
-		assert_int_equal(step("WarehouseFine", 0.0, 1000, &d), 0);
+	quiet("WarehouseFine", 0.0, 1000, 50);   /* still busy, no wait: nothing more, ever */
 }
 
 /* A spike shorter than k, twice, with a quiet interval between: no swap. */
@@ -126,17 +143,10 @@ static void test_swap_back(void **state)
 	(void)state;
 	init();
 	struct kov_opt_decision d;
-	for (int i = 0; i < 3; i++)
-		step("Warehouse", 20.0, 1000, &d);
-	kov_opt_done(&opt, &d, true);
-	for (int i = 0; i < 5; i++)   /* cool-down: even a collapse is not looked at */
-		assert_int_equal(step("WarehouseFine", 0.0, 0, &d), 0);
-	/* 100 calls/s: predicted 2%, above 1.25%: keep. */
-	for (int i = 0; i < 10; i++)
-		assert_int_equal(step("WarehouseFine", 0.0, 100, &d), 0);
-	/* 50 calls/s: predicted 1%. */
-	assert_int_equal(step("WarehouseFine", 0.0, 50, &d), 0);
-	assert_int_equal(step("WarehouseFine", 0.0, 50, &d), 0);
+	hot_then_swapped("Warehouse", 20.0, 1000);
+	quiet("WarehouseFine", 0.0, 0, 5);      /* cool-down: even a collapse is not looked at */
+	quiet("WarehouseFine", 0.0, 100, 10);   /* 100 calls/s: predicted 2%, above 1.25%: keep */
+	quiet("WarehouseFine", 0.0, 50, 2);     /* 50 calls/s: predicted 1% */
 	assert_int_equal(step("WarehouseFine", 0.0, 50, &d), 1);
 	assert_int_equal(d.action, KOV_OPT_SWAP_BACK);
 	assert_string_equal(d.from, "WarehouseFine");
@@ -151,12 +161,8 @@ static void test_no_back_while_waiting(void **state)
 {
 	(void)state;
 	init();
-	struct kov_opt_decision d;
-	for (int i = 0; i < 3; i++)
-		step("Counter", 20.0, 1000, &d);
-	kov_opt_done(&opt, &d, true);
-	for (int i = 0; i < 30; i++)
-		assert_int_equal(step("DCounter", 2.0, 1, &d), 0);
+	hot_then_swapped("Counter", 20.0, 1000);
+	quiet("DCounter", 2.0, 1, 30);
 }
 
 /* Without call counts (rate < 0) the saving cannot be told: never back. An object found
@@ -166,14 +172,9 @@ static void test_no_rate_no_back(void **state)
 	(void)state;
 	init();
 	struct kov_opt_decision d;
-	for (int i = 0; i < 3; i++)
-		step("Warehouse", 20.0, -1, &d);
-	assert_true(d.rate < 0);
-	kov_opt_done(&opt, &d, true);
-	for (int i = 0; i < 30; i++)
-		assert_int_equal(step("WarehouseFine", 0.0, -1, &d), 0);
-	for (int i = 0; i < 30; i++)
-		assert_int_equal(step("WarehouseFine", 0.0, 0, &d), 0);
+	hot_then_swapped("Warehouse", 20.0, -1);
+	quiet("WarehouseFine", 0.0, -1, 30);
+	quiet("WarehouseFine", 0.0, 0, 30);
 	struct kov_opt_figures f = { 4, 0x99, "DCounter", 0.0, 0.0 };
 	for (int i = 0; i < 30; i++)
 		assert_int_equal(kov_opt_step(&opt, &f, 1, &d, 1), 0);
@@ -231,13 +232,9 @@ static void test_class_change_resets(void **state)
 {
 	(void)state;
 	init();
-	struct kov_opt_decision d;
-	step("Counter", 50.0, -1, &d);
-	step("Counter", 50.0, -1, &d);
-	assert_int_equal(step("DCounter", 0.0, -1, &d), 0);
-	assert_int_equal(step("Counter", 50.0, -1, &d), 0);
-	assert_int_equal(step("Counter", 50.0, -1, &d), 0);
-	assert_int_equal(step("Counter", 50.0, -1, &d), 1);
+	quiet("Counter", 50.0, -1, 2);
+	quiet("DCounter", 0.0, -1, 1);
+	hot_then_swapped("Counter", 50.0, -1);
 }
 
 /* Objects are judged each on its own figures. */
