@@ -232,9 +232,9 @@ static void print_end(struct kovctl *k, const struct run *r)
 		json_end(&k->j);
 		return;
 	}
-	printf("optimize: %u intervals (%u with lock reports), %u decisions, %u swapped, %u not swapped%s\n",
-	       r->intervals, r->lock_intervals, r->decisions, r->swapped, r->not_swapped,
-	       k->o->dry_run ? " (dry run)" : "");
+	printf("optimize: %u intervals (%u with lock reports), %u decision%s, %u swapped, %u not swapped%s\n",
+	       r->intervals, r->lock_intervals, r->decisions, r->decisions == 1 ? "" : "s", r->swapped,
+	       r->not_swapped, k->o->dry_run ? " (dry run)" : "");
 }
 
 static int params(const struct kovctl_opts *o, struct kov_opt_params *p)
