@@ -7,13 +7,7 @@
 # known series (tests/unit/test_optimizer.c); a contended end to end case needs a workload with
 # a swappable locked object (jbb's Warehouse / WarehouseFine), not here yet.
 source "$(dirname "$0")/lib.bash"
-KOVCTL=build/asan/kovctl
-[ -x "$KOVCTL" ] || KOVCTL=build/host/kovctl
-OUT=$(mktemp)
-
-k() { "$KOVCTL" --target "127.0.0.1:$PORT" --timeout 15 "$@" >"$OUT" 2>&1; RC=$?; }
-ctl() { k --token s3cret "$@"; }
-out_has() { grep -qE -- "$1" "$OUT" || { cat "$OUT"; fail "expected /$1/ from kovctl"; }; }
+source "$(dirname "$0")/swap_lib.bash"
 rc_is() { [ "$RC" = "$1" ] || { cat "$OUT"; fail "$2: exit $RC, not $1"; }; }
 
 # Usage errors need no target: nothing listens on this port.
@@ -72,14 +66,7 @@ ctl stop
 
 # The controller's real run with the calls counted: no contention, so no swap; the object
 # stays a Counter.
-k scan --class Counter --json
-read -r pid coid < <(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for p in d["processes"]:
-    for o in p.get("objects", []):
-        if o["class"] == "Counter" and p["name"] == "swapstress":
-            print(p["pid"], o["coid"]); raise SystemExit' "$OUT")
-[ -n "${coid:-}" ] || { cat "$OUT"; fail "no Counter of swapstress in the scan"; }
+swapstress_counter
 ctl instrument --pid "$pid" --coid "$coid" on
 rc_is 0 "instrument the Counter"
 ctl optimize --seconds 4 --interval 1
