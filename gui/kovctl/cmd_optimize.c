@@ -20,10 +20,13 @@ struct run {
 	struct kovctl_lock_rank lr;
 	struct calls calls[CALLS_MAX];
 	size_t n_calls;
-	bool inv_frames;             /* an INVOCATIONS frame came in this interval */
+	bool inv_frames;             /* an INVOCATIONS frame came in this interval, none dropped */
+	bool lossy_locks;            /* lock reports of this interval were dropped */
 	struct kov_optimizer opt;
 	struct kov_opt_figures fig[KOV_OPT_OBJECTS_MAX];
-	unsigned intervals, lock_intervals, decisions, swapped, not_swapped;
+	unsigned intervals, lock_intervals, lossy_intervals, decisions, swapped, not_swapped;
+	struct kovctl_period whole;
+	struct kov_losses losses;    /* over the whole run */
 };
 
 static volatile sig_atomic_t stop;
@@ -75,7 +78,9 @@ static void interval_begin(struct run *r)
 
 static double object_wait(const struct run *r, const struct kov_scan_object *o)
 {
-	if (!r->locks.frames)   /* no report at all: no value, not "no contention" */
+	/* No report at all, or some dropped: no value, not "no contention" (a low wait could
+	 * make a swap back). */
+	if (!r->locks.frames || r->lossy_locks)
 		return -1;
 	uint32_t space = kov_object_space(o->pid, o->coid);
 	for (size_t i = 0; i < r->lr.n; i++) {
@@ -183,12 +188,20 @@ static int act(struct kovctl *k, struct run *r, const struct kov_opt_decision *d
 static int interval(struct kovctl *k, struct run *r, double seconds)
 {
 	interval_begin(r);
+	struct kovctl_period period;
+	struct kov_losses lost;
+	kovctl_period_begin(k, &period);
 	int rc = kovctl_collect(k, seconds);
+	if (!rc)
+		rc = kovctl_period_end(k, &period, &lost);
 	if (rc)
 		return rc;
+	/* What the daemon dropped would read as waits or calls that did not happen. */
+	r->lossy_locks = lost.dropped[KOV_DROP_LOCKS] != 0;
+	r->inv_frames &= !lost.dropped[KOV_DROP_INVOCATIONS];
+	r->lossy_intervals += r->lossy_locks || lost.dropped[KOV_DROP_INVOCATIONS];
 	r->intervals++;
 	r->lock_intervals += r->locks.frames != 0;
-	memset(&r->lr.losses, 0, sizeof r->lr.losses);
 	kovctl_rank_locks(k, &r->locks, PROTO_LOCK_SPIN, seconds, &r->lr);
 	static struct kov_scan scan;
 	if (kov_scan_collect(k->c, PROTO_PID_ALL, &scan) < 0)
@@ -223,11 +236,13 @@ static void print_end(struct kovctl *k, const struct run *r)
 		json_kv_str(&k->j, "event", "end");
 		json_kv_u64(&k->j, "intervals", r->intervals);
 		json_kv_u64(&k->j, "intervals_with_lock_reports", r->lock_intervals);
+		json_kv_u64(&k->j, "intervals_with_drops", r->lossy_intervals);
 		json_kv_u64(&k->j, "decisions", r->decisions);
 		json_kv_u64(&k->j, "swapped", r->swapped);
 		json_kv_u64(&k->j, "not_swapped", r->not_swapped);
 		json_kv_u64(&k->j, "objects_not_tracked", r->opt.not_tracked);
 		json_kv_bool(&k->j, "dry_run", k->o->dry_run);
+		kovctl_losses_report(k, &r->losses, false);
 		json_end_object(&k->j);
 		json_end(&k->j);
 		return;
@@ -235,6 +250,10 @@ static void print_end(struct kovctl *k, const struct run *r)
 	printf("optimize: %u intervals (%u with lock reports), %u decision%s, %u swapped, %u not swapped%s\n",
 	       r->intervals, r->lock_intervals, r->decisions, r->decisions == 1 ? "" : "s", r->swapped,
 	       r->not_swapped, k->o->dry_run ? " (dry run)" : "");
+	if (r->lossy_intervals)
+		printf("%u intervals had lock reports or call counts dropped: judged as having no figures\n",
+		       r->lossy_intervals);
+	kovctl_losses_report(k, &r->losses, false);
 }
 
 static int params(const struct kovctl_opts *o, struct kov_opt_params *p)
@@ -282,12 +301,15 @@ int cmd_optimize(struct kovctl *k)
 	kov_client_on_push(k->c, on_frame, &r);
 	double seconds = k->o->opt_interval;
 	print_head(k, &p, seconds);
+	kovctl_period_begin(k, &r.whole);
 	uint64_t end = k->o->seconds > 0 ? kov_now_ns() + (uint64_t)(k->o->seconds * 1e9) : 0;
 	while (!rc && !stop && (!end || kov_now_ns() < end))
 		rc = interval(k, &r, seconds);
 	kov_client_on_push(k->c, NULL, NULL);
 	if (stop_after)
 		kovctl_stop(k);
+	if (!rc)
+		rc = kovctl_period_end(k, &r.whole, &r.losses);
 	if (rc)
 		return rc;
 	print_end(k, &r);
