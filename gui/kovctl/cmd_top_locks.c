@@ -8,37 +8,19 @@
 #include "client/lockstat.h"
 #include "client/metrics.h"
 
-struct lock_row {
-	uint32_t pid, gen;
-	uint64_t coid;
-	uint64_t lock;           /* the lock, for a lock that belongs to no object */
-	uint64_t wait, contentions, acquisitions, locks;
-	bool full;               /* every acquisition of every lock counted */
-};
-
-/* What the ranking covers: its rows, their sums, and the time the reports span. */
-struct lock_rank {
-	struct lock_row rows[KOV_LOCKS_MAX];
-	size_t n;
-	uint64_t total, contentions;
-	uint64_t hz, ticks;      /* timebase frequency, span of the reports in ticks */
-	double span;             /* seconds */
-	unsigned cpus;
-	struct kov_losses losses;
-};
-
 static int by_wait(const void *a, const void *b)
 {
-	const struct lock_row *x = a, *y = b;
+	const struct kovctl_lock_row *x = a, *y = b;
 	return x->wait != y->wait ? (x->wait < y->wait ? 1 : -1) :
 	       x->contentions != y->contentions ? (x->contentions < y->contentions ? 1 : -1) : 0;
 }
 
-/* One row per object (or per lock of no object) of the kind's contended locks, by wait. */
-static void rank_locks(const struct kov_lock_table *locks, uint16_t kind, struct lock_rank *lr)
+void kovctl_rank_locks(struct kovctl *k, const struct kov_lock_table *locks, uint16_t kind,
+		       double seconds, struct kovctl_lock_rank *lr)
 {
-	struct lock_row *rows = lr->rows;
+	struct kovctl_lock_row *rows = lr->rows;
 	size_t n = 0;
+	lr->total = lr->contentions = 0;
 	for (size_t i = 0; i < locks->n; i++) {
 		const struct proto_lock *l = &locks->locks[i];
 		if (l->kind != kind || !l->contentions)
@@ -48,7 +30,7 @@ static void rank_locks(const struct kov_lock_table *locks, uint16_t kind, struct
 				  (l->coid || rows[r].lock == l->lock)))
 			r++;
 		if (r == n)
-			rows[n++] = (struct lock_row){ l->pid, l->gen, l->coid, l->coid ? 0 : l->lock,
+			rows[n++] = (struct kovctl_lock_row){ l->pid, l->gen, l->coid, l->coid ? 0 : l->lock,
 						       0, 0, 0, 0, true };
 		rows[r].wait += l->wait_total;
 		rows[r].contentions += l->contentions;
@@ -60,21 +42,26 @@ static void rank_locks(const struct kov_lock_table *locks, uint16_t kind, struct
 	}
 	qsort(rows, n, sizeof rows[0], by_wait);
 	lr->n = n;
+	lr->hz = kov_client_target(k->c)->timebase_hz;
+	lr->cpus = kov_client_target(k->c)->cpus ? kov_client_target(k->c)->cpus : 1;
+	/* The timebase span the reports cover (the run's length when they say nothing). */
+	lr->ticks = locks->last > locks->first ? locks->last - locks->first :
+		    (uint64_t)(seconds * (double)lr->hz);
+	lr->span = lr->hz ? kov_ticks_to_s(lr->ticks, lr->hz) : seconds;
 }
 
-/* A share of the CPUs' time as printed: no value (an empty span) shows as 0. */
-static double cpu_share(const struct lock_rank *lr, uint64_t wait)
+double kovctl_lock_cpu_share(const struct kovctl_lock_rank *lr, uint64_t wait)
 {
 	double v = kov_wait_share(wait, lr->ticks, lr->cpus);
 	return v < 0 ? 0 : v;
 }
 
-static double wait_us(const struct lock_rank *lr, uint64_t ticks)
+static double wait_us(const struct kovctl_lock_rank *lr, uint64_t ticks)
 {
 	return kov_ticks_to_s(ticks, lr->hz) * 1e6;
 }
 
-static void head(struct kovctl *k, const struct lock_rank *lr, const struct kov_lock_table *locks,
+static void head(struct kovctl *k, const struct kovctl_lock_rank *lr, const struct kov_lock_table *locks,
 		 const char *method)
 {
 	if (k->o->json) {
@@ -95,7 +82,7 @@ static void head(struct kovctl *k, const struct lock_rank *lr, const struct kov_
 	}
 	printf("metric %s: %s\n", k->o->metric, method);
 	printf("%.1f s, %llu contentions, %.1f us waited in all (%.2f%% of %u CPUs' time)%s\n", lr->span,
-	       (unsigned long long)lr->contentions, wait_us(lr, lr->total), cpu_share(lr, lr->total),
+	       (unsigned long long)lr->contentions, wait_us(lr, lr->total), kovctl_lock_cpu_share(lr, lr->total),
 	       lr->cpus, lr->contentions == 0 ? ": no contention" : "");
 	kovctl_machine_report(k);
 	kovctl_losses_report(k, &lr->losses, false);
@@ -108,13 +95,13 @@ static void head(struct kovctl *k, const struct lock_rank *lr, const struct kov_
 	       "CPU%", "CLASS", "OBJECT", "PID", "PROCESS");
 }
 
-static void row(struct kovctl *k, const struct lock_rank *lr, size_t i, const char *cls,
+static void row(struct kovctl *k, const struct kovctl_lock_rank *lr, size_t i, const char *cls,
 		const char *proc)
 {
-	const struct lock_row *r = &lr->rows[i];
+	const struct kovctl_lock_row *r = &lr->rows[i];
 	double share = kov_share(r->wait, lr->total);
 	double us = wait_us(lr, r->wait);
-	double cpu = cpu_share(lr, r->wait);
+	double cpu = kovctl_lock_cpu_share(lr, r->wait);
 	if (k->o->json) {
 		json_begin_object(&k->j);
 		json_kv_u64(&k->j, "rank", i + 1);
@@ -149,25 +136,20 @@ int kovctl_top_locks(struct kovctl *k, uint16_t kind, const char *method)
 {
 	static struct kov_lock_table locks;
 	static struct kovctl_names names;
-	static struct lock_rank lr;
+	static struct kovctl_lock_rank lr;
 	memset(&lr, 0, sizeof lr);
 	double seconds = k->o->seconds > 0 ? k->o->seconds : 5;
 	kovctl_names_begin(k, &names);
 	int rc = kovctl_collect_locks(k, &locks, seconds, &lr.losses);
 	if (rc)
 		return rc;
-	rank_locks(&locks, kind, &lr);
-	lr.hz = kov_client_target(k->c)->timebase_hz;
-	lr.cpus = kov_client_target(k->c)->cpus ? kov_client_target(k->c)->cpus : 1;
-	/* The timebase span the reports cover (the run's length when they say nothing). */
-	lr.ticks = locks.last > locks.first ? locks.last - locks.first : (uint64_t)(seconds * (double)lr.hz);
-	lr.span = lr.hz ? kov_ticks_to_s(lr.ticks, lr.hz) : seconds;
+	kovctl_rank_locks(k, &locks, kind, seconds, &lr);
 	kovctl_names_get(k, &names);
 	unsigned limit = k->o->top_n ? k->o->top_n : 10;
 	head(k, &lr, &locks, method);
 	for (size_t i = 0; i < lr.n && i < limit; i++) {
 		const char *cls, *proc;
-		const struct lock_row *r = &lr.rows[i];
+		const struct kovctl_lock_row *r = &lr.rows[i];
 		kovctl_owner(&names, r->pid, r->coid, r->gen, "(no object)", &cls, &proc);
 		row(k, &lr, i, cls, proc);
 	}

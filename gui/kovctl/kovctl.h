@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "client/client.h"
+#include "client/lockstat.h"
+#include "client/losses.h"
 #include "client/scan.h"
 #include "kovctl/json.h"
 
@@ -25,7 +27,8 @@
 
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
-                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT, CMD_SWAP };
+                  CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT, CMD_SWAP,
+                  CMD_OPTIMIZE };
 
 struct kovctl_opts {
 	bool help;
@@ -53,6 +56,12 @@ struct kovctl_opts {
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
 	uint64_t coid;               /* instrument: one object (0: all of the process's); swap */
 	const char *to_class;        /* swap --to */
+	double opt_interval;         /* optimize --interval, seconds (default 2) */
+	double threshold;            /* optimize --threshold, % of the CPUs' time (default 5) */
+	unsigned opt_k, cooldown;    /* optimize --intervals, --cooldown (default 3, 5) */
+	double back_pct;             /* optimize --back, % of the threshold (default 25) */
+	bool dry_run;                /* optimize */
+	const char *pairs;           /* optimize --pairs A=B,... (NULL: the built-in table) */
 	bool on, has_on;             /* instrument */
 	uint16_t what;               /* instrument --what: PROTO_INSTR_* (0: calls) */
 	const char *sort;            /* lockstat: wait (default), contentions, acquisitions */
@@ -100,11 +109,40 @@ int cmd_counts(struct kovctl *k);
 int cmd_top(struct kovctl *k);
 /* top's rankings by measured lock wait of kind PROTO_LOCK_SPIN or _SLEEP (cmd_top_locks.c). */
 int kovctl_top_locks(struct kovctl *k, uint16_t kind, const char *method);
+/* Lock statistics summed per object (a lock of no object stands alone), as top and optimize
+ * rank them: one row per object of the kind's contended locks, by wait. */
+struct kovctl_lock_row {
+	uint32_t pid, gen;
+	uint64_t coid;
+	uint64_t lock;           /* the lock, for a lock that belongs to no object */
+	uint64_t wait, contentions, acquisitions, locks;
+	bool full;               /* every acquisition of every lock counted */
+};
+/* What the ranking covers: its rows, their sums, and the time the reports span. */
+struct kovctl_lock_rank {
+	struct kovctl_lock_row rows[KOV_LOCKS_MAX];
+	size_t n;
+	uint64_t total, contentions;
+	uint64_t hz, ticks;      /* timebase frequency, span of the reports in ticks */
+	double span;             /* seconds */
+	unsigned cpus;
+	struct kov_losses losses;   /* filled by the collection, not by the ranking */
+};
+/* Ranks the table's locks of kind into lr (all but its losses), over the reports' span, or
+ * `seconds` when they do not say. */
+void kovctl_rank_locks(struct kovctl *k, const struct kov_lock_table *locks, uint16_t kind,
+		       double seconds, struct kovctl_lock_rank *lr);
+/* Ticks waited as a share of the CPUs' time over lr's span; 0 for an empty span. */
+double kovctl_lock_cpu_share(const struct kovctl_lock_rank *lr, uint64_t wait);
 int cmd_record(struct kovctl *k);
 int cmd_replay(struct kovctl *k);   /* needs no connection */
 int cmd_lockstat(struct kovctl *k);
 int cmd_instrument(struct kovctl *k);
 int cmd_swap(struct kovctl *k);
+/* A SWAPPED answer: with --json its keys (pid, coid, from, to, swapped, result, the phases'
+ * _ns, forwarded, held, walks) inside the object the caller opened; in text one line. */
+void kovctl_swapped_report(struct kovctl *k, const struct kov_swapped *s);
+int cmd_optimize(struct kovctl *k);
 /* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason on stderr. */
 int kovctl_need_controller(struct kovctl *k);
 

@@ -32,6 +32,7 @@ static int run(struct kovctl *k)
 	case CMD_LOCKSTAT: return cmd_lockstat(k);
 	case CMD_INSTRUMENT: return cmd_instrument(k);
 	case CMD_SWAP: return cmd_swap(k);
+	case CMD_OPTIMIZE: return cmd_optimize(k);
 	default: return EXIT_USAGE;
 	}
 }

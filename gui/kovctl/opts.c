@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kovctl/kovctl.h"
+#include "client/optimizer.h"
 
 const char kovctl_usage[] =
 	"usage: kovctl --target HOST:PORT [--token T] [--json] [--timeout SEC] COMMAND [ARGS]\n"
@@ -56,6 +57,15 @@ const char kovctl_usage[] =
 	"                               hot-swap a live object of process N to another class\n"
 	"                               with the same interface (e.g. Counter <-> DCounter); prints\n"
 	"                               each phase's time and the calls held, or why it could not\n"
+	"  optimize [--seconds N] [--interval S] [--threshold PCT] [--intervals K] [--cooldown M]\n"
+	"           [--back PCT] [--pairs A=B,...] [--dry-run]\n"
+	"                               swap objects whose spin-lock wait stays above PCT% of the\n"
+	"                               CPUs' time (default 5) for K intervals of S s (3, 2 s) to\n"
+	"                               their distributed peer (Counter=DCounter,\n"
+	"                               Warehouse=WarehouseFine), and back when the coarse class\n"
+	"                               would wait below PCT x back% (25) at the calls/s now;\n"
+	"                               M intervals' cool-down after each (5); until Ctrl-C or N s;\n"
+	"                               --dry-run (an observer is enough): decide, swap nothing\n"
 	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
@@ -94,6 +104,8 @@ static const struct cmd_def cmds[] = {
 	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 	{ "swap", CMD_SWAP, "--pid --coid --to" },
+	{ "optimize", CMD_OPTIMIZE,
+	  "--seconds --interval --threshold --intervals --cooldown --back --pairs --dry-run" },
 };
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
@@ -273,6 +285,9 @@ static int run_option(struct kovctl_opts *o, const char *name, const char *val, 
 		if (!parse_uint(val, 1, 1000000, &u))
 			return usage_error(err, n, "--count needs a number from 1 to 1000000, not '%s'", val, "");
 		o->count = (unsigned)u;
+	} else if (!strcmp(name, "--interval") && o->cmd == CMD_OPTIMIZE) {
+		if (!parse_seconds(val, 3600, &o->opt_interval) || o->opt_interval < 0.1)
+			return usage_error(err, n, "--interval needs seconds (0.1 to 3600), not '%s'", val, "");
 	} else if (!strcmp(name, "--interval")) {
 		if (!parse_uint(val, 1, 3600000, &u))
 			return usage_error(err, n, "--interval needs milliseconds (1 to 3600000), not '%s'", val, "");
@@ -345,6 +360,38 @@ static int output_option(struct kovctl_opts *o, const char *name, const char *va
 	return 0;
 }
 
+/* --threshold, --intervals, --cooldown, --back, --pairs, --dry-run: optimize's policy. */
+static int policy_option(struct kovctl_opts *o, const char *name, const char *val, char *err,
+			 size_t n)
+{
+	unsigned long long u;
+	double pct;
+	if (!strcmp(name, "--threshold") || !strcmp(name, "--back")) {
+		if (!parse_seconds(val, 100, &pct))   /* the same rule: a number in (0, 100] */
+			return usage_error(err, n, "%s needs a percentage (0 < PCT <= 100), not '%s'", name, val);
+		*(!strcmp(name, "--back") ? &o->back_pct : &o->threshold) = pct;
+	} else if (!strcmp(name, "--intervals")) {
+		if (!parse_uint(val, 1, 1000, &u))
+			return usage_error(err, n, "--intervals needs a number from 1 to 1000, not '%s'", val, "");
+		o->opt_k = (unsigned)u;
+	} else if (!strcmp(name, "--cooldown")) {
+		if (!parse_uint(val, 0, 100000, &u))
+			return usage_error(err, n, "--cooldown needs a number of intervals (0 to 100000), not '%s'",
+					   val, "");
+		o->cooldown = (unsigned)u;
+	} else if (!strcmp(name, "--pairs")) {
+		struct kov_opt_params p;
+		if (kov_opt_parse_pairs(val, &p, err, n) < 0)
+			return -1;
+		o->pairs = val;
+	} else if (!strcmp(name, "--dry-run")) {
+		o->dry_run = true;
+	} else {
+		return NOT_MINE;
+	}
+	return 0;
+}
+
 /* One option with its value (NULL: none given). */
 static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *name,
                   const char *val, char *err, size_t n)
@@ -363,7 +410,9 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 			return usage_error(err, n, "--target needs HOST:PORT%s%s", val ? ", not " : "", val ? val : "");
 		return 0;
 	}
-	if (!val)
+	if (!strcmp(name, "--dry-run") && val)
+		return usage_error(err, n, "--dry-run takes no value", "", "");
+	if (!val && strcmp(name, "--dry-run"))
 		return usage_error(err, n, "%s needs a value", name, "");
 	int rc = connection_option(o, name, val, err, n);
 	if (rc == NOT_MINE)
@@ -374,6 +423,8 @@ static int option(struct kovctl_opts *o, const struct cmd_def *cmd, const char *
 		rc = report_option(o, name, val, err, n);
 	if (rc == NOT_MINE)
 		rc = output_option(o, name, val, err, n);
+	if (rc == NOT_MINE)
+		rc = policy_option(o, name, val, err, n);
 	return rc == NOT_MINE ? 0 : rc;
 }
 
@@ -413,6 +464,11 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 	o->timeout_ms = 10000;
 	o->count = 10;
 	o->depth = 4;
+	o->opt_interval = 2;
+	o->threshold = KOV_OPT_THRESHOLD;
+	o->opt_k = KOV_OPT_K;
+	o->cooldown = KOV_OPT_COOLDOWN;
+	o->back_pct = KOV_OPT_BACK_PCT;
 	const struct cmd_def *cmd = NULL;
 	bool only_positional = false;
 	for (int i = 1; i < argc; i++) {
@@ -444,7 +500,7 @@ int kovctl_parse(int argc, char **argv, struct kovctl_opts *o, char *err, size_t
 		memcpy(name, a, len);
 		name[len] = 0;
 		const char *val = eq ? eq + 1 : NULL;
-		bool takes_value = strcmp(name, "--json") != 0;
+		bool takes_value = strcmp(name, "--json") && strcmp(name, "--dry-run");
 		if (!eq && takes_value && i + 1 < argc)
 			val = argv[++i];
 		if (option(o, cmd, name, val, err, n) < 0)

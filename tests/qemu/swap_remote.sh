@@ -5,13 +5,7 @@
 # another state format, a class nobody registered, a kernel object, an observer asking; and
 # the counter's final total equals the adds its threads made. On both kinds of machine.
 source "$(dirname "$0")/lib.bash"
-KOVCTL=build/asan/kovctl
-[ -x "$KOVCTL" ] || KOVCTL=build/host/kovctl
-OUT=$(mktemp)
-
-k() { "$KOVCTL" --target "127.0.0.1:$PORT" --timeout 15 "$@" >"$OUT" 2>&1; RC=$?; }
-ctl() { k --token s3cret "$@"; }
-out_has() { grep -qE -- "$1" "$OUT" || { cat "$OUT"; fail "expected /$1/ from kovctl"; }; }
+source "$(dirname "$0")/swap_lib.bash"
 
 check_machine() { # sim/run options...
 	PORT=$(free_port) MPORT=$(free_port)
@@ -20,14 +14,7 @@ check_machine() { # sim/run options...
 	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
 	wait_for '^dcid: listening' 40
 	wait_for '^swapstress: serving a Counter' 40
-	k scan --class Counter --json
-	read -r pid coid < <(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for p in d["processes"]:
-    for o in p.get("objects", []):
-        if o["class"] == "Counter" and p["name"] == "swapstress":
-            print(p["pid"], o["coid"]); raise SystemExit' "$OUT")
-	[ -n "${coid:-}" ] || { cat "$OUT"; fail "no Counter of swapstress in the scan"; }
+	swapstress_counter
 
 	# An observer watching the stream sees every swap as a SWAPPED event.
 	python3 - "$PORT" >"$OUT.events" 2>&1 <<'PY' &
