@@ -4,8 +4,7 @@
 # observer may run a dry run only where the lock stream already runs (else 3), never a real
 # one (3); the controller's run starts the lock stream (with invocation counts) and stops it
 # again after; --json gives one object per line. The decisions themselves are unit-tested on
-# known series (tests/unit/test_optimizer.c); a contended end to end case needs a workload with
-# a swappable locked object (jbb's Warehouse / WarehouseFine), not here yet.
+# known series (tests/unit/test_optimizer.c); the contended end to end case is optimize_jbb.sh.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/swap_lib.bash"
 rc_is() { [ "$RC" = "$1" ] || { cat "$OUT"; fail "$2: exit $RC, not $1"; }; }

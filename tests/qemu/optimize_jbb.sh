@@ -1,0 +1,34 @@
+# kovctl optimize finds a hot object on its own and swaps it: jbb with 80% of its transactions
+# on warehouse 0 (a coarse Warehouse, one spin lock) on the parallel machine. The optimizer is
+# told nothing of which object is hot; it must decide exactly one swap, of the warehouse jbb
+# names as hot, to WarehouseFine, and carry it out; the scan then shows that COID as a
+# WarehouseFine; jbb's payments stay exact. The threshold is 2% of the CPUs' time: the hot
+# warehouse waits about 5% there, its neighbours a fraction of that (the decisions' rules
+# themselves are unit-tested on known series, tests/unit/test_optimizer.c).
+source "$(dirname "$0")/lib.bash"
+source "$(dirname "$0")/swap_lib.bash"
+PORT=$(free_port)
+boot_bg --parallel --cpus 2 --port "$PORT" --timeout 100 --append "dci.token=s3cret" \
+	--workload "jbb:hot=80:seconds=40:locks=coarse"
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
+wait_for '^dcid: listening' 40
+wait_for '^jbb: t=[0-9]+ ms tps=[1-9]' 30
+hot=$(grep -a '^jbb: warehouse 0 (hot) is object' "$LOG" | tr -d '\r' | sed 's/.* object //')
+ctl --json optimize --seconds 20 --threshold 2
+cat "$OUT"
+[ "$RC" = 0 ] || fail "optimize exited $RC"
+python3 - "$OUT" "$hot" <<'PY' || fail "the optimizer's decisions"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+decisions = [d for d in lines if d.get("event") == "decision"]
+assert len(decisions) == 1, decisions
+d = decisions[0]
+assert d["coid"] == sys.argv[2] and d["class"] == "Warehouse" and d["to"] == "WarehouseFine", d
+assert d["swap"]["swapped"], d
+print("optimize: one decision, the hot warehouse %s -> WarehouseFine (%s)" % (d["coid"], d.get("why", "")))
+PY
+k scan --class WarehouseFine
+grep -q "$hot" "$OUT" || { cat "$OUT"; fail "the hot warehouse is not a WarehouseFine now"; }
+wait_for '^jbb: done' 60
+expect '^jbb: payments: every warehouse.s year-to-date equals what its payers paid$'
+echo "optimize_jbb: passed"
