@@ -8,6 +8,7 @@
 static const struct kov_opt_pair builtin[] = {
 	{ "Counter", "DCounter" },
 	{ "Warehouse", "WarehouseFine" },
+	{ "PageViews", "PageViewsPerCPU" },
 };
 
 void kov_opt_defaults(struct kov_opt_params *p)

@@ -145,6 +145,34 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 		v->drawn_points++;
 }
 
+/* The hot swaps of the window on its time axis (target_swaps.c): a line where each was
+ * answered, labelled with the class it went to (crossed out when it was refused). */
+static void draw_swap_marks(cairo_t *cr, struct view *v, double cx, double cy, double cw, double ch,
+			    uint64_t now)
+{
+	const struct target *t = &v->targets[v->current];
+	for (size_t i = 0; i < t->n_swaps; i++) {
+		const struct swap_mark *m = &t->swaps[i];
+		double ago = age_s(now, m->at);
+		if (ago > v->window_s)
+			continue;
+		double px = floor(cx + cw - cw * ago / v->window_s) + 0.5;
+		static const double dash[] = { 3, 2 };
+		cairo_set_dash(cr, dash, 2, 0);
+		draw_rgb(cr, m->swapped ? 0xBC4C00 : 0x8C959F);
+		cairo_set_line_width(cr, 1.5);
+		cairo_move_to(cr, px, cy);
+		cairo_line_to(cr, px, cy + ch);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		char label[48];
+		snprintf(label, sizeof label, "%s%s", m->swapped ? "swap: " : "refused: ", m->to);
+		text_draw(cr, px + 3 + text_width(cr, FONT_SMALL, label) > cx + cw ?
+			  px - 3 - text_width(cr, FONT_SMALL, label) : px + 3, cy + 2, FONT_SMALL, label);
+		v->drawn_swaps++;
+	}
+}
+
 void draw_metric_pane(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
 		      double w, double h, uint64_t now)
 {
@@ -184,6 +212,7 @@ void draw_metric_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
 		mx = mx2;
 	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
+	draw_swap_marks(cr, v, x + 8, y + 24, w - 16, h - 44, now);
 	v->drawn_series++;
 	/* Hover: the value nearest the pointer's time. */
 	double cx = x + 8, cw = w - 16, cy = y + 24, ch = h - 44;

@@ -134,6 +134,15 @@ static void instrument_key(struct view *v, SDL_Keycode k)
 	}
 }
 
+/* X on the selected object: a hot swap to its peer class. */
+static void swap_key(struct view *v)
+{
+	const struct kov_scan_object *ob;
+	uint32_t pid;
+	if (selected_row(v, false, &ob, &pid) && ob)
+		target_swap(&v->targets[v->current], ob->pid, ob->coid, ob->class_name);
+}
+
 /* Moving in the tree, opening and closing its rows. */
 static void tree_key(struct view *v, SDL_Keycode k)
 {
@@ -185,6 +194,7 @@ static void view_key(struct view *v, SDL_Keycode k)
 	case SDLK_RIGHTBRACKET: v->pan_s = v->pan_s > v->window_s / 4 ? v->pan_s - v->window_s / 4 : 0; break;
 	case SDLK_END: v->pan_s = 0; break;
 	case SDLK_c: if (v->targets[v->current].cat) config_open(&v->config, &v->targets[v->current]); break;
+	case SDLK_x: swap_key(v); break;
 	case SDLK_TAB: v->current = (v->current + 1) % v->n_targets; tr->selected = tr->scroll = 0; break;
 	case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (v->window_s > 10) v->window_s /= 2; break;
 	case SDLK_MINUS: case SDLK_KP_MINUS: if (v->window_s < 600) v->window_s *= 2; break;

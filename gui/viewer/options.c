@@ -34,7 +34,9 @@ static const char usage[] =
 	"      process's locks on/off (the acquisition pane's software counts need it),\n"
 	"      G flame graph: whole target, then selected process, selected object, off;\n"
 	"      in it: click a box to zoom, a box above or Esc to zoom out, / search, W the\n"
-	"      selected object's callers, Ctrl-Q quit\n"
+	"      selected object's callers, X hot-swap the selected object to its peer class\n"
+	"      (Counter/DCounter, Warehouse/WarehouseFine, PageViews/PageViewsPerCPU; controller),\n"
+	"      Ctrl-Q quit\n"
 	"--view flame|callers opens the flame graph (callers: of the --select'ed object);\n"
 	"--keys types keys once an object is selected, --hover and --click put the pointer\n"
 	"and click (just before the screenshot) at X,Y points, for tests.\n";

@@ -157,6 +157,7 @@ static void report_views(const struct view *v, SDL_Window *win)
 	printf("viewer: machine: cpus_run=%s serial_note=\"%s\"\n",
 	       run ? run : "not-reported", serial ? serial : "");
 	printf("viewer: status: %s\n", t->status);
+	printf("viewer: swaps: marks=%zu drawn=%zu\n", t->n_swaps, v->drawn_swaps);
 	if (v->config.open) {
 		printf("viewer: config: %s\n", v->config.msg);
 		if (v->config.cursor < t->n_cat)

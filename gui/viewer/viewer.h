@@ -83,6 +83,7 @@ enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
 #define HOT_NAMES 64                  /* symbolized PCs of the selected object: hot spots and
                                          its locks' call sites */
 #define LOCK_NAMES 64                 /* kernel locks of no object named by symbol */
+#define SWAP_MARKS 32                 /* hot swaps kept for the time axis and the tree */
 #define MAX_LOCK_ROWS 32              /* locks the lock view lists, the heaviest waits */
 #define FLAME_MAX_STACKS 20000        /* distinct call stacks kept for the flame graph */
 
@@ -140,6 +141,16 @@ struct target {
 	uint64_t lock_intervals;
 	struct { uint32_t pid; uint64_t coid; } full[64];   /* full lock counting turned on here */
 	size_t n_full;
+	/* Hot swaps seen (asked here, or another client's pushed SWAPPED), the newest last: the
+	 * time axis and the tree mark them (target_swaps.c). */
+	struct swap_mark {
+		uint64_t at;              /* host time it was answered or arrived */
+		uint32_t pid;
+		uint64_t coid;
+		bool swapped;             /* false: refused, the object left as it was */
+		char to[32];
+	} swaps[SWAP_MARKS];
+	size_t n_swaps;
 	uint64_t samples_total, frames, intervals;
 	struct kov_losses losses;         /* lost, dropped, discarded since connected (or in the
 	                                     recording): the top contributors say so */
@@ -180,6 +191,12 @@ void target_free(struct target *t);
  * object (coid) or a process (coid 0), and makes sure their stream runs: false with the
  * reason in t->status when the target refused. */
 bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what);
+/* Hot swaps (target_swaps.c): X on a selected object swaps it to its peer class (the
+ * optimizer's pairs: client/optimizer.h), controller only; a SWAPPED frame, asked or pushed,
+ * becomes a mark. The newest mark of an object, or NULL. */
+bool target_swap(struct target *t, uint32_t pid, uint64_t coid, const char *cls);
+void target_take_swapped(struct target *t, const struct proto_frame *f);
+const struct swap_mark *target_swap_mark(const struct target *t, uint32_t pid, uint64_t coid);
 /* Asks for the symbols of object (space, coid, gen)'s hottest PCs and its locks' call sites
  * when they are not known yet. */
 void target_want_symbols(struct target *t, uint32_t space, uint64_t coid, uint32_t gen);
@@ -369,6 +386,7 @@ struct view {
 	double scale;                     /* pixels per point (HiDPI) */
 	/* what the last frame drew, for --screenshot's report */
 	size_t drawn_rows, drawn_series, drawn_points;
+	size_t drawn_swaps;               /* swap marks drawn on the panes' time axes */
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
