@@ -19,8 +19,10 @@
  * figures to be checked against.
  *
  * Usage: jbb [warehouses=4] [terminals=CPUs] [hot=50] [seconds=0] [locks=coarse|fine]
- *            [brand=scan|flag] [transactions=0] [delay=0]
+ *            [brand=scan|flag] [transactions=0] [delay=0] [phase=0 hot2=0]
  *   seconds       stop after that long (0: run until powered off)
+ *   phase, hot2   a workload whose phases change: after `phase` seconds warehouse 0's share
+ *                 becomes hot2 (the hot spot cools, or moves in)
  *   transactions  stop after that many (a fixed amount of work, for -icount comparisons)
  *   delay         wait that long before starting and after stopping (time for a monitor to
  *                 start collecting, and to name the objects afterwards) */
@@ -40,7 +42,9 @@
 #define TERMINALS_MAX 16
 
 struct jbb_config {
-	int warehouses, terminals, hot, seconds;
+	int warehouses, terminals, seconds;
+	volatile int hot;                  /* changes to hot2 after phase seconds (0: never) */
+	int phase, hot2;
 	long transactions;
 	int delay;
 	bool fine, brand_flag;
