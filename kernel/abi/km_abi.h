@@ -197,6 +197,9 @@ struct km_lost {
 #define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
 #define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
 #define KM_LOCK_OWNER_GONE 0x4u     /* its owner was destroyed: attributed again when next met */
+#define KM_LOCK_ATTRIBUTED 0x8u     /* its owner looked for (found or not): until then other
+				     * threads' contentions may already be in it, and the monitor
+				     * holds them back rather than report them as no object's */
 #define KM_LOCK_SITES 4             /* contending call sites kept per lock */
 struct km_lock_site {
 	uint64_t pc;                /* return address of the lock call; 0: slot free */
