@@ -69,20 +69,22 @@ full_run single 1
 # put SPIN_FULL back when it took the lock, and its release kept it (every acquisition counted
 # again, with the flags saying otherwise).
 toggle_run() {
-	local last=$1 port pid i=0 state words
+	local last=$1 port pid i=0 state= words
 	port=$(free_port)
-	boot_bg --cpus 4 --port "$port" --timeout 60 --append "dci.token=f" --workload "lockbench:long:4:8:3:3"
+	boot_bg --cpus 4 --port "$port" --timeout 60 --append "dci.token=f" --workload "lockbench:long:4:8:6:3"
 	wait_for '^dcid: listening' 40
 	wait_for '^lockbench: pid' 20
 	pid=$(grep -a -m1 '^lockbench: pid' "$LOG" | awk '{print $3}')
 	wait_for '^lockbench: running' 10
-	while :; do
+	# The last switch must find the locks busy (the run lasts 6 s): switched for 3 s.
+	local until=$((SECONDS + 3))
+	while [ "$SECONDS" -lt "$until" ] || [ "$state" != "$last" ]; do
 		state=$([ $((i % 2)) = 0 ] && echo on || echo off)
 		i=$((i + 1))
 		$K --target 127.0.0.1:"$port" --token f instrument --pid "$pid" --what full-locks "$state" \
 			>"$OUT.t" 2>&1 || fail "instrument full-locks $state: $(cat "$OUT.t")"
-		grep -a -q '^lockbench: done' "$LOG" && [ "$state" = "$last" ] && break
 	done
+	grep -a -q '^lockbench: done' "$LOG" && fail "the run ended before the last switch: it proves nothing"
 	wait_for '^lockbench: words' 20
 	kill -- -"$SIM_PID" 2>/dev/null
 	wait "$SIM_PID" 2>/dev/null
