@@ -68,6 +68,16 @@ int spin_lock_owner(struct spinlock *l, const void *owner)
 	return 0;
 }
 
+int spin_lock_monitor(struct spinlock *l, const void *owner)
+{
+	if (spin_lock_owner(l, owner) != 0)
+		return -1;
+	struct km_lock_stats *s = lockstat_find(table, (uint64_t)l);
+	__atomic_or_fetch(&s->flags, KM_LOCK_FULL, __ATOMIC_RELEASE);
+	spin_mark_full(&l->word, true);
+	return 0;
+}
+
 const struct km_lock_stats *spin_lock_stats(const struct spinlock *l)
 {
 	return table ? lockstat_find(table, (uint64_t)l) : 0;

@@ -193,12 +193,12 @@ static int cost(long n)
 	/* A release after a contended acquisition: the record found, the hold closed. */
 	uint64_t contended_release = PER_PAIR(n, spin_trylock_as(&l, 1 | SPIN_CONTENDED); spin_unlock(&l));
 	/* Full counting: the mark the monitor sets in the word sends every acquisition down the
-	 * counted path (the record is made first, as for a lock the monitor knows). */
-	if (spin_lock_owner(&full, 0) != 0) {
+	 * counted path, and the record's flag keeps it there (a release marks the word again only
+	 * while the record is fully counted). */
+	if (spin_lock_monitor(&full, 0) != 0) {
 		printf("lockbench: cannot name a lock\n");
 		return 1;
 	}
-	full.word = SPIN_MARKED;
 	uint64_t full_spin_pair = PER_PAIR(n, spin_lock(&full); spin_unlock(&full));
 	uint64_t mutex_pair = PER_PAIR(n, mutex_lock(&m); mutex_unlock(&m));
 	uint64_t full_pair = PER_PAIR(n, mutex_lock(&monitored); mutex_unlock(&monitored));
