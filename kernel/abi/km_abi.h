@@ -207,10 +207,11 @@ struct km_lock_site {
 };
 struct km_lock_stats {
 	uint64_t lock;              /* address of the lock; 0: a free slot of the table */
-	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
 	uint16_t kind;              /* KM_LOCK_SPIN / KM_LOCK_SLEEP (0 while being made) */
-	uint16_t flags;             /* KM_LOCK_* */
+	uint16_t flags;             /* KM_LOCK_*; before owner: a copy (read in address order)
+				     * that sees KM_LOCK_ATTRIBUTED sees the owner stored first */
 	uint32_t paused;            /* 1: full counting paused (INSTRUMENT sleep locks off) */
+	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
 	uint64_t acquisitions;      /* with KM_LOCK_FULL all of them, else only contended ones */
 	uint64_t contentions;       /* acquisitions that did not get the lock on the first try */
 	uint64_t wait_total, wait_max, wait_min;   /* of contended acquisitions */
