@@ -4,6 +4,7 @@
 #include "monitor.h"
 #include <km.h>
 #include "subscribers.h"
+#include "proto/lock_delta.h"
 
 #define COUNT_MAX 4096
 #define LOST_MAX 512
@@ -11,8 +12,9 @@
 
 static struct km_count counts[COUNT_MAX];
 static struct km_lost lost[LOST_MAX];
-static struct km_lock_record locks_now[LOCKS_MAX], locks_then[LOCKS_MAX];
-static long n_then;
+static struct km_lock_record locks_now[LOCKS_MAX];
+static struct km_lock_record locks_sent[LOCKS_MAX];   /* per lock, what was reported (lock_delta.h) */
+static long n_sent;
 
 void counts_push(void)
 {
@@ -57,62 +59,6 @@ void lost_push(uint64_t start, uint64_t end)
 	subscribers_push(AUDIENCE_ALL, monitor_out, (size_t)proto_finish(&b), PROTO_LOST_SAMPLES, 0);
 }
 
-static uint64_t capped(uint64_t max, uint64_t total)
-{
-	return max < total ? max : total;
-}
-
-/* The interval's figures of one lock from its cumulative record now and then (a record that
- * went backwards was made anew for a lock at a reused address: all of it is new). Maxima and
- * the minimum are since the lock was first seen, capped to agree with the interval's totals. */
-static bool lock_interval(const struct km_lock_record *now, const struct km_lock_stats *was,
-			  struct proto_lock *l)
-{
-	const struct km_lock_stats *n = &now->s;
-	if (n->acquisitions == was->acquisitions && n->trylock_failures == was->trylock_failures)
-		return false;
-	*l = (struct proto_lock){
-		.lock = n->lock, .pid = now->pid,
-		.kind = n->kind == KM_LOCK_SPIN ? PROTO_LOCK_SPIN : PROTO_LOCK_SLEEP,
-		.flags = (uint16_t)(n->flags & (KM_LOCK_FULL | KM_LOCK_OWNER_SET)),
-		.acquisitions = n->acquisitions - was->acquisitions,
-		.contentions = n->contentions - was->contentions,
-		.wait_total = n->wait_total - was->wait_total,
-		.holds = n->holds - was->holds,
-		.hold_total = n->hold_total - was->hold_total,
-		.qlen_samples = n->qlen_samples - was->qlen_samples,
-		.qlen_sum = n->qlen_sum - was->qlen_sum,
-		.bounces = n->bounces - was->bounces,
-		.trylock_failures = n->trylock_failures - was->trylock_failures,
-		.other_sites = n->other_sites - was->other_sites,
-	};
-	if (l->contentions > l->acquisitions)
-		l->contentions = l->acquisitions;
-	if (l->bounces > l->contentions)
-		l->bounces = l->contentions;
-	l->wait_max = capped(n->wait_max, l->wait_total);
-	l->wait_min = l->contentions ? capped(n->wait_min, l->wait_max) : 0;
-	l->hold_max = capped(n->hold_max, l->hold_total);
-	if (!l->holds)
-		l->hold_total = l->hold_max = 0;
-	l->qlen_max = (uint32_t)capped(n->qlen_max, l->qlen_sum);
-	if (!l->qlen_samples)
-		l->qlen_sum = l->qlen_max = 0;
-	uint64_t sites = l->other_sites;
-	for (int i = 0; i < KM_LOCK_SITES && i < PROTO_LOCK_SITES; i++) {
-		uint64_t before = 0;
-		for (int j = 0; j < KM_LOCK_SITES; j++)
-			if (was->site[j].pc == n->site[i].pc)
-				before = was->site[j].count;
-		uint64_t c = n->site[i].count >= before ? n->site[i].count - before : n->site[i].count;
-		if (sites + c > l->contentions)
-			c = l->contentions - sites;
-		l->site[i] = (struct proto_lock_site){ c ? n->site[i].pc : 0, c };
-		sites += c;
-	}
-	return true;
-}
-
 /* Frames of one lock message type to the clients whose minor version wants it. */
 static void push_lock_frames(const struct proto_lock *l, long n, const struct proto_interval *h,
 			     bool contention)
@@ -155,30 +101,31 @@ void locks_push(uint64_t start, uint64_t end)
 	long k = 0;
 	bool rescanned = false;
 	for (long i = 0; i < n; i++) {
-		const struct km_lock_record *r = &locks_now[i];
-		struct km_lock_stats was = { 0 };
-		for (long j = 0; j < n_then; j++)
-			if (locks_then[j].pid == r->pid && locks_then[j].s.lock == r->s.lock) {
-				if (locks_then[j].s.acquisitions <= r->s.acquisitions &&
-				    locks_then[j].s.trylock_failures <= r->s.trylock_failures)
-					was = locks_then[j].s;
+		struct km_lock_record *r = &locks_now[i];
+		struct km_lock_stats sent = { 0 };
+		for (long j = 0; j < n_sent; j++)
+			if (locks_sent[j].pid == r->pid && locks_sent[j].s.lock == r->s.lock) {
+				sent = locks_sent[j].s;
 				break;
 			}
 		struct proto_lock *l = &lock_out[k];
-		if (!lock_interval(r, &was, l))
+		bool any = lock_delta(r->pid, &r->s, &sent, l);
+		uint64_t owner = r->s.owner;
+		r->s = sent;   /* the read is done with: it becomes what was reported */
+		if (!any)
 			continue;
 		uint32_t space = r->pid;
-		const struct rep_entry *e = r->s.owner ? objmap_find(space, r->s.owner) : 0;
-		if (r->s.owner && !e && !rescanned && objmap_refresh(false)) {
+		const struct rep_entry *e = owner ? objmap_find(space, owner) : 0;
+		if (owner && !e && !rescanned && objmap_refresh(false)) {
 			rescanned = true;
-			e = objmap_find(space, r->s.owner);
+			e = objmap_find(space, owner);
 		}
 		l->coid = e ? e->coid : 0;
 		l->gen = e ? e->gen : 0;
 		k++;
 	}
-	memcpy(locks_then, locks_now, (size_t)n * sizeof *locks_now);
-	n_then = n;
+	memcpy(locks_sent, locks_now, (size_t)n * sizeof *locks_now);
+	n_sent = n;
 	struct proto_interval h = { start, end };
 	push_lock_frames(lock_out, k, &h, true);
 	push_lock_frames(lock_out, k, &h, false);
@@ -186,7 +133,7 @@ void locks_push(uint64_t start, uint64_t end)
 
 void locks_baseline(void)
 {
-	n_then = km_locks(locks_then, LOCKS_MAX);   /* the first interval starts now */
-	if (n_then < 0)
-		n_then = 0;
+	n_sent = km_locks(locks_sent, LOCKS_MAX);   /* the first interval starts now */
+	if (n_sent < 0)
+		n_sent = 0;
 }

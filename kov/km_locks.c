@@ -31,8 +31,8 @@ struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
 {
 	bool made;
 	struct km_lock_stats *s = lockstat_get(&kernel_table.area, (uint64_t)lock, kind, &made);
-	if (s && lockstat_needs_owner(s, made, kind) && !(s->flags & KM_LOCK_OWNER_SET))
-		s->owner = owner_of(0, (uint64_t)lock);
+	if (s && lockstat_needs_owner(s, made, kind))
+		lockstat_attributed(s, owner_of(0, (uint64_t)lock));
 	return s;
 }
 

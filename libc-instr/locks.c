@@ -41,9 +41,8 @@ static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
 	bool made;
 	struct km_lock_stats *s = lockstat_get(table, (uint64_t)lock, kind, &made);
 	if (s && lockstat_needs_owner(s, made, kind)) {
-		uint64_t owner = (uint64_t)__syscall(SYS_KM_LOCK_OWNER, (long)lock, 0, 0, 0, 0);
-		if (!(s->flags & KM_LOCK_OWNER_SET) && (long)owner > 0)
-			s->owner = owner;
+		long owner = __syscall(SYS_KM_LOCK_OWNER, (long)lock, 0, 0, 0, 0);
+		lockstat_attributed(s, owner > 0 ? (uint64_t)owner : 0);
 	}
 	return s;
 }
@@ -51,7 +50,7 @@ static struct km_lock_stats *record_of(const void *lock, uint16_t kind)
 static void set_owner(struct km_lock_stats *s, const void *owner)
 {
 	s->owner = (uint64_t)owner;
-	__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_SET, __ATOMIC_RELEASE);
+	__atomic_or_fetch(&s->flags, KM_LOCK_OWNER_SET | KM_LOCK_ATTRIBUTED, __ATOMIC_RELEASE);
 }
 
 void __lock_owner_gone(const void *rep)
@@ -66,6 +65,16 @@ int spin_lock_owner(struct spinlock *l, const void *owner)
 	if (!s)
 		return -1;
 	set_owner(s, owner);
+	return 0;
+}
+
+int spin_lock_monitor(struct spinlock *l, const void *owner)
+{
+	if (spin_lock_owner(l, owner) != 0)
+		return -1;
+	struct km_lock_stats *s = lockstat_find(table, (uint64_t)l);
+	__atomic_or_fetch(&s->flags, KM_LOCK_FULL, __ATOMIC_RELEASE);
+	spin_mark_full(&l->word, true);
 	return 0;
 }
 
@@ -143,16 +152,14 @@ static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
 	if (s)
 		lockstat_released(s, timebase());
-	spin_release_flagged(&l->word);
+	spin_release_flagged(&l->word, s ? &s->flags : 0, KM_LOCK_FULL);
 }
 
 void spin_unlock(struct spinlock *l)
 {
 	__asm__ volatile("lwsync" : : : "memory");
-	if (__builtin_expect(l->word & SPIN_CONTENDED, 0))
+	if (__builtin_expect(!spin_release_plain(&l->word), 0))
 		spin_unlock_measured(l);
-	else
-		l->word = 0;
 }
 
 /* Only locks of live objects are touched: a record outlives its lock, and the word of a freed

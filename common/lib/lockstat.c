@@ -79,9 +79,19 @@ bool lockstat_needs_owner(struct km_lock_stats *s, bool made, uint16_t kind)
 		return true;
 	if (!(__atomic_load_n(&s->flags, __ATOMIC_ACQUIRE) & KM_LOCK_OWNER_GONE))
 		return false;
-	__atomic_and_fetch(&s->flags, (uint16_t)~KM_LOCK_OWNER_GONE, __ATOMIC_ACQ_REL);
+	/* Still attributed while the owner was gone (its last figures go out as no object's, not
+	 * as the next owner's); from here on the figures are the new lock's, held until found. */
+	__atomic_and_fetch(&s->flags, (uint16_t)~(KM_LOCK_OWNER_GONE | KM_LOCK_ATTRIBUTED), __ATOMIC_ACQ_REL);
 	s->kind = kind;
 	return true;
+}
+
+void lockstat_attributed(struct km_lock_stats *s, uint64_t owner)
+{
+	if (!(__atomic_load_n(&s->flags, __ATOMIC_ACQUIRE) & KM_LOCK_OWNER_SET) && owner)
+		s->owner = owner;
+	/* Release: a monitor that sees the flag sees the owner. */
+	__atomic_or_fetch(&s->flags, KM_LOCK_ATTRIBUTED, __ATOMIC_RELEASE);
 }
 
 uint32_t lockstat_wait_begin(struct km_lock_stats *s)
@@ -94,6 +104,14 @@ void lockstat_wait_end(struct km_lock_stats *s)
 	__atomic_fetch_sub(&s->waiters, 1, __ATOMIC_RELAXED);
 }
 
+/* Readers copy a record while its holder writes it (lockstat.h); a report must not give a
+ * figure without the one it depends on (a contention without its acquisition, a call site's
+ * count without its contention, hold time without a hold, a pc-less count, ...). The daemon
+ * holds a dependent figure back until its base shows (proto/lock_delta.h), which loses nothing
+ * only if a base never shows before its dependents: so the dependents are stored first, the
+ * base after a barrier, and the base lies at the lower address, which the copy reads first. */
+#define PUBLISH() __atomic_thread_fence(__ATOMIC_RELEASE)
+
 static void count_site(struct km_lock_stats *s, uint64_t site)
 {
 	for (int i = 0; i < KM_LOCK_SITES; i++) {
@@ -102,8 +120,9 @@ static void count_site(struct km_lock_stats *s, uint64_t site)
 			return;
 		}
 		if (!s->site[i].pc) {
-			s->site[i].pc = site;
 			s->site[i].count = 1;
+			PUBLISH();
+			s->site[i].pc = site;
 			return;
 		}
 	}
@@ -115,16 +134,18 @@ void lockstat_contended(struct km_lock_stats *s, uint64_t site, uint32_t cpu, ui
 {
 	if (prev_cpu == ~0u)
 		prev_cpu = s->last_cpu ? s->last_cpu - 1 : cpu;
-	s->acquisitions++;
-	s->contentions++;
 	if (prev_cpu != cpu)
 		s->bounces++;
 	s->last_cpu = cpu + 1;
-	s->qlen_samples++;
 	s->qlen_sum += seen;
 	if (seen > s->qlen_max)
 		s->qlen_max = seen;
 	count_site(s, site);
+	PUBLISH();
+	s->qlen_samples++;
+	s->contentions++;
+	PUBLISH();
+	s->acquisitions++;
 }
 
 void lockstat_acquired(struct km_lock_stats *s, uint64_t now)
@@ -140,8 +161,9 @@ void lockstat_released(struct km_lock_stats *s, uint64_t now)
 		return;
 	s->acquired_at = 0;
 	uint64_t h = now - at;
-	s->holds++;
 	s->hold_total += h;
 	if (h > s->hold_max)
 		s->hold_max = h;
+	PUBLISH();
+	s->holds++;
 }

@@ -33,6 +33,10 @@ void lockstat_owner_gone(struct km_lock_area *a, uint64_t owner);
  * set anew (the address may now hold a lock of another kind). */
 bool lockstat_needs_owner(struct km_lock_stats *s, bool made, uint16_t kind);
 
+/* The owner looked for after lockstat_needs_owner (0: none found), unless the program
+ * registered one meanwhile: the record is attributed (KM_LOCK_ATTRIBUTED). */
+void lockstat_attributed(struct km_lock_stats *s, uint64_t owner);
+
 /* A thread starts waiting (waiters + 1) and stops (- 1): the number it saw is returned. */
 uint32_t lockstat_wait_begin(struct km_lock_stats *s);
 void lockstat_wait_end(struct km_lock_stats *s);

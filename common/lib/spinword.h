@@ -51,13 +51,38 @@ static inline bool spin_take_flagged(struct spinlock *l, uint32_t tag, uint32_t 
 					   __ATOMIC_RELAXED);
 }
 
-/* Release from the measured path: a fully counted lock stays marked. */
-static inline void spin_release_flagged(volatile uint32_t *word)
+/* The release of a hold that is not measured: 0 is stored only while the word is still the
+ * one read (a reservation), so that a mark the monitor's switch sets in between
+ * (spin_mark_full) is not wiped out by a plain store, which left the lock uncounted for good;
+ * such a release finds SPIN_CONTENDED and goes the measured way instead. False, with nothing
+ * stored, when the word carries SPIN_CONTENDED. The caller orders the hold before it. */
+static inline bool spin_release_plain(volatile uint32_t *word)
 {
-	uint32_t w = *word;
-	while (!__atomic_compare_exchange_n(word, &w, w & SPIN_FULL ? SPIN_MARKED : 0, true,
-					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-		;
+	uint32_t w;
+	__asm__ volatile(
+		"1:	lwarx	%0, 0, %1\n"
+		"	cmpwi	%0, 0\n"
+		"	blt-	2f\n"
+		"	stwcx.	%2, 0, %1\n"
+		"	bne-	1b\n"
+		"2:\n"
+		: "=&r"(w) : "r"(word), "r"(0u) : "cr0", "memory");
+	return (int32_t)w >= 0;
+}
+
+/* Release from the measured path: the lock stays marked if, and only if, its record is fully
+ * counted now (`full` set in *flags; no record: not). The word's own SPIN_FULL is no guide: a
+ * waiter that read the record's flags before a switch off puts SPIN_FULL back when it takes
+ * the lock, and a switch on may have found the word held. The flags are read after each read of
+ * the word (a full barrier: the monitor changes the flags, then the word), so a release racing
+ * with the switch either sees the new flags or fails its store and reads them again. */
+static inline void spin_release_flagged(volatile uint32_t *word, const volatile uint16_t *flags,
+					uint16_t full)
+{
+	uint32_t w = *word, to;
+	do
+		to = flags && (__atomic_load_n(flags, __ATOMIC_SEQ_CST) & full) ? SPIN_MARKED : 0;
+	while (!__atomic_compare_exchange_n(word, &w, to, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 }
 
 /* The monitor's switch of full counting on a lock word (a spin lock's or a sleep lock's): a

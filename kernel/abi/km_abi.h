@@ -197,6 +197,9 @@ struct km_lost {
 #define KM_LOCK_FULL 0x1u           /* flags: every acquisition and hold counted */
 #define KM_LOCK_OWNER_SET 0x2u      /* owner registered by the program, not found by a walk */
 #define KM_LOCK_OWNER_GONE 0x4u     /* its owner was destroyed: attributed again when next met */
+#define KM_LOCK_ATTRIBUTED 0x8u     /* its owner looked for (found or not): until then other
+				     * threads' contentions may already be in it, and the monitor
+				     * holds them back rather than report them as no object's */
 #define KM_LOCK_SITES 4             /* contending call sites kept per lock */
 struct km_lock_site {
 	uint64_t pc;                /* return address of the lock call; 0: slot free */
@@ -204,10 +207,11 @@ struct km_lock_site {
 };
 struct km_lock_stats {
 	uint64_t lock;              /* address of the lock; 0: a free slot of the table */
-	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
 	uint16_t kind;              /* KM_LOCK_SPIN / KM_LOCK_SLEEP (0 while being made) */
-	uint16_t flags;             /* KM_LOCK_* */
+	uint16_t flags;             /* KM_LOCK_*; before owner: a copy (read in address order)
+				     * that sees KM_LOCK_ATTRIBUTED sees the owner stored first */
 	uint32_t paused;            /* 1: full counting paused (INSTRUMENT sleep locks off) */
+	uint64_t owner;             /* rep of the object it belongs to, 0 for none */
 	uint64_t acquisitions;      /* with KM_LOCK_FULL all of them, else only contended ones */
 	uint64_t contentions;       /* acquisitions that did not get the lock on the first try */
 	uint64_t wait_total, wait_max, wait_min;   /* of contended acquisitions */

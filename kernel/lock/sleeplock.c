@@ -61,13 +61,12 @@ void sleep_lock(struct sleeplock *l)
 void sleep_unlock(struct sleeplock *l)
 {
 	l->owner_tid = 0;
-	if (__builtin_expect(l->locked & SPIN_CONTENDED, 0)) {
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(!spin_release_plain(&l->locked), 0)) {
 		struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SLEEP);
 		if (s)
 			lockstat_released(s, mftb());
-		spin_release_flagged(&l->locked);
-	} else {
-		__atomic_store_n(&l->locked, 0, __ATOMIC_SEQ_CST);
+		spin_release_flagged(&l->locked, s ? &s->flags : 0, KM_LOCK_FULL);
 	}
 	/* The full barrier above pairs with the waiter's increment: either it sees the lock free
 	 * (and does not sleep) or we see it waiting (and wake it). */

@@ -86,15 +86,13 @@ static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
 	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
 	if (s)
 		lockstat_released(s, mftb());
-	spin_release_flagged(&l->word);
+	spin_release_flagged(&l->word, s ? &s->flags : 0, KM_LOCK_FULL);
 }
 
 void spin_unlock(struct spinlock *l)
 {
 	__asm__ volatile("lwsync" : : : "memory");
-	if (__builtin_expect(l->word & SPIN_CONTENDED, 0))
+	if (__builtin_expect(!spin_release_plain(&l->word), 0))
 		spin_unlock_measured(l);
-	else
-		l->word = 0;
 	PREEMPT_COUNT_ADD(-1);
 }

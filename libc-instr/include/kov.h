@@ -64,6 +64,10 @@ void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 /* Names the object (its rep, 0: none) a spin lock belongs to. 0, or -1 if the table is full. */
 int spin_lock_owner(struct spinlock *l, const void *owner);
+/* Counts every acquisition and hold of l from now on, as full counting does (the monitor's
+ * switch turns it off again with the owner's other locks): names the owner, flags the record
+ * and marks the word. 0, or -1 if the table is full. */
+int spin_lock_monitor(struct spinlock *l, const void *owner);
 /* The lock statistics record of l, 0 if it has none: for a program that checks the figures
  * of its own locks (lockbench). The holder writes them, so they are whole while it holds l. */
 const struct km_lock_stats *spin_lock_stats(const struct spinlock *l);

@@ -21,13 +21,14 @@
  *   long     the hot object holds its lock 10 times longer
  *   many     the hot object is visited 10 times as often (same holds)
  *   trylock  as long, but every visit calls spin_trylock first and spin_lock when it fails
- *            (the failed spin_trylock is no wait: only the spin_lock call is timed)
+ *            (the failed spin_trylock is no wait: only the spin_lock call is timed; the
+ *            failures are counted, to equal KOV's trylock_failures exactly)
  *   random   as long, with each thread visiting objects in a random order
  *   single   as long, with one thread: no contention is possible, the truth is zero
  *
  * It waits `delay` seconds (time for a monitor to start collecting), runs `seconds` seconds,
- * prints each object's truth, and ends `delay` seconds later (so that the monitor still finds
- * the objects to name them). Usage:
+ * prints each object's truth, and `delay` seconds later (the monitor still finds the objects to
+ * name them) the lock words, and ends. Usage:
  *   lockbench PATTERN [threads (4)] [objects (8)] [seconds (4)] [delay (3)] [seed (clock)]
  *   lockbench cost [pairs (200000)]   instructions per lock/unlock pair on each path (exact
  *                                     under -icount, where a nanosecond is an instruction)
@@ -43,6 +44,7 @@ struct lockobj {
 	struct spinlock lock;
 	uint64_t truth_wait;         /* ticks waited beyond the uncontended cost */
 	uint64_t truth_waits;        /* acquisitions whose first try failed */
+	uint64_t truth_tryfails;     /* spin_trylock calls that failed (pattern trylock) */
 	uint64_t acquisitions;
 	const struct km_lock_stats *kov;   /* KOV's record of the lock */
 	uint64_t kov_wait_seen;      /* its wait_total at the last acquisition */
@@ -89,8 +91,8 @@ CO_METHOD(void, lockobj_visit, struct lockobj *o, long hold)
 	/* A failed spin_trylock is no wait (KOV counts it as a trylock failure): the wait is the
 	 * spin_lock call's that follows, timed around that call alone, as in the other patterns. */
 	uint64_t t0 = 0, t1 = 0;
-	bool waited = false, by_try = false;
-	if (pattern != TRYLOCK || !spin_trylock(&o->lock)) {
+	bool waited = false, by_try = false, tryfailed = false;
+	if (pattern != TRYLOCK || (tryfailed = !spin_trylock(&o->lock))) {
 		waited = (o->lock.word & SPIN_HOLDER) != 0;   /* not the full-counting mark */
 		t0 = tb();
 		spin_lock(&o->lock);
@@ -108,6 +110,7 @@ CO_METHOD(void, lockobj_visit, struct lockobj *o, long hold)
 	}
 	/* Updated while holding the lock: the lock itself serializes the truth. */
 	o->acquisitions++;
+	o->truth_tryfails += tryfailed;
 	uint64_t kov_total = o->kov->wait_total, kov_wait = kov_total - o->kov_wait_seen;
 	o->kov_wait_seen = kov_total;
 	if (waited) {
@@ -190,12 +193,12 @@ static int cost(long n)
 	/* A release after a contended acquisition: the record found, the hold closed. */
 	uint64_t contended_release = PER_PAIR(n, spin_trylock_as(&l, 1 | SPIN_CONTENDED); spin_unlock(&l));
 	/* Full counting: the mark the monitor sets in the word sends every acquisition down the
-	 * counted path (the record is made first, as for a lock the monitor knows). */
-	if (spin_lock_owner(&full, 0) != 0) {
+	 * counted path, and the record's flag keeps it there (a release marks the word again only
+	 * while the record is fully counted). */
+	if (spin_lock_monitor(&full, 0) != 0) {
 		printf("lockbench: cannot name a lock\n");
 		return 1;
 	}
-	full.word = SPIN_MARKED;
 	uint64_t full_spin_pair = PER_PAIR(n, spin_lock(&full); spin_unlock(&full));
 	uint64_t mutex_pair = PER_PAIR(n, mutex_lock(&m); mutex_unlock(&m));
 	uint64_t full_pair = PER_PAIR(n, mutex_lock(&monitored); mutex_unlock(&monitored));
@@ -264,13 +267,20 @@ int main(int argc, char **argv)
 		thread_join(tids[t]);
 	for (long i = 0; i < n_objects; i++)
 		printf("lockbench: object %ld lock=0x%lx rep=0x%lx hot=%d acquisitions=%lu waited=%lu "
-		       "truth_wait=%lu kov_outside=%lu stalls=%lu stall_ticks=%lu\n", i,
+		       "truth_wait=%lu kov_outside=%lu stalls=%lu stall_ticks=%lu tryfails=%lu\n", i,
 		       (unsigned long)&objs[i].lock, (unsigned long)&objs[i], i == hot,
 		       (unsigned long)objs[i].acquisitions, (unsigned long)objs[i].truth_waits,
 		       (unsigned long)objs[i].truth_wait, (unsigned long)objs[i].kov_outside,
-		       (unsigned long)objs[i].stalls, (unsigned long)objs[i].stall_ticks);
+		       (unsigned long)objs[i].stalls, (unsigned long)objs[i].stall_ticks,
+		       (unsigned long)objs[i].truth_tryfails);
 	printf("lockbench: done\n");
 	for (uint64_t end = tb() + (uint64_t)delay * hz; tb() < end;)
 		yield();
+	/* The lock words at rest, after the last switch of full counting (lockstat_full.sh
+	 * switches it while the objects are busy): each must be marked if and only if it is on. */
+	printf("lockbench: words");
+	for (long i = 0; i < n_objects; i++)
+		printf(" 0x%x", (unsigned)objs[i].lock.word);
+	printf("\n");
 	return 0;
 }

@@ -2,6 +2,8 @@
 # lockbench's process, every acquisition of every LockObj lock is counted, exactly as many as
 # the objects counted themselves, each with its hold measured, contended or not (4 threads, and
 # one thread where nothing contends); switched off, the figures go back to contended ones only.
+# Switched on and off many times while the locks are busy, every lock word ends marked if and
+# only if full counting is on.
 # For the kernel (pid 0) under pagestorm (single page manager), the locks of live kernel objects count every
 # acquisition, more than their contentions. Bad --what values are usage errors.
 source "$(dirname "$0")/lib.bash"
@@ -59,6 +61,43 @@ PY
 }
 full_run long 4
 full_run single 1
+
+# Full counting switched on and off while four threads keep the locks busy, ending with LAST:
+# at rest every lock word must be marked (SPIN_MARKED) if full counting is on and free (0) if
+# it is off. A release racing with the switch once stored 0 over a fresh mark (full counting
+# silently gone for that lock), and a waiter that read the record's flags before a switch off
+# put SPIN_FULL back when it took the lock, and its release kept it (every acquisition counted
+# again, with the flags saying otherwise).
+toggle_run() {
+	local last=$1 port pid i=0 state= words
+	port=$(free_port)
+	boot_bg --cpus 4 --port "$port" --timeout 60 --append "dci.token=f" --workload "lockbench:long:4:8:6:3"
+	wait_for '^dcid: listening' 40
+	wait_for '^lockbench: pid' 20
+	pid=$(grep -a -m1 '^lockbench: pid' "$LOG" | awk '{print $3}')
+	wait_for '^lockbench: running' 10
+	# The last switch must find the locks busy (the run lasts 6 s): switched for 3 s.
+	local until=$((SECONDS + 3))
+	while [ "$SECONDS" -lt "$until" ] || [ "$state" != "$last" ]; do
+		state=$([ $((i % 2)) = 0 ] && echo on || echo off)
+		i=$((i + 1))
+		$K --target 127.0.0.1:"$port" --token f instrument --pid "$pid" --what full-locks "$state" \
+			>"$OUT.t" 2>&1 || fail "instrument full-locks $state: $(cat "$OUT.t")"
+	done
+	grep -a -q '^lockbench: done' "$LOG" && fail "the run ended before the last switch: it proves nothing"
+	wait_for '^lockbench: words' 20
+	kill -- -"$SIM_PID" 2>/dev/null
+	wait "$SIM_PID" 2>/dev/null
+	words=$(grep -a -m1 '^lockbench: words' "$LOG" | tr -d '\r' | cut -d' ' -f3-)
+	local want=0x0
+	[ "$last" = on ] && want=0xc0000000
+	for w in $words; do
+		[ "$w" = "$want" ] || fail "full counting switched $i times, last $last: lock words $words (each should be $want)"
+	done
+	echo "full counting switched $i times under load, last $last: every lock word $want"
+}
+toggle_run on
+toggle_run off
 
 # The kernel: full counting of the locks of live kernel objects under pagestorm.
 PORT=$(free_port)

@@ -3,7 +3,7 @@
  * the table is full; a contended acquisition's figures (wait min/max/total, waiters, bounces,
  * call sites with the overflow in other_sites, the hold closed at release); full counting's
  * uncontended acquisitions; and an owner's destruction, after which its locks are attributed
- * again when next met. */
+ * again when next met (KM_LOCK_ATTRIBUTED once the owner was looked for). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,8 +124,19 @@ static void a_gone_owner_is_found_again(void **state)
 	/* The address now holds a sleep lock: found again, once, with its new kind. */
 	assert_ptr_equal(lockstat_get(a, 0x1000, KM_LOCK_SLEEP, &made), s);
 	assert_false(made);
+	s->flags |= KM_LOCK_ATTRIBUTED;
 	assert_true(lockstat_needs_owner(s, made, KM_LOCK_SLEEP));
 	assert_int_equal(s->kind, KM_LOCK_SLEEP);
+	assert_int_equal(s->flags, 0);   /* not attributed until the walk is done */
+	lockstat_attributed(s, 0xCCC0);
+	assert_int_equal(s->owner, 0xCCC0);
+	assert_int_equal(s->flags, KM_LOCK_ATTRIBUTED);
+	/* A walk that ends after the program named the owner does not overwrite it. */
+	other->flags |= KM_LOCK_OWNER_SET;
+	lockstat_attributed(other, 0xDDD0);
+	assert_int_equal(other->owner, 0xBBB0);
+	assert_true(other->flags & KM_LOCK_ATTRIBUTED);
+	other->flags = KM_LOCK_FULL | KM_LOCK_ATTRIBUTED;
 	assert_false(lockstat_needs_owner(s, false, KM_LOCK_SLEEP));
 	assert_false(lockstat_needs_owner(other, false, KM_LOCK_SPIN));
 	lockstat_owner_gone(a, 0);   /* "no owner" is nobody's */
