@@ -19,8 +19,10 @@
  * A swap that cannot finish (incompatible classes, failed transfer, a drain or block phase past
  * its deadline) leaves the old instance in place, untouched, and says why.
  *
- * The rule the drain relies on: a method call's arguments do not block (a thread that has read
- * the old rep from its LTT entry and sleeps before calling it would be missed). */
+ * The rules the drain relies on: a method call's arguments do not block (a thread that has read
+ * the old rep from its LTT entry and sleeps before calling it would be missed), and a method
+ * passes no explicit quiescent point (yield, co_quiescent: the rule deferred destruction
+ * already relies on), which the drain takes as "out of every call". */
 #ifndef KOV_CO_SWAP_H
 #define KOV_CO_SWAP_H
 

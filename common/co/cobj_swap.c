@@ -231,9 +231,9 @@ static void free_old_root(void *arg)
 	co_free_root(arg);
 }
 
-/* Ends the swap: the held calls go on to `root` (the new one, or the old one when `phase` is
- * the abort), the LTT entries are emptied so the next calls find it, and the mediator goes
- * once nobody can be in it. */
+/* Ends the swap: the GTT entry points at the new root (unless it is the abort), the held calls
+ * go on wherever the object now is, the LTT entries are emptied so the next calls find it, and
+ * the mediator goes once nobody can be in it. */
 static void finish(struct co_swap *s, coid_t coid, uint32_t phase)
 {
 	struct co_root *old = s->old_root;
