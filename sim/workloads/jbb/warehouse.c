@@ -150,7 +150,10 @@ static const struct warehouse_ops fine_ops = { warehouse_fine_take_stock_m, ware
 static const struct co_class coarse_class = { "Warehouse", &coarse_ops, 3, 0 };
 static const struct co_class fine_class = { "WarehouseFine", &fine_ops, 3, 0 };
 
-/* A rep of cls over d; its locks belong to it from the start, whoever meets them first. */
+/* A rep of cls over d. Its locks are named as its own from the start, whoever meets them
+ * first; when the process's lock table is full (a long run with many contended orders fills
+ * it) they are not, and the monitor's stack walk names them at their first contention instead:
+ * that is no reason for a swap to fail. */
 static struct warehouse *new_rep(const struct co_class *cls, struct wh_data *d)
 {
 	struct warehouse *w = malloc(sizeof *w);
@@ -159,12 +162,10 @@ static struct warehouse *new_rep(const struct co_class *cls, struct wh_data *d)
 	memset(w, 0, sizeof *w);
 	w->ops = cls->ops;
 	w->d = d;
-	bool ok = spin_lock_owner(&w->lock, w) == 0;
+	spin_lock_owner(&w->lock, w);
 	for (int s = 0; s < STOCK_STRIPES; s++)
-		ok &= spin_lock_owner(&w->stripe[s], w) == 0;
-	if (ok && cls == &fine_class)
-		ok = (w->ytd_counter = dcounter_new()) != 0;
-	if (!ok) {
+		spin_lock_owner(&w->stripe[s], w);
+	if (cls == &fine_class && !(w->ytd_counter = dcounter_new())) {
 		free(w);
 		return 0;
 	}
