@@ -228,6 +228,8 @@ exc_return:
  * r1). Nor does it take exception_dispatch's way back (the end-of-exception checks a sample
  * never needs): about 100 instructions a sample less. Input: SAVE_VOLATILE pmu=1's. */
 pmu_common:
+	mftb	r11			/* the handler's cost is counted from here (r11 is saved) */
+	std	r11, PC_PMU_ENTRY_TB(r13)
 	SAVE_VOLATILE pmu=1
 	/* On at the link address with translation on (as exception_dispatch turns it on), in one
 	 * rfid: SRR0 and SRR1 are saved. The address in three instructions instead of LOAD_ADDR's

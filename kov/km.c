@@ -170,6 +170,7 @@ static long configure(uint64_t ucfg, uint64_t uwhy, uint64_t why_size)
 	km.sample_modes = (applied.flags & KM_CFG_KERNEL ? KM_SMP_KERNEL : 0) |
 			  (applied.flags & KM_CFG_USER ? KM_SMP_USER : 0);
 	if (was_running && applied.n_groups) {
+		km_throttle_start();
 		km.running = true;
 		km_sw_mask = software_mask(&km.plan);
 		publish();
@@ -183,6 +184,7 @@ static long control(uint64_t cmd)
 	case KM_CTL_START:
 		if (!km.plan.n_groups)
 			return -KOV_EINVAL;
+		km_throttle_start();
 		km.running = true;
 		km_sw_mask = software_mask(&km.plan);
 		interval_start = mftb();
@@ -456,6 +458,15 @@ static long swap(uint64_t pid, uint64_t index, uint64_t class_uaddr, uint64_t an
 	return rc;
 }
 
+static long throttle(uint64_t uio)
+{
+	static struct km_throttle_io io;   /* one caller at a time */
+	long rc = copy_from_user(&io, uio, sizeof io);
+	if (!rc)
+		rc = km_throttle_call(&io);
+	return rc ? rc : copy_to_user(uio, &io, sizeof io);
+}
+
 long km_syscall(uint64_t nr, const uint64_t *a)
 {
 	if (nr == SYS_KM_LOCK_AREA || nr == SYS_KM_LOCKS)
@@ -481,6 +492,7 @@ long km_syscall(uint64_t nr, const uint64_t *a)
 	case SYS_KM_STATE: rc = state(a[0]); break;
 	case SYS_KM_INSTRUMENT: rc = instrument(a[0], a[1], a[2], a[3] ? a[3] : 1); break;
 	case SYS_KM_SWAP: rc = swap(a[0], a[1], a[2], a[3]); break;
+	case SYS_KM_THROTTLE: rc = throttle(a[0]); break;
 	default: rc = -KOV_ENOSYS;
 	}
 	if (rc == 0 && (nr == SYS_KM_CONFIGURE || nr == SYS_KM_CONTROL || nr == SYS_KM_INSTRUMENT))

@@ -12,6 +12,7 @@
 #include "common/monitor/sample_period.h"
 #include "common/monitor/attrib.h"
 #include "common/monitor/chain_ring.h"
+#include "common/monitor/throttle.h"
 #include "kernel/include/kov_services.h"
 #include "kernel/include/trap_frame.h"
 #include "kernel/abi/kov_limits.h"
@@ -51,6 +52,7 @@ struct km_fast {
 	uint32_t config_id;
 	uint32_t overflowed;         /* the backend's pmc_overflowed */
 	uint64_t period_lo, period_n;   /* its periods: from period_lo, period_n values */
+	uint64_t threshold;          /* the period asked for, before the throttle's factor */
 	uint64_t *count;             /* its count (raw) */
 	uint64_t *lost;              /* its samples lost */
 	uint32_t *base, *period;     /* its base and period (struct km_cpu) */
@@ -91,8 +93,12 @@ struct km_cpu {
 	uint64_t interrupts, switches;   /* interrupts: those the general path took */
 	uint64_t leaf_samples;       /* interrupts the leaf path took, one sample each (counted
 	                                once for both figures: kov/km.c adds them to each) */
-	uint64_t handler_ticks;      /* timebase spent in the overflow handler (freeze to re-arm) */
+	uint64_t handler_ticks;      /* timebase in the overflow handler (entry to re-arm) */
 	uint64_t handler_samples;    /* samples it recorded */
+	uint64_t other_ticks;        /* the rest of monitoring's time charged on this CPU: the
+	                                daemon's CPU time (kov/km_throttle.c) */
+	uint32_t throttle;           /* the throttle's factor on the periods, as this CPU took it up */
+	uint32_t throttle_gen;
 	struct km_fast fast;
 };
 extern struct km_cpu km_cpus[KOV_MAX_CPUS];
@@ -100,6 +106,22 @@ extern struct km_cpu km_cpus[KOV_MAX_CPUS];
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
 void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
+
+/* kov/km_pmu.c: the leaf path's period range after a change of c->throttle (interrupts off). */
+void km_fast_rethrottle(struct km_cpu *c);
+
+/* kov/km_throttle.c: the monitor's cost bound (common/monitor/throttle.h). */
+void km_throttle_tick(struct km_cpu *c, uint64_t now);   /* every tick of a monitoring CPU */
+void km_throttle_take_up(struct km_cpu *c);   /* the factor now in effect, on this CPU */
+void km_throttle_start(void);                  /* at START: the periods as asked, a new window */
+void km_throttle_charge(uint64_t ticks);       /* monitoring work done on this CPU */
+struct km_throttle_io;
+long km_throttle_call(struct km_throttle_io *io);   /* SYS_KM_THROTTLE, io in kernel memory */
+/* A period the sampler draws from: threshold t times this CPU's factor. */
+static inline uint64_t km_throttled(const struct km_cpu *c, uint64_t t)
+{
+	return throttle_period(t, c->throttle);
+}
 
 /* kov/km_sampler.c: records one sample of catalogue event `event` on ring `ring`, standing for
  * the `period` events that ended with it. tf: the interrupted state; 0 for the caller's kernel

@@ -25,6 +25,8 @@ static void freeze_all(const struct pmu_backend *pmu)
 	isync();
 }
 
+static void leaf_choose(struct km_fast *f);
+
 /* c->fast for group gi now on the PMU with MMCR0 = mmcr0 (or none: gi < 0). */
 static void fast_set(struct km_cpu *c, int gi, uint64_t mmcr0)
 {
@@ -38,20 +40,38 @@ static void fast_set(struct km_cpu *c, int gi, uint64_t mmcr0)
 		return;
 	const struct pmu_backend *pmu = g->pmu;
 	uint64_t lo, n;
-	period_range(g->ev[i].threshold, km.applied.flags & KM_CFG_FIXED_PERIOD, &lo, &n);
+	period_range(km_throttled(c, g->ev[i].threshold), km.applied.flags & KM_CFG_FIXED_PERIOD,
+		     &lo, &n);
 	*f = (struct km_fast){
 		.pmc = (uint8_t)pmc, .cpu = (uint16_t)cpu_index(cpu_self()), .event = g->ev[i].event,
 		.chain_depth = c->chains.slots ? g->chain_depth : 0, .config_id = km.applied.id,
 		.overflowed = pmu->pmc_overflowed, .period_lo = lo, .period_n = n,
+		.threshold = g->ev[i].threshold,
 		.count = &c->count[gi][i].raw, .lost = &c->lost[pmc - 1][g->ev[i].event],
 		.base = &c->base[pmc - 1], .period = &c->period[pmc - 1], .ring = &c->ring[pmc - 1],
 		.mmcr0_frozen = pmu_freeze(pmu, mmcr0), .mmcr0_run = mmcr0,
 	};
-	/* The leaf path reloads the counter with v - p, which needs the overflow bit to be the
-	 * period's limit, and every period to fit under it. */
-	if ((km.sample_modes & KM_SMP_USER) && pmu->pmc_overflowed == PERIOD_MAX &&
-	    lo + n - 1 <= PERIOD_MAX && !(km.applied.flags & KM_CFG_GENERAL_PATH))
+	leaf_choose(f);
+}
+
+/* The leaf path reloads the counter with v - p, which needs the overflow bit to be the
+ * period's limit, and every period to fit under it. */
+static void leaf_choose(struct km_fast *f)
+{
+	f->leaf = KM_LEAF_NONE;
+	if ((km.sample_modes & KM_SMP_USER) && f->overflowed == PERIOD_MAX &&
+	    f->period_lo + f->period_n - 1 <= PERIOD_MAX && !(km.applied.flags & KM_CFG_GENERAL_PATH))
 		f->leaf = f->chain_depth ? KM_LEAF_CHAINS : KM_LEAF_PLAIN;
+}
+
+void km_fast_rethrottle(struct km_cpu *c)
+{
+	struct km_fast *f = &c->fast;
+	if (!f->pmc)
+		return;
+	period_range(km_throttled(c, f->threshold), km.applied.flags & KM_CFG_FIXED_PERIOD,
+		     &f->period_lo, &f->period_n);
+	leaf_choose(f);
 }
 
 /* Puts group gi on the PMU through its backend. A group without one (nothing counts here) only
@@ -78,7 +98,7 @@ static void program_group(struct km_cpu *c, int gi, uint64_t now)
 		int i = g->ev_of_pmc[pmc - 1];
 		uint32_t v = 0;
 		if (i >= 0 && g->ev[i].threshold) {
-			c->period[pmc - 1] = period_draw(&c->periods, g->ev[i].threshold);
+			c->period[pmc - 1] = period_draw(&c->periods, km_throttled(c, g->ev[i].threshold));
 			v = pmu->preload(c->period[pmc - 1]);
 		}
 		write_pmc(pmc, v);
@@ -153,6 +173,7 @@ void km_cpu_apply(struct km_cpu *c)
 	grow_rings(c);
 	if (km.running && km.plan.n_groups) {
 		uint64_t now = mftb();
+		km_throttle_take_up(c);
 		mux_init(&c->mux);
 		for (uint32_t g = 0; g < km.plan.n_groups; g++)
 			mux_add(&c->mux, km.applied.group[g].name, km.applied.group[g].share);
@@ -161,7 +182,7 @@ void km_cpu_apply(struct km_cpu *c)
 				mux_count_reset(&c->count[g][i]);
 			for (int e = 0; e < SW_EVENT_COUNT; e++) {
 				int i = km.plan.group[g].ev_of_sw[e];
-				c->sw_left[g][e] = i >= 0 ? km.plan.group[g].ev[i].threshold : 0;
+				c->sw_left[g][e] = i >= 0 ? km_throttled(c, km.plan.group[g].ev[i].threshold) : 0;
 			}
 		}
 		__atomic_add_fetch(&c->count_gen, 1, __ATOMIC_RELEASE);
@@ -187,7 +208,7 @@ static void cpu_clock(struct km_cpu *c, uint64_t dt, const struct trap_frame *tf
 	uint64_t us = c->clock_rem / per_us;
 	c->clock_rem %= per_us;
 	c->count[c->group][i].raw += us;
-	uint64_t thr = g->ev[i].threshold, *left = &c->sw_left[c->group][SW_CPU_CLOCK];
+	uint64_t thr = km_throttled(c, g->ev[i].threshold), *left = &c->sw_left[c->group][SW_CPU_CLOCK];
 	if (!thr || !us)
 		return;
 	if (us < *left) {
@@ -210,6 +231,7 @@ void km_tick(struct trap_frame *tf)
 	if (!c->active)
 		return;
 	uint64_t now = mftb(), last = c->last_fold;
+	km_throttle_tick(c, now);
 	km_fold(c, now);
 	cpu_clock(c, now - last, tf);
 	bool slice_over = km.applied.unit == KM_UNIT_MICROSECONDS ?

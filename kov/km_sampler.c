@@ -303,7 +303,7 @@ static inline void take_sample(struct km_cpu *c, const struct km_plan_group *g, 
 		c->count[c->group][i].raw += (uint32_t)(v - c->base[pmc - 1]);
 		if (e->threshold) {
 			record(c, pmc - 1, e->event, c->period[pmc - 1], tf);
-			next = period_reload(&c->periods, e->threshold, v, &c->period[pmc - 1],
+			next = period_reload(&c->periods, km_throttled(c, e->threshold), v, &c->period[pmc - 1],
 					     &c->lost[pmc - 1][e->event]);
 			c->handler_samples++;
 		}
@@ -345,7 +345,7 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 	uint64_t mmcr0 = mfspr(SPRN_MMCR0);
 	mtspr(SPRN_MMCR0, pmu_freeze(pmu, mmcr0));
 	isync();
-	uint64_t t0 = mftb();
+	uint64_t t0 = cpu_pmu_entry_tb(cpu_self());
 	c->interrupts++;
 	if (!c->active) {
 		mtspr(SPRN_MMCR0, pmu_freeze(pmu, 0));   /* left armed by a configuration since stopped */
@@ -382,7 +382,7 @@ void km_sw_event(enum sw_event e, const struct trap_frame *tf)
 		int i = g->ev_of_sw[e];
 		if (i >= 0) {
 			c->count[c->group][i].raw++;
-			uint64_t thr = g->ev[i].threshold;
+			uint64_t thr = km_throttled(c, g->ev[i].threshold);
 			uint64_t *left = &c->sw_left[c->group][e];
 			/* Not while sampling: the handler's own misses only count. */
 			if (thr && !c->in_handler && !*cpu_nofault(cpu_self()) && --*left == 0) {
@@ -429,7 +429,7 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	 * here): written, not read. */
 	mtspr(SPRN_MMCR0, f->mmcr0_frozen);
 	isync();
-	uint64_t t0 = mftb();
+	uint64_t t0 = cpu_pmu_entry_tb(cpu);
 	/* The next period is drawn first: the counter is read and reloaded in one switch. */
 	uint64_t state = period_step(c->periods.state);
 	uint32_t p = (uint32_t)period_pick(state, f->period_lo, f->period_n), v;

@@ -58,3 +58,8 @@ long km_swap(unsigned int pid, unsigned int index, const char cls[KM_CLASS_NAME]
 {
 	return __syscall(SYS_KM_SWAP, pid, index, (long)cls, (long)answer, 0);
 }
+
+long km_throttle(struct km_throttle_io *io)
+{
+	return __syscall(SYS_KM_THROTTLE, (long)io, 0, 0, 0, 0);
+}

@@ -251,11 +251,47 @@ struct km_state {
 	uint32_t running;           /* 1 between START and STOP */
 	uint64_t samples_taken, samples_delivered, samples_lost;
 	uint64_t pmu_interrupts, switches;
-	uint64_t handler_ticks;     /* timebase ticks in the overflow handler, freeze to re-arm
-	                               (under -icount shift=0 a tick is tb_freq/1e9 instructions) */
+	uint64_t handler_ticks;     /* timebase ticks in the overflow handler, from the interrupt's
+	                               entry to the re-arm (the return's 20-odd instructions are
+	                               not in it; under -icount shift=0 a tick is tb_freq/1e9
+	                               instructions) */
 	uint64_t handler_samples;   /* samples the handler recorded */
 	uint64_t leaf_samples;      /* of those, the ones its leaf path took (a user-mode sample
 	                               of a group sampling with one counter: kov/km_sampler.c) */
+};
+
+/* SYS_KM_THROTTLE: the monitor's bound on its own cost (common/monitor/throttle.h). Every
+ * 100 ms the KM measures what sampling cost and, past the limit, multiplies every sampling
+ * period by a factor (a power of two), back to 1 when the cost falls. Each change is an event,
+ * numbered from 1. */
+#define KM_THROTTLE_KEEP 0xFFFFFFFFu   /* set_limit: leave the limit as it is */
+#define KM_THROTTLE_EVENTS 16          /* events returned per call at most */
+struct km_throttle_event {
+	uint64_t seq;               /* numbers the changes since boot, from 1 */
+	uint64_t timebase;          /* when the window that decided it ended */
+	uint32_t factor;            /* the periods' factor from then on (1: as asked) */
+	uint32_t cost_bp;           /* the window's cost, basis points of the CPUs' time */
+	uint32_t limit_bp;          /* the limit it was held to */
+	uint32_t pad;
+};
+struct km_throttle_io {
+	uint32_t charge;            /* in: 1: the calling thread's CPU time since its previous
+	                               charging call is monitoring's cost (the daemon: its drains,
+	                               encoding and sending); 0: nothing is charged */
+	uint32_t pad0;
+	uint64_t since;             /* in: return the events numbered after this */
+	uint32_t set_limit;         /* in: KM_THROTTLE_KEEP, or the new limit in basis points
+	                               (0: throttling off; at most 10000) */
+	uint32_t limit_bp;          /* out: the limit now */
+	uint32_t factor;            /* out: the factor now */
+	uint32_t cost_bp;           /* out: the last window's cost */
+	uint64_t windows;           /* out: windows measured since boot */
+	uint64_t seq;               /* out: the newest event's number (0: none yet) */
+	uint64_t handler_ticks, other_ticks;   /* out: all CPUs' handler time, and the charging
+	                                          callers' CPU time, since boot */
+	uint32_t n_events;          /* out: events[0..n) are the oldest after `since` still kept */
+	uint32_t pad;
+	struct km_throttle_event events[KM_THROTTLE_EVENTS];
 };
 
 /* SYS_KM_SWAP / SYS_CO_SWAP_CMD: how a hot swap went (common/co/co_swap.h). */

@@ -84,7 +84,10 @@
 #define SYS_CO_SWAP_CMD   55  /* (char class[KM_CLASS_NAME] or 0, const struct km_swap_answer *
                                  or 0) -> the runtime's side of SYS_KM_SWAP: fetches the class
                                  the pending swap goes to, or reports how it went */
-#define SYS_COUNT     56
+#define SYS_KM_THROTTLE   56  /* (struct km_throttle_io *) -> 0: reports the caller's own work
+                                 on samples, sets the cost limit, returns the throttle's state
+                                 and its events (privileged; -EINVAL for a limit over 10000) */
+#define SYS_COUNT     57
 
 #define KILLED_STATUS 137             /* the exit status of a killed process (128 + 9) */
 

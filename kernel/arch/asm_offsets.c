@@ -12,6 +12,7 @@ void asm_offsets(void)
 	DEFINE(PC_SCRATCH0, offsetof(struct percpu, scratch[0]));
 	DEFINE(PC_SCRATCH1, offsetof(struct percpu, scratch[1]));
 	DEFINE(PC_SCRATCH2, offsetof(struct percpu, scratch[2]));
+	DEFINE(PC_PMU_ENTRY_TB, offsetof(struct percpu, pmu_entry_tb));
 	DEFINE(PC_KERNEL_TOC, offsetof(struct percpu, kernel_toc));
 	DEFINE(PC_STACK_TOP, offsetof(struct percpu, stack_top));
 	DEFINE(PC_KSTACK_TOP, offsetof(struct percpu, kstack_top));

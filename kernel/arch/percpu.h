@@ -17,6 +17,8 @@ struct km_cpu;
 
 struct percpu {
 	uint64_t scratch[4];       /* exception entry: r9, r10, r11 of the interrupted code */
+	uint64_t pmu_entry_tb;     /* timebase at the PMU interrupt's entry (boot/vectors.S): the
+	                              monitor's cost bound counts its handler from there */
 	uint64_t kernel_toc;       /* the kernel's TOC (r2), for the exception entries */
 	uint64_t stack_top;        /* initial kernel stack of this CPU */
 	uint64_t kstack_top;       /* kernel stack of the running thread (entries from user mode) */

@@ -49,6 +49,8 @@ bool svc_cpu_online(unsigned cpu);
 void svc_cpu_set_km(unsigned cpu, struct km_cpu *c);
 /* Timebase ticks between this CPU's decrementer ticks. */
 uint64_t svc_tick_period_tb(void);
+/* The running thread's CPU time so far, timebase ticks (interrupts taken meanwhile included). */
+uint64_t svc_thread_cpu_ticks(void);
 
 /* ---- Sleep locks for the monitor's thread-context state (kernel/lock/sleeplock.h) ---------- */
 enum svc_lock {

@@ -49,6 +49,11 @@ static inline uint64_t cpu_kstack_top(struct percpu *c)
 {
 	return CPU_WORD(c, uint64_t, PC_KSTACK_TOP);
 }
+/* The timebase when this CPU's PMU interrupt entered (boot/vectors.S: pmu_common). */
+static inline uint64_t cpu_pmu_entry_tb(struct percpu *c)
+{
+	return CPU_WORD(c, uint64_t, PC_PMU_ENTRY_TB);
+}
 static inline volatile uint32_t *cpu_nofault(struct percpu *c)
 {
 	return &CPU_WORD(c, volatile uint32_t, PC_UACCESS_NOFAULT);

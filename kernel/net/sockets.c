@@ -15,6 +15,8 @@
 #include "common/lib/spinlock.h"
 #include "common/lib/string.h"
 #include "../proc/thread.h"
+#include "../arch/timer.h"
+#include "../lock/wait.h"
 
 #define IO_CHUNK (64 * 1024)          /* bounce buffer per send/recv call */
 #define POLL_MAX 160                  /* a server polls all its sockets (PROC_MAX_SOCKETS) */
@@ -349,10 +351,39 @@ static long sys_getsockname(uint64_t fd, uint64_t uaddr, uint64_t ulen, uint64_t
 	return r < 0 ? error() : addr_to_user(&sa, uaddr, ulen);
 }
 
+static bool always_blocked(const void *key)
+{
+	(void)key;
+	return true;
+}
+
+/* poll() on a machine without a NIC: over descriptors that are all ignored (negative) it is a
+ * sleep, as POSIX has it; anything else names a socket, which cannot exist here. */
+static long poll_without_network(uint64_t ufds, uint64_t n, uint64_t timeout)
+{
+	struct pollfd fd;
+	for (uint64_t i = 0; i < n; i++) {
+		long rc = copy_from_user(&fd, ufds + i * sizeof fd, sizeof fd);
+		if (rc)
+			return rc;
+		if (fd.fd >= 0)
+			return -KOV_ENODEV;
+	}
+	int32_t ms = (int32_t)timeout;
+	if (ms < 0)
+		return -KOV_EINVAL;   /* forever, on nothing: it would never return */
+	uint64_t deadline = clock_ns() + (uint64_t)ms * 1000000;
+	struct process *p = current_process();
+	while (clock_ns() < deadline && !(p && p->exiting))
+		thread_block_until(&always_blocked, always_blocked, deadline);
+	return 0;
+}
+
 long net_syscall(uint64_t nr, const uint64_t *a)
 {
 	if (!netdev_get())
-		return -KOV_ENODEV;
+		return nr == SYS_POLL && a[1] <= POLL_MAX ? poll_without_network(a[0], a[1], a[2])
+							  : -KOV_ENODEV;
 	switch (nr) {
 	case SYS_SOCKET: return sys_socket(a[0], a[1], a[2]);
 	case SYS_BIND: return sys_bind_connect(true, a[0], a[1], a[2]);

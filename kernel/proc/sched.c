@@ -61,7 +61,9 @@ void switch_locked(struct runqueue *q, bool quiescent)
 	next->state = THREAD_RUNNING;
 	next->switches++;
 	q->current = next;
-	q->switched_at = mftb();
+	uint64_t now = mftb();
+	prev->run_ticks += now - q->switched_at;
+	q->switched_at = now;
 	struct percpu *cpu = this_cpu();
 	/* A voluntary switch is a quiescent point: threads hold no rep pointers across one (except
 	 * reps of objects they themselves keep alive). */
@@ -268,4 +270,13 @@ void sched_dump(void)
 		kprintf("\n");
 	}
 	blocked_dump();
+}
+
+uint64_t svc_thread_cpu_ticks(void)
+{
+	int irq = irq_save();
+	struct runqueue *q = my_rq();
+	uint64_t t = q->current->run_ticks + (mftb() - q->switched_at);
+	irq_restore(irq);
+	return t;
 }

@@ -214,6 +214,7 @@ static inline long monitor_or_net_syscall(struct trap_frame *tf, uint64_t *a)
 	case SYS_KM_LOCKS:
 	case SYS_KM_INSTRUMENT:
 	case SYS_KM_SWAP:
+	case SYS_KM_THROTTLE:
 		return current_process()->privileged ? km_syscall(tf->gpr[0], a) : -KOV_EPERM;
 	case SYS_KM_LOCK_AREA:
 		return km_syscall(tf->gpr[0], a);

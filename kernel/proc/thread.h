@@ -45,6 +45,7 @@ struct thread {
 	volatile bool reaped;      /* exited and switched away from: safe to free */
 	const void *wait_key;      /* what the thread is blocked on */
 	uint64_t switches;         /* times it was switched in */
+	uint64_t run_ticks;        /* timebase it ran until its last switch out (sched.c) */
 	struct process *proc;      /* user process the thread belongs to, 0 for kernel threads */
 	uint64_t user_ctx;         /* its VSID context */
 	uint64_t futex_addr;       /* user word a futex wait is on, and the value it waits out */

@@ -24,6 +24,9 @@ long km_instrument(unsigned int pid, unsigned int index, int on, int what);
  * inside); 0 and the runtime's answer, or -errno (kernel/abi/syscall_nr.h, SYS_KM_SWAP). */
 long km_swap(unsigned int pid, unsigned int index, const char cls[KM_CLASS_NAME],
 	     struct km_swap_answer *answer);
+/* The monitor's cost bound: reports io->report_ticks of the caller's own work on samples,
+ * sets the limit (io->set_limit), and fills in the state and the events after io->since. */
+long km_throttle(struct km_throttle_io *io);
 /* Every process's monitored locks (mutex_monitor): records written. */
 long km_locks(struct km_lock_record *buf, unsigned int max);
 

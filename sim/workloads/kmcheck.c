@@ -23,7 +23,13 @@
  *                                    CPU runs during them, and the decrementer's samples
  *                                    taken during them land in the kernel
  *   kmcheck alias THR A B ROUNDS     beatbench's two objects' shares of the samples with
- *                                    fixed, then randomized periods of THR instructions */
+ *                                    fixed, then randomized periods of THR instructions
+ *   kmcheck throttle THOUSANDS THR LIMIT_BP [DRAIN_MS]  ipcbench sampled every THR instructions
+ *                                    (drained every DRAIN_MS, 5), past
+ *                                    the cost limit: the throttle's events, its cost under the
+ *                                    limit once it acts, and the periods still adding up to
+ *                                    the counted instructions and to ipcbench's own
+ * Every mode but throttle runs with the throttle off: they measure the sampler itself. */
 #include <stdbool.h>
 #include <kov.h>
 #include <km.h>
@@ -113,7 +119,7 @@ static void collect_counts(void)
 }
 
 /* Per-object tally of the samples of one pid. */
-struct tally { uint64_t object; uint64_t n; };
+struct tally { uint64_t object; uint64_t n, periods; };
 static struct tally tallies[64];
 static int n_tallies;
 static uint64_t pid_user_samples, no_object, truncated;
@@ -144,11 +150,21 @@ static void collect_samples(void)
 			while (t < n_tallies && tallies[t].object != s->object)
 				t++;
 			if (t == n_tallies && n_tallies < 64)
-				tallies[n_tallies++] = (struct tally){ s->object, 0 };
-			if (t < 64)
+				tallies[n_tallies++] = (struct tally){ s->object, 0, 0 };
+			if (t < 64) {
 				tallies[t].n++;
+				tallies[t].periods += s->period;
+			}
 		}
 	}
+}
+
+static uint64_t object_period_sum(uint64_t object)
+{
+	for (int t = 0; t < n_tallies; t++)
+		if (tallies[t].object == object)
+			return tallies[t].periods;
+	return 0;
 }
 
 static int last_status;   /* the exit status of run_monitored()'s program */
@@ -816,6 +832,129 @@ static void paths(long thousands, long threshold, long depth, long chain)
 	check(!chain || x->depth[0] * 10 <= x->samples, "with chains, 90% of samples carry one");
 }
 
+/* The throttle under an overload: ipcbench (one thread, its method runs THOUSANDS x 1000 adds
+ * in blocks of known length: its own truth) sampled every THR instructions in user mode, a
+ * thread of this program draining every millisecond as the daemon would, its CPU time charged
+ * as the daemon's is. */
+struct throttle_watch {
+	volatile int done;
+	int drain_ms;
+	uint64_t since;
+	uint32_t raised, lowered, max_factor, worst_after, first_cost;
+	uint64_t windows_after, last_windows, raise_window, polls;
+};
+
+static void throttle_poll(struct throttle_watch *w)
+{
+	collect_samples();
+	collect_counts();
+	struct km_throttle_io io = { .charge = 1, .since = w->since, .set_limit = KM_THROTTLE_KEEP };
+	km_throttle(&io);
+	for (uint32_t i = 0; i < io.n_events; i++) {
+		const struct km_throttle_event *e = &io.events[i];
+		printf("kmcheck: throttle event seq=%lu factor=%u cost=%u.%02u%% limit=%u.%02u%%\n",
+		       (unsigned long)e->seq, e->factor, e->cost_bp / 100, e->cost_bp % 100,
+		       e->limit_bp / 100, e->limit_bp % 100);
+		if (e->factor > w->max_factor) {
+			w->raised++;
+			w->raise_window = io.windows;
+			if (!w->first_cost)
+				w->first_cost = e->cost_bp;
+		} else {
+			w->lowered++;
+		}
+		w->max_factor = e->factor > w->max_factor ? e->factor : w->max_factor;
+		w->since = e->seq;
+	}
+	/* Windows measured after the first raise with the highest factor in force. */
+	if (w->raised && io.windows > w->raise_window && io.windows > w->last_windows &&
+	    io.factor == w->max_factor) {
+		w->windows_after++;
+		w->worst_after = io.cost_bp > w->worst_after ? io.cost_bp : w->worst_after;
+	}
+	w->last_windows = io.windows;
+}
+
+static void throttle_drainer(void *arg)
+{
+	struct throttle_watch *w = arg;
+	struct pollfd none = { -1, 0, 0 };
+	while (!w->done) {
+		w->polls++;
+		throttle_poll(w);
+		poll(&none, 1, w->drain_ms);
+	}
+}
+
+static void throttle(long thousands, long threshold, long limit_bp, long drain_ms)
+{
+	struct km_throttle_io io = { .set_limit = (uint32_t)limit_bp };
+	if (km_throttle(&io) != 0) {
+		printf("kmcheck: throttle: the limit was refused\n");
+		exit(1);
+	}
+	struct throttle_watch w = { .since = io.seq, .max_factor = 1, .drain_ms = (int)drain_ms };
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	c.flags = KM_CFG_USER;
+	group(&c, "flood", 100);
+	add(&c, "PM_INST_CMPL", (uint64_t)threshold);
+	apply(&c);
+	memset(&tot, 0, sizeof tot);
+	n_tallies = 0;
+	pid_user_samples = 0;
+	km_control(KM_CTL_START);
+	char args[32];
+	snprintf(args, sizeof args, "%ld,1", thousands);
+	int pid = spawn("ipcbench", args), status;
+	watch_pid = pid;
+	int drainer = thread_create(throttle_drainer, &w, -1);
+	wait_pid(pid, &status);
+	/* Then a second of nothing to sample: the factor comes back down to 1. */
+	struct pollfd none = { -1, 0, 0 };
+	poll(&none, 1, 1000);
+	w.done = 1;
+	if (drainer >= 0)
+		thread_join(drainer);
+	km_control(KM_CTL_STOP);
+	throttle_poll(&w);
+	int inst = event("PM_INST_CMPL");
+	uint64_t raw = tot.raw[0][inst], sum = tot.period_sum[inst];
+	uint64_t best = 0, best_obj = 0;
+	for (int t = 0; t < n_tallies; t++)
+		if (tallies[t].n > best) {
+			best = tallies[t].n;
+			best_obj = tallies[t].object;
+		}
+	uint64_t obj_sum = object_period_sum(best_obj), truth = (uint64_t)thousands * 1000;
+	struct km_state st;
+	km_state(&st);
+	io = (struct km_throttle_io){ .since = w.since, .set_limit = KM_THROTTLE_KEEP };
+	km_throttle(&io);
+	printf("kmcheck: throttle totals windows=%lu handler_ticks=%lu charged_ticks=%lu "
+	       "handler_samples=%lu polls=%lu\n", (unsigned long)io.windows,
+	       (unsigned long)io.handler_ticks, (unsigned long)io.other_ticks,
+	       (unsigned long)st.handler_samples, (unsigned long)w.polls);
+	printf("kmcheck: throttle threshold=%ld limit=%ld.%02ld%% first_cost=%u.%02u%% raised=%u "
+	       "lowered=%u max_factor=%u windows_after=%lu worst_cost_after=%u.%02u%% samples=%lu "
+	       "lost=%lu instructions=%lu period_sum=%lu object=0x%lx object_period_sum=%lu "
+	       "truth=%lu\n", threshold, limit_bp / 100, limit_bp % 100, w.first_cost / 100,
+	       w.first_cost % 100, w.raised, w.lowered, w.max_factor, (unsigned long)w.windows_after,
+	       w.worst_after / 100, w.worst_after % 100, (unsigned long)tot.samples[inst],
+	       (unsigned long)st.samples_lost, (unsigned long)raw, (unsigned long)sum,
+	       (unsigned long)best_obj, (unsigned long)obj_sum, (unsigned long)truth);
+	check(drainer >= 0, "a thread drains while the benchmark runs");
+	check(w.raised > 0 && w.first_cost > (uint32_t)limit_bp, "the overload raised the periods' factor");
+	check(w.windows_after >= 3 && w.worst_after <= (uint32_t)limit_bp,
+	      "every window measured with the factor in force cost at most the limit");
+	check(st.samples_lost == 0 && sum <= raw && (raw - sum) * 100 <= raw,
+	      "the samples' periods add up to the counted instructions across the changes (1%)");
+	check(w.lowered > 0 && io.factor == 1, "the factor came back to 1 once the load was gone");
+	uint64_t d = obj_sum > truth ? obj_sum - truth : truth - obj_sum;
+	check(d * 50 <= truth, "ipcbench's instructions estimated from its samples within 2%");
+	io = (struct km_throttle_io){ .set_limit = 0 };
+	km_throttle(&io);
+}
+
 int main(int argc, char **argv)
 {
 	n_events = km_catalogue(events, MAX_EVENTS);
@@ -825,6 +964,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *mode = argv[1];
+	struct km_throttle_io off = { .set_limit = 0 };
+	if (strcmp(mode, "throttle") != 0)
+		km_throttle(&off);
 	if (strcmp(mode, "spin") == 0)
 		spin(number(argc > 2 ? argv[2] : "200000"), number(argc > 3 ? argv[3] : "10007"),
 		     argc > 4 ? number(argv[4]) : 1);
@@ -859,6 +1001,9 @@ int main(int argc, char **argv)
 		alias(number(argc > 2 ? argv[2] : "96000"), number(argc > 3 ? argv[3] : "1500"),
 		      number(argc > 4 ? argv[4] : "500"), number(argc > 5 ? argv[5] : "5000"),
 		      number(argc > 6 ? argv[6] : "1"), number(argc > 7 ? argv[7] : "1"));
+	else if (strcmp(mode, "throttle") == 0)
+		throttle(number(argc > 2 ? argv[2] : "200000"), number(argc > 3 ? argv[3] : "1000"),
+			 number(argc > 4 ? argv[4] : "1000"), number(argc > 5 ? argv[5] : "5"));
 	else {
 		printf("kmcheck: unknown mode %s\n", mode);
 		return 2;

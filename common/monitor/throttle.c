@@ -1,0 +1,63 @@
+/* The monitor's cost bound (common/monitor/throttle.h). */
+#include "throttle.h"
+
+#define COST_CAP_BP 1000000u
+
+void throttle_init(struct throttle *t, uint32_t limit_bp)
+{
+	*t = (struct throttle){ .limit_bp = limit_bp, .factor = 1 };
+}
+
+static uint32_t ratio_bp(uint64_t part, uint64_t whole)
+{
+	if (!whole)
+		return 0;
+	if (part / whole >= COST_CAP_BP / 10000)
+		return COST_CAP_BP;
+	/* part < 100 x whole, and windows are well under 2^40 ticks: no overflow. */
+	return (uint32_t)(part * 10000 / whole);
+}
+
+uint32_t throttle_cost_bp(const struct throttle_window *w)
+{
+	uint32_t handler = ratio_bp(w->handler_max, w->ticks);
+	uint32_t all = ratio_bp(w->total, w->ticks * (w->cpus ? w->cpus : 1));
+	return handler > all ? handler : all;
+}
+
+uint32_t throttle_decide(struct throttle *t, const struct throttle_window *w)
+{
+	uint32_t cost = throttle_cost_bp(w);
+	t->last_cost_bp = cost;
+	if (!t->limit_bp) {
+		t->factor = 1;
+		t->calm = 0;
+		return 1;
+	}
+	/* Cost is close to proportional to the sampling rate, so the factor that brings this
+	 * window's cost to three quarters of the limit is its ratio to that target, rounded up
+	 * to a power of two: one step, not one doubling per window. */
+	uint64_t target = (uint64_t)t->limit_bp * 3 / 4;
+	if (!target)
+		target = 1;
+	if (cost > t->limit_bp) {
+		uint64_t want = (uint64_t)t->factor * ((cost + target - 1) / target);
+		uint32_t f = t->factor;
+		while (f < want && f < THROTTLE_MAX_FACTOR)
+			f *= 2;
+		t->factor = f;
+		t->calm = 0;
+		return f;
+	}
+	/* Halving doubles the cost: only when the doubled cost would still be under the target,
+	 * for several windows in a row, so a bursty load does not make the period swing. */
+	if (t->factor > 1 && (uint64_t)cost * 2 < target) {
+		if (++t->calm >= THROTTLE_CALM_WINDOWS) {
+			t->factor /= 2;
+			t->calm = 0;
+		}
+		return t->factor;
+	}
+	t->calm = 0;
+	return t->factor;
+}

@@ -1,0 +1,190 @@
+/* The monitor's bound on its own cost (common/monitor/throttle.h) in the kernel. Every window
+ * (100 ms) one CPU's tick measures what sampling cost since the last window: each CPU's
+ * overflow-handler time (kov/km_sampler.c, from the interrupt's entry) and the CPU time of the
+ * daemon's thread, which drains, encodes and sends the samples (charged at its
+ * SYS_KM_THROTTLE calls, on the CPU it calls from). The policy picks the periods'
+ * factor; each CPU takes a new factor up at its next tick, for its hardware periods (drawn at
+ * the next reload), its leaf path's range and its software events. Every change is logged for
+ * the daemon, which streams it.
+ *
+ * Concurrency: a window is measured by whichever CPU's tick first finds it over, holding
+ * `busy` (a tick never waits for it: it tries again at its next tick); START and the system
+ * call take it too, waiting for the tick that holds it. Log entries are written by the holder
+ * and read by the system call under it. */
+#include "km_internal.h"
+#include "common/monitor/throttle.h"
+#include "kernel/include/processor.h"
+#include "kernel/abi/syscall_nr.h"
+
+#define WINDOW_US 100000
+#define LOG_SIZE 64                    /* changes kept for the daemon: a power of two */
+
+static struct {
+	volatile uint32_t busy;
+	volatile uint32_t factor;          /* in effect; CPUs compare gen */
+	volatile uint32_t gen;
+	struct throttle policy;
+	uint64_t window_start, next_window;
+	uint64_t seen_handler[KOV_MAX_CPUS], seen_other[KOV_MAX_CPUS];
+	uint64_t windows, seq;
+	struct km_throttle_event log[LOG_SIZE];
+} thr = { .factor = 1, .policy = { THROTTLE_DEFAULT_LIMIT_BP, 1, 0, 0 } };
+
+static bool try_hold(void)
+{
+	uint32_t free = 0;
+	return __atomic_compare_exchange_n(&thr.busy, &free, 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+/* From a system call (interrupts on): waits for a tick that measures a window elsewhere. With
+ * interrupts off meanwhile, so this CPU's own tick cannot find it held and skip. */
+static int hold(void)
+{
+	for (;;) {
+		int irq = irq_save();
+		if (try_hold())
+			return irq;
+		irq_restore(irq);
+		cpu_relax();
+	}
+}
+
+static void release(int irq)
+{
+	__atomic_store_n(&thr.busy, 0, __ATOMIC_RELEASE);
+	irq_restore(irq);
+}
+
+/* What the window starts from: each CPU's figures now. */
+static void snapshot(uint64_t now)
+{
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
+		thr.seen_handler[i] = __atomic_load_n(&km_cpus[i].handler_ticks, __ATOMIC_RELAXED);
+		thr.seen_other[i] = __atomic_load_n(&km_cpus[i].other_ticks, __ATOMIC_RELAXED);
+	}
+	thr.window_start = now;
+	thr.next_window = now + tb_from_us(WINDOW_US);
+}
+
+static void set_factor(uint32_t f, uint64_t now)
+{
+	if (f == thr.factor)
+		return;
+	thr.seq++;
+	thr.log[thr.seq % LOG_SIZE] = (struct km_throttle_event){
+		.seq = thr.seq, .timebase = now, .factor = f, .cost_bp = thr.policy.last_cost_bp,
+		.limit_bp = thr.policy.limit_bp,
+	};
+	__atomic_store_n(&thr.factor, f, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&thr.gen, 1, __ATOMIC_RELEASE);
+}
+
+static void measure(uint64_t now)
+{
+	struct throttle_window w = { .ticks = now - thr.window_start };
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
+		if (!svc_cpu_online(i))
+			continue;
+		const struct km_cpu *c = &km_cpus[i];
+		uint64_t h = __atomic_load_n(&c->handler_ticks, __ATOMIC_RELAXED);
+		uint64_t o = __atomic_load_n(&c->other_ticks, __ATOMIC_RELAXED);
+		uint64_t dh = h - thr.seen_handler[i];
+		w.cpus++;
+		w.handler_max = dh > w.handler_max ? dh : w.handler_max;
+		w.total += dh + (o - thr.seen_other[i]);
+	}
+	thr.windows++;
+	set_factor(throttle_decide(&thr.policy, &w), now);
+	snapshot(now);
+}
+
+/* This CPU's periods follow the factor: the leaf path's range now, the general path's and the
+ * software events' at their next draw. */
+void km_throttle_take_up(struct km_cpu *c)
+{
+	uint32_t gen = __atomic_load_n(&thr.gen, __ATOMIC_ACQUIRE);
+	c->throttle = __atomic_load_n(&thr.factor, __ATOMIC_RELAXED);
+	c->throttle_gen = gen;
+	km_fast_rethrottle(c);
+}
+
+void km_throttle_tick(struct km_cpu *c, uint64_t now)
+{
+	if (c->throttle_gen != __atomic_load_n(&thr.gen, __ATOMIC_ACQUIRE))
+		km_throttle_take_up(c);
+	if (now < thr.next_window || !try_hold())
+		return;
+	if (now >= thr.next_window)
+		measure(now);
+	__atomic_store_n(&thr.busy, 0, __ATOMIC_RELEASE);
+}
+
+uint32_t km_throttle_factor(void)
+{
+	return __atomic_load_n(&thr.factor, __ATOMIC_RELAXED);
+}
+
+void km_throttle_start(void)
+{
+	int irq = hold();
+	uint64_t now = mftb();
+	thr.policy.calm = 0;
+	thr.policy.last_cost_bp = 0;
+	thr.policy.factor = 1;
+	set_factor(1, now);   /* each START samples at the periods asked for */
+	snapshot(now);
+	release(irq);
+}
+
+void km_throttle_charge(uint64_t ticks)
+{
+	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
+	__atomic_add_fetch(&c->other_ticks, ticks, __ATOMIC_RELAXED);
+}
+
+/* The charging caller's CPU time since its previous charging call: a new caller (the daemon
+ * restarted) starts a new measure. */
+static void charge_caller(void)
+{
+	static uint32_t tid;
+	static uint64_t at;
+	uint32_t me = svc_running().tid;
+	uint64_t now = svc_thread_cpu_ticks();
+	if (me == tid)
+		km_throttle_charge(now - at);
+	tid = me;
+	at = now;
+}
+
+long km_throttle_call(struct km_throttle_io *io)
+{
+	if (io->set_limit != KM_THROTTLE_KEEP && io->set_limit > THROTTLE_MAX_LIMIT_BP)
+		return -KOV_EINVAL;
+	if (io->charge)
+		charge_caller();
+	int irq = hold();
+	if (io->set_limit != KM_THROTTLE_KEEP) {
+		thr.policy.limit_bp = io->set_limit;
+		if (!io->set_limit)
+			set_factor(throttle_decide(&thr.policy, &(struct throttle_window){ 0 }), mftb());
+	}
+	io->limit_bp = thr.policy.limit_bp;
+	io->factor = thr.factor;
+	io->cost_bp = thr.policy.last_cost_bp;
+	io->windows = thr.windows;
+	io->seq = thr.seq;
+	io->handler_ticks = io->other_ticks = 0;
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
+		io->handler_ticks += km_cpus[i].handler_ticks;
+		io->other_ticks += km_cpus[i].other_ticks;
+	}
+	uint64_t first = io->since + 1, oldest = thr.seq >= LOG_SIZE ? thr.seq - LOG_SIZE + 1 : 1;
+	if (first < oldest)
+		first = oldest;
+	io->n_events = 0;
+	for (uint64_t s = first; s <= thr.seq && io->n_events < KM_THROTTLE_EVENTS; s++)
+		io->events[io->n_events++] = thr.log[s % LOG_SIZE];
+	release(irq);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* The monitor's cost bound (common/monitor/throttle.h), driven by a model of a machine whose
+ * monitoring cost is proportional to the sampling rate: an overload is brought under the limit
+ * in one window, the factor stays put while the cost sits between the calm level and the
+ * limit, comes back to 1 once the load goes, and a limit of 0 turns it all off. The cost is
+ * the busiest CPU's handler time or the whole monitor's share of the machine, whichever is
+ * larger. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "common/monitor/throttle.h"
+
+#define WINDOW 51200000ull        /* 100 ms of a 512 MHz timebase */
+
+/* A window of a machine of `cpus` CPUs whose monitoring would cost `cost_bp` of each CPU at the
+ * periods asked for (handler a third of it, the rest drains and the daemon), sampled at the
+ * throttled periods. */
+static struct throttle_window model(uint32_t cpus, uint64_t cost_bp, uint32_t factor)
+{
+	uint64_t per_cpu = WINDOW * cost_bp / 10000 / factor;
+	return (struct throttle_window){ .ticks = WINDOW, .cpus = cpus, .handler_max = per_cpu / 3,
+					 .total = per_cpu * cpus };
+}
+
+static void cost_is_the_larger_of_busiest_handler_and_machine_share(void **state)
+{
+	(void)state;
+	struct throttle_window w = { .ticks = 1000, .cpus = 4, .handler_max = 300, .total = 400 };
+	assert_int_equal(throttle_cost_bp(&w), 3000);   /* one CPU's interrupts: 30% */
+	w.handler_max = 10;
+	assert_int_equal(throttle_cost_bp(&w), 1000);   /* 400 of 4 x 1000: 10% */
+	w.total = 1000000;
+	assert_int_equal(throttle_cost_bp(&w), 1000000);   /* capped */
+	w.ticks = 0;
+	assert_int_equal(throttle_cost_bp(&w), 0);
+}
+
+static void overload_is_brought_under_the_limit_in_one_window(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, THROTTLE_DEFAULT_LIMIT_BP);
+	/* 356% of each CPU at the asked periods (a sample every 1,000 instructions). */
+	struct throttle_window w = model(4, 35600, t.factor);
+	uint32_t f = throttle_decide(&t, &w);
+	assert_true(f > 1 && (f & (f - 1)) == 0);
+	w = model(4, 35600, f);
+	assert_true(throttle_cost_bp(&w) <= THROTTLE_DEFAULT_LIMIT_BP * 3 / 4);
+	/* Under the limit now: the factor holds. */
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(throttle_decide(&t, &w), f);
+	/* And the smallest such factor: half of it would be over the limit's three quarters. */
+	struct throttle_window half = model(4, 35600, f / 2);
+	assert_true(throttle_cost_bp(&half) > THROTTLE_DEFAULT_LIMIT_BP * 3 / 4);
+}
+
+static void factor_returns_to_one_when_the_load_goes(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, 1000);
+	struct throttle_window w = model(2, 8000, 1);
+	uint32_t f = throttle_decide(&t, &w);
+	assert_int_equal(f, 16);   /* 80% / 7.5% -> 11 -> 16 */
+	int windows = 0, changes = 0;
+	uint32_t last = f;
+	/* The load drops to 1% at the asked periods. */
+	while (t.factor > 1 && windows < 100) {
+		w = model(2, 100, t.factor);
+		throttle_decide(&t, &w);
+		changes += t.factor != last;
+		last = t.factor;
+		windows++;
+	}
+	assert_int_equal(t.factor, 1);
+	assert_int_equal(changes, 4);                       /* 16 -> 8 -> 4 -> 2 -> 1 */
+	assert_int_equal(windows, 4 * THROTTLE_CALM_WINDOWS);   /* each after the calm windows */
+}
+
+static void no_swing_between_calm_level_and_limit(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, 1000);
+	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .cpus = 1,
+							.total = WINDOW / 4 });   /* 25% */
+	uint32_t f = t.factor;
+	assert_int_equal(f, 4);
+	/* At factor 4 the cost is 6.25%: halving would make it 12.5%, over the limit. */
+	for (int i = 0; i < 50; i++) {
+		struct throttle_window w = model(1, 2500, t.factor);
+		assert_int_equal(throttle_decide(&t, &w), f);
+	}
+}
+
+static void a_calm_window_run_broken_by_a_burst_starts_again(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, 1000);
+	struct throttle_window hot = model(1, 1600, 1), cold = model(1, 100, 1);
+	assert_int_equal(throttle_decide(&t, &hot), 4);   /* 16% / 7.5% -> 3 -> 4 */
+	for (int i = 0; i < THROTTLE_CALM_WINDOWS - 1; i++)
+		assert_int_equal(throttle_decide(&t, &cold), 4);
+	struct throttle_window mid = model(1, 1600, 4);   /* 4%: under the limit, not calm */
+	assert_int_equal(throttle_decide(&t, &mid), 4);
+	for (int i = 0; i < THROTTLE_CALM_WINDOWS - 1; i++)
+		assert_int_equal(throttle_decide(&t, &cold), 4);
+	assert_int_equal(throttle_decide(&t, &cold), 2);
+}
+
+static void limit_zero_is_off_and_factor_is_capped(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, 1000);
+	struct throttle_window storm = { .ticks = WINDOW, .cpus = 1, .handler_max = WINDOW * 200 };
+	assert_int_equal(throttle_decide(&t, &storm), THROTTLE_MAX_FACTOR >= 2048 ? 2048 : THROTTLE_MAX_FACTOR);
+	for (int i = 0; i < 10; i++)
+		throttle_decide(&t, &storm);
+	assert_int_equal(t.factor, THROTTLE_MAX_FACTOR);
+	t.limit_bp = 0;
+	assert_int_equal(throttle_decide(&t, &storm), 1);
+	assert_int_equal(t.last_cost_bp, 1000000);
+}
+
+static void throttled_period_saturates(void **state)
+{
+	(void)state;
+	assert_int_equal(throttle_period(1000, 0), 1000);
+	assert_int_equal(throttle_period(1000, 1), 1000);
+	assert_int_equal(throttle_period(1000, 64), 64000);
+	assert_true(throttle_period(1ull << 60, 4096) == 1ull << 63);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cost_is_the_larger_of_busiest_handler_and_machine_share),
+		cmocka_unit_test(overload_is_brought_under_the_limit_in_one_window),
+		cmocka_unit_test(factor_returns_to_one_when_the_load_goes),
+		cmocka_unit_test(no_swing_between_calm_level_and_limit),
+		cmocka_unit_test(a_calm_window_run_broken_by_a_burst_starts_again),
+		cmocka_unit_test(limit_zero_is_off_and_factor_is_capped),
+		cmocka_unit_test(throttled_period_saturates),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
