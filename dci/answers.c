@@ -48,7 +48,7 @@ static void refuse(struct client *c, uint32_t req, uint16_t major, int code, con
 		client_queue(c, frame, (size_t)n);
 	printf("dcid: client %u refused: %s\n", c->id, reason);
 	c->closing = true;
-	if (!c->len)
+	if (!client_backlog(c))
 		client_finish(c);
 }
 
@@ -101,6 +101,7 @@ void answer_hello(struct client *c, const struct proto_frame *f)
 	proto_str_copy(client_name, sizeof client_name, h.client);
 	c->role = role;
 	c->minor = h.minor;
+	c->no_data = f->flags & PROTO_F_NO_DATA;
 	chains_client_reset(c);
 	if (role == PROTO_ROLE_CONTROLLER)
 		dcid.controller = c->id;

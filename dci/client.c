@@ -78,6 +78,7 @@ void client_close(struct client *c, const char *why)
 	close(c->fd);
 	free(c->rbuf);
 	free(c->q);
+	free(c->ctl);
 	bool was_controller = dcid.controller == c->id;
 	printf("dcid: client %u closed (%s)\n", c->id, why);
 	c->used = false;
@@ -112,42 +113,72 @@ static void sent(struct client *c, long n)
 	c->progress_ns = clock_ns();
 }
 
-bool client_queue(struct client *c, const void *frame, size_t len)
+/* Appends a frame to one of c's queues (q/head/len: the data's or the answers'). */
+static bool append(struct client *c, uint8_t **q, size_t *head, size_t *len, const void *frame,
+		   size_t n)
 {
-	if (!c->used)
-		return false;
-	if (!c->len) {
-		/* Nothing waiting: hand it to the socket directly and queue only what it did not
-		 * take (a copy less for most of a stream). */
-		long n = send(c->fd, frame, len, MSG_DONTWAIT);
-		if (n > 0) {
-			sent(c, n);
-			frame = (const uint8_t *)frame + n;
-			len -= (size_t)n;
-		}
-		if (!len) {
-			c->frames_out++;
-			dcid.frames_out++;
-			return true;
-		}
-	}
-	if (c->len + len > DCID_QUEUE_BYTES) {
+	if (*len + n > DCID_QUEUE_BYTES) {
 		cut_off(c, "its output queue is full");
 		return false;
 	}
-	if (!c->q && !(c->q = malloc(DCID_QUEUE_BYTES))) {
+	if (!*q && !(*q = malloc(DCID_QUEUE_BYTES))) {
 		cut_off(c, "no memory for its output queue");
 		return false;
 	}
-	if (c->head + c->len + len > DCID_QUEUE_BYTES) {
-		memmove(c->q, c->q + c->head, c->len);
-		c->head = 0;
+	if (*head + *len + n > DCID_QUEUE_BYTES) {
+		memmove(*q, *q + *head, *len);
+		*head = 0;
 	}
-	memcpy(c->q + c->head + c->len, frame, len);
-	c->len += len;
+	memcpy(*q + *head + *len, frame, n);
+	*len += n;
 	c->frames_out++;
 	dcid.frames_out++;
 	return true;
+}
+
+/* Nothing waiting: hands the frame to the socket directly (a copy less for most of a stream)
+ * and returns how much of it the socket did not take. */
+static size_t send_direct(struct client *c, const void *frame, size_t len)
+{
+	long n = send(c->fd, frame, len, MSG_DONTWAIT);
+	if (n > 0) {
+		sent(c, n);
+		len -= (size_t)n;
+	}
+	if (!len) {
+		c->frames_out++;
+		dcid.frames_out++;
+	}
+	return len;
+}
+
+/* A frame for the data queue or the answers' queue: straight to the socket when nothing
+ * waits, the rest queued. A data frame the socket took part of is finished first. */
+static bool queue_frame(struct client *c, const void *frame, size_t len, bool data)
+{
+	if (!c->used)
+		return false;
+	if (!client_backlog(c)) {
+		size_t left = send_direct(c, frame, len);
+		if (!left)
+			return true;
+		if (data)
+			c->frame_left = left;
+		frame = (const uint8_t *)frame + (len - left);
+		len = left;
+	}
+	return data ? append(c, &c->q, &c->head, &c->len, frame, len)
+		    : append(c, &c->ctl, &c->ctl_head, &c->ctl_len, frame, len);
+}
+
+bool client_queue_data(struct client *c, const void *frame, size_t len)
+{
+	return queue_frame(c, frame, len, true);
+}
+
+bool client_queue(struct client *c, const void *frame, size_t len)
+{
+	return queue_frame(c, frame, len, false);
 }
 
 /* The droppable types, in the order of a client's drop_frames / drop_records. */
@@ -175,7 +206,7 @@ bool client_drop_notice(struct client *c)
 			proto_add_drop(&b, &d);
 		}
 	int n = proto_finish(&b);
-	if (n > 0 && !client_queue(c, notice, (size_t)n))
+	if (n > 0 && !client_queue_data(c, notice, (size_t)n))
 		return false;
 	c->drop_notice = false;
 	return true;
@@ -196,7 +227,7 @@ void client_push(struct client *c, const void *frame, size_t len, uint16_t type,
 		dcid.frames_dropped++;
 		return;
 	}
-	client_queue(c, frame, len);
+	client_queue_data(c, frame, len);
 }
 
 void client_error(struct client *c, uint32_t req, uint16_t about, int code, const char *text)
@@ -215,7 +246,7 @@ void client_error(struct client *c, uint32_t req, uint16_t about, int code, cons
 		printf("dcid: client %u: %s%s%s\n", c->id, proto_strerror(code), text ? ": " : "",
 		       text ? text : "");
 		c->closing = true;
-		if (!c->len)
+		if (!client_backlog(c))
 			client_finish(c);
 	}
 }
@@ -231,33 +262,64 @@ void client_finish(struct client *c)
 	c->progress_ns = clock_ns();
 }
 
+/* Sends from one queue; returns false when the socket took all it could (or c closed). */
+static bool send_some(struct client *c, uint8_t *q, size_t *head, size_t *len, size_t most)
+{
+	long n = send(c->fd, q + *head, most, MSG_DONTWAIT);
+	if (n == -KOV_EAGAIN)
+		return false;
+	if (n <= 0) {
+		client_close(c, "connection lost");
+		return false;
+	}
+	*head += (size_t)n;
+	*len -= (size_t)n;
+	sent(c, n);
+	if (!*len)
+		*head = 0;
+	return true;
+}
+
+/* The data queue's first frame: its bytes still to send, taken from its length prefix when q
+ * starts at a frame's beginning. */
+static size_t first_frame_left(const struct client *c)
+{
+	if (c->frame_left)
+		return c->frame_left;
+	const uint8_t *p = c->q + c->head;
+	size_t n = 4 + ((size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3]);
+	return n < c->len ? n : c->len;
+}
+
 void client_writable(struct client *c)
 {
-	while (c->used && c->len) {
-		long n = send(c->fd, c->q + c->head, c->len, MSG_DONTWAIT);
-		if (n == -KOV_EAGAIN)
-			return;
-		if (n <= 0) {
-			client_close(c, "connection lost");
-			return;
+	while (c->used && client_backlog(c)) {
+		/* Answers go at a frame boundary of the data: a data frame begun is finished first. */
+		if (c->ctl_len && !c->frame_left) {
+			if (!send_some(c, c->ctl, &c->ctl_head, &c->ctl_len, c->ctl_len))
+				return;
+			continue;
 		}
-		c->head += (size_t)n;
-		c->len -= (size_t)n;
-		sent(c, n);
+		/* The data, a frame at a time, so that answers can come in between. */
+		size_t frame = first_frame_left(c);
+		size_t before = c->len;
+		if (!send_some(c, c->q, &c->head, &c->len, frame))
+			return;
+		c->frame_left = frame - (before - c->len);
 	}
-	if (c->used && !c->len) {
-		c->head = 0;
-		if (c->closing)
-			client_finish(c);
-	}
+	if (c->used && !client_backlog(c) && c->closing)
+		client_finish(c);
 	/* Drops are reported once the queue has room again, also when no data follows them. */
 	if (c->used && !c->closing && c->drop_notice && c->len < DCID_QUEUE_BYTES / 4)
 		client_drop_notice(c);
 }
 
+/* Requests are read while their answers have room: the data queue, however full, does not
+ * hold them back (its frames are dropped instead, client_push), so a client streaming samples
+ * is still answered. */
 static bool queue_has_room(const struct client *c)
 {
-	return c->len < DCID_QUEUE_BYTES / 2;
+	return c->ctl_len < DCID_QUEUE_BYTES / 2;
 }
 
 bool client_wants_input(const struct client *c)
@@ -315,7 +377,7 @@ void client_timers(uint64_t now)
 			dcid.handshakes_closed++;
 			client_close(c, "no HELLO within 3 s");
 		}
-		else if (c->len && now - c->progress_ns > DCID_STALL_NS)
+		else if (client_backlog(c) && now - c->progress_ns > DCID_STALL_NS)
 			cut_off(c, "it has not read for 10 s");
 	}
 }

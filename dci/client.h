@@ -25,10 +25,16 @@ struct client {
 	uint8_t *rbuf;
 	uint8_t in[4096];                 /* received, not yet fed to the reader */
 	size_t in_pos, in_len;
-	uint8_t *q;                       /* output queue: bytes q[head, head + len) */
+	uint8_t *q;                       /* output queue of data: bytes q[head, head + len) */
 	size_t head, len;
+	size_t frame_left;                /* bytes of q's first frame still to send (0: q starts
+	                                   * at a frame's beginning) */
+	uint8_t *ctl;                     /* answers and events, sent ahead of queued data at the
+	                                   * next frame boundary: bytes ctl[ctl_head, + ctl_len) */
+	size_t ctl_head, ctl_len;
 	uint64_t frames_out, bytes_out;
 	uint16_t minor;                   /* the client's protocol minor (from HELLO) */
+	bool no_data;                     /* HELLO said PROTO_F_NO_DATA: answers and events only */
 	/* Data frames not queued because the queue was over half full (protocol.md section 6),
 	 * per droppable type (client.c's order), and whether DROPPED must go out first. */
 	uint64_t drop_frames[DCID_DROPPABLE], drop_records[DCID_DROPPABLE], drop_bytes;
@@ -77,8 +83,18 @@ void client_timers(uint64_t now);
 uint32_t clients_connected(void);
 
 /* ---- sending: for the handlers' answers, and subscribers.c -------------------------------- */
-/* Queues a whole frame for c; false (and c is cut off) when it cannot fit. */
+/* Queues a whole frame for c: an answer or an event, which goes out ahead of the data frames
+ * already queued (after the one being sent), so that PONG, OK or an ERROR never waits behind a
+ * megabyte of samples. False (and c is cut off) when it cannot fit. */
 bool client_queue(struct client *c, const void *frame, size_t len);
+/* Queues a data frame (or one that must stay in the data's order, such as the CHAINS that
+ * samples name) behind those already queued. */
+bool client_queue_data(struct client *c, const void *frame, size_t len);
+/* Bytes waiting to go out to c, data and answers. */
+static inline size_t client_backlog(const struct client *c)
+{
+	return c->len + c->ctl_len;
+}
 /* Queues a droppable data frame (SAMPLES, INTERVAL_COUNTS, LOCK_STATS, INVOCATIONS) of
  * `records` records, or counts it dropped while the queue is over half full; after a loss,
  * DROPPED goes out first once the queue is below a quarter. */

@@ -25,6 +25,8 @@ static const struct handler handlers[] = {
 	{ PROTO_STOP, monitor_stop, false },
 	{ PROTO_INSTRUMENT, monitor_instrument, false },
 	{ PROTO_SWAP, monitor_swap, false },
+	{ PROTO_THROTTLE_GET, answer_throttle_get, false },
+	{ PROTO_THROTTLE_SET, monitor_throttle_set, false },
 };
 
 static const struct handler *handler_of(uint16_t type)

@@ -32,5 +32,8 @@ request_handler monitor_stop;
 request_handler monitor_instrument;
 /* ---- hot swaps (swap.c) ---- */
 request_handler monitor_swap;
+/* ---- the monitor's cost bound (throttle.c) ---- */
+request_handler answer_throttle_get;
+request_handler monitor_throttle_set;
 
 #endif

@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 			if (c->in_pos < c->in_len && c->len < DCID_QUEUE_BYTES / 2)
 				more_input = true;
 			fds[n++] = (struct pollfd){ c->fd, (short)((client_wants_input(c) ? POLLIN : 0) |
-								   (c->len ? POLLOUT : 0)), 0 };
+								   (client_backlog(c) ? POLLOUT : 0)), 0 };
 		}
 		unsigned first_metrics = n;
 		for (int i = 0; i < DCID_METRICS_CONNS; i++) {
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 				continue;
 			if (fds[k].revents & (POLLIN | POLLHUP | POLLERR))
 				client_readable(c);
-			if (c->used && c->len)
+			if (c->used && client_backlog(c))
 				client_writable(c);
 			if (c->used && c->in_pos < c->in_len)
 				client_resume(c);   /* the queue may have drained */

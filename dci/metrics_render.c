@@ -116,6 +116,44 @@ static void daemon_counters(struct expo *t)
 		"next interval.", monitor.counts_late);
 }
 
+/* The monitor's cost bound (proto/proto_throttle.h), as the KM reports it now, and the
+ * sampling periods in force under it. */
+static void throttle_figures(struct expo *t)
+{
+	static struct km_throttle_io io;
+	static struct km_config cfg;
+	io = (struct km_throttle_io){ .set_limit = KM_THROTTLE_KEEP };
+	if (km_throttle(&io) != 0 || km_config_get(&cfg) != 0)
+		return;
+	expo_family(t, "kov_throttle_limit_ratio", EXPO_GAUGE, 0, "The monitor's cost limit, a "
+		    "share of the CPUs' time (0: throttling off).");
+	expo_sample(t);
+	expo_value_fixed(t, io.limit_bp / 10000, io.limit_bp % 10000, 4);
+	expo_family(t, "kov_monitor_cost_ratio", EXPO_GAUGE, 0, "The monitor's cost in its last "
+		    "100 ms window: the busiest CPU's PMU handler time, or handlers and the daemon "
+		    "over all the CPUs' time, whichever is larger.");
+	expo_sample(t);
+	expo_value_fixed(t, io.cost_bp / 10000, io.cost_bp % 10000, 4);
+	expo_family(t, "kov_throttle_factor", EXPO_GAUGE, 0, "Every sampling period is multiplied "
+		    "by this to keep the monitor's cost under its limit (1: as configured).");
+	expo_simple(t, io.factor);
+	counter(t, "kov_throttle_changes", "Changes of the throttle's factor since boot.", io.seq);
+	expo_family(t, "kov_sample_period_effective", EXPO_GAUGE, 0, "Each sampled event's period "
+		    "in force: its configured threshold times the throttle's factor.");
+	for (uint32_t g = 0; g < cfg.n_groups && g < KM_MAX_GROUPS; g++)
+		for (uint32_t e = 0; e < cfg.group[g].n_events && e < KM_MAX_GROUP_EVENTS; e++) {
+			uint16_t ev = cfg.group[g].event[e];
+			if (!cfg.group[g].threshold[e] || ev >= target.n_events)
+				continue;
+			char group[KM_GROUP_NAME + 1] = { 0 };
+			memcpy(group, cfg.group[g].name, KM_GROUP_NAME);
+			expo_sample(t);
+			expo_label(t, "group", group);
+			expo_label(t, "event", target.events[ev].name);
+			expo_value(t, cfg.group[g].threshold[e] * io.factor);
+		}
+}
+
 static void objects(struct expo *t, const struct snapshot *s)
 {
 	const struct km_info *i = &target.info;
@@ -181,6 +219,7 @@ bool metrics_render(struct expo *t)
 	expo_value_fixed(t, i->uptime_ns / 1000000000, i->uptime_ns / 1000000 % 1000, 3);
 	wake_counters(t, i);
 	daemon_counters(t);
+	throttle_figures(t);
 	kernel_counters(t);
 
 	struct km_netinfo ni;

@@ -10,6 +10,7 @@ void monitor_poll(uint64_t now)
 	if (!monitor.streams)
 		return;
 	samples_drain();
+	throttle_poll();
 	if (now < monitor.next_interval_ns)
 		return;
 	uint64_t tb = timebase_now();

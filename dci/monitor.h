@@ -44,6 +44,17 @@ int monitor_wait_ms(void);
  * each frame is pushed before the next is begun. */
 extern uint8_t monitor_out[PROTO_MAX_FRAME];
 
+/* ---- the cost bound (throttle.c) --------------------------------------------------------- */
+/* The KM's throttle as the daemon last saw it (km_abi.h: struct km_throttle_io). */
+struct throttle_seen {
+	uint64_t seq, windows;
+	uint32_t factor, cost_bp, limit_bp;
+	uint64_t handler_ticks, charged_ticks;
+};
+extern struct throttle_seen throttle_seen;
+/* Charges the daemon's CPU time since its last turn and pushes the factor's changes. */
+void throttle_poll(void);
+
 /* ---- the object map (objmap.c) ---------------------------------------------------------- */
 /* One rep of an object. slot: the rep's CPU + 1 for a per-CPU object's rep, 0 for a single-rep
  * object's (PROTO_REP_*). */

@@ -7,9 +7,11 @@
 #include "subscribers.h"
 
 #define SAMPLE_BATCH 2048
-/* Batches drained per turn of the daemon's loop: samples arriving as fast as they are drained
- * must not keep the loop from its sockets (clients' requests, STOP among them). */
+/* Batches drained per turn of the daemon's loop, and the time they may take: samples arriving
+ * as fast as they are drained must not keep the loop from its sockets (clients' requests, STOP
+ * among them). What is left waits in the rings for the next turn, or is lost there, counted. */
 #define BATCHES_PER_TURN 4
+#define DRAIN_BUDGET_US 2000
 
 static struct km_sample samples[SAMPLE_BATCH];
 static struct km_frame frames[SAMPLE_BATCH][KM_MAX_CHAIN];   /* samples[i]'s call chain */
@@ -170,6 +172,7 @@ void samples_drain(void)
 {
 	long n = 0;
 	monitor.backlog = false;
+	uint64_t until = timebase_now() + target.info.timebase_hz / 1000000 * DRAIN_BUDGET_US;
 	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples_chains(samples, SAMPLE_BATCH, &frames[0][0])) > 0;
 	     b++) {
 		monitor.backlog = n == SAMPLE_BATCH && b == BATCHES_PER_TURN - 1;
@@ -178,5 +181,9 @@ void samples_drain(void)
 			push_samples(n);
 		else
 			monitor.samples_discarded += (uint64_t)n;   /* drained so the rings stay free */
+		if (timebase_now() >= until) {
+			monitor.backlog = n == SAMPLE_BATCH;
+			break;
+		}
 	}
 }

@@ -7,15 +7,21 @@ static bool subscribed(const struct client *c, struct audience a)
 	return c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= a.minor) == a.from;
 }
 
+/* The data streams go to the subscribers that did not ask for answers and events only. */
+static bool takes_data(const struct client *c, struct audience a)
+{
+	return subscribed(c, a) && !c->no_data;
+}
+
 bool subscribers_connected(void)
 {
-	return clients_connected() > 0;
+	return subscribers_any(AUDIENCE_ALL);
 }
 
 bool subscribers_any(struct audience a)
 {
 	for (int i = 0; i < DCID_SLOTS; i++)
-		if (subscribed(&dcid.clients[i], a))
+		if (takes_data(&dcid.clients[i], a))
 			return true;
 	return false;
 }
@@ -25,7 +31,7 @@ void subscribers_push_each(struct audience a, const void *frame, size_t len, uin
 {
 	for (int i = 0; i < DCID_SLOTS; i++) {
 		struct client *c = &dcid.clients[i];
-		if (subscribed(c, a) && (!prepare || prepare(c, ctx)))
+		if (takes_data(c, a) && (!prepare || prepare(c, ctx)))
 			client_push(c, frame, len, type, records);
 	}
 }
@@ -52,7 +58,7 @@ void subscribers_send(const void *frame, size_t len, const struct client *except
 
 bool subscriber_send(struct client *c, const void *frame, size_t len)
 {
-	return client_queue(c, frame, len);
+	return client_queue_data(c, frame, len);
 }
 
 unsigned subscriber_slot(const struct client *c)

@@ -18,10 +18,11 @@ struct audience { uint16_t minor; bool from; };
 #define AUDIENCE_BELOW(minor) AUDIENCE_OF(minor, false)
 #define AUDIENCE_ALL AUDIENCE_FROM(0)
 
-/* Whether any client is past the handshake, one closing after a fatal error included:
- * samples drained while there is are encoded, not counted discarded. */
+/* Whether any subscriber takes the data streams (its HELLO did not say PROTO_F_NO_DATA):
+ * samples drained while one does are encoded, not counted discarded. */
 bool subscribers_connected(void);
-/* Whether the audience has any subscriber. */
+/* Whether the audience has any subscriber taking the data streams (which the two pushes
+ * below go to; events and answers go to every subscriber). */
 bool subscribers_any(struct audience a);
 /* Pushes a droppable data frame of `records` records to the audience (what a client whose
  * queue is over half full loses: client.h, client_push). */

@@ -250,6 +250,12 @@ struct attrib_result km_attribute(const struct trap_frame *tf)
 	return attribute_tf(tf, tf && (tf->msr & MSR_PR) ? svc_running().km : 0, 0, 0);
 }
 
+/* A handler's time as the throttle counts it (KM_HANDLER_CAP_TICKS). */
+static inline __attribute__((always_inline)) uint64_t handler_time(uint64_t ticks)
+{
+	return ticks / KM_HANDLER_CAP_TICKS ? KM_HANDLER_CAP_TICKS : ticks;
+}
+
 /* One sample into ring of CPU c: inlined into the PMU interrupt, out of line (km_record) for
  * the software events. */
 static inline __attribute__((always_inline)) void record(struct km_cpu *c, int ring,
@@ -368,7 +374,7 @@ __attribute__((noinline)) static void pmu_general(struct km_cpu *c, struct trap_
 	if (!handled)
 		fold_counting_only(c, g, pmu);
 	c->in_handler = false;
-	c->handler_ticks += mftb() - t0;
+	c->handler_ticks += handler_time(mftb() - t0);
 	mtspr(SPRN_MMCR0, pmu_unfreeze(pmu, pmu_rearm(pmu, mmcr0)));
 	isync();
 }
@@ -472,7 +478,7 @@ static inline __attribute__((always_inline)) bool sample_user_leaf(struct percpu
 	} else {
 		(*f->lost)++;
 	}
-	c->handler_ticks += mftb() - t0;
+	c->handler_ticks += handler_time(mftb() - t0);
 	mtspr(SPRN_MMCR0, f->mmcr0_run);
 	isync();
 	return true;

@@ -27,6 +27,7 @@ static struct {
 	uint64_t window_start, next_window;
 	uint64_t seen_handler[KOV_MAX_CPUS], seen_other[KOV_MAX_CPUS];
 	uint64_t windows, seq;
+	uint32_t turns;                    /* CPUs that take turns on one host thread, else 1 */
 	struct km_throttle_event log[LOG_SIZE];
 } thr = { .factor = 1, .policy = { THROTTLE_DEFAULT_LIMIT_BP, 1, 0, 0 } };
 
@@ -83,6 +84,7 @@ static void set_factor(uint32_t f, uint64_t now)
 static void measure(uint64_t now)
 {
 	struct throttle_window w = { .ticks = now - thr.window_start };
+	uint64_t handlers = 0;
 	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
 		if (!svc_cpu_online(i))
 			continue;
@@ -92,8 +94,16 @@ static void measure(uint64_t now)
 		uint64_t dh = h - thr.seen_handler[i];
 		w.cpus++;
 		w.handler_max = dh > w.handler_max ? dh : w.handler_max;
+		handlers += dh;
 		w.total += dh + (o - thr.seen_other[i]);
 	}
+	/* Where the CPUs take turns on one host thread, the timebase runs on through the other
+	 * CPUs' turns: the daemon's CPU time has the others' turns in it. A span of h started at
+	 * a random point of a turn of length S crosses a turn's end with probability h/S and
+	 * then gains (N - 1) S: N h on average. Divided by N, it is the CPU's own. (Handlers
+	 * are short enough to be capped instead: KM_HANDLER_CAP_TICKS.) */
+	if (thr.turns > 1)
+		w.total = handlers + (w.total - handlers) / thr.turns;
 	thr.windows++;
 	set_factor(throttle_decide(&thr.policy, &w), now);
 	snapshot(now);
@@ -125,15 +135,37 @@ uint32_t km_throttle_factor(void)
 	return __atomic_load_n(&thr.factor, __ATOMIC_RELAXED);
 }
 
+/* The charging caller's CPU time since its previous charging call: a new caller (the daemon
+ * restarted), or the first call since START, starts a new measure. */
+static uint32_t caller_tid;
+static uint64_t caller_at;
+
+static void charge_caller(void)
+{
+	uint32_t me = svc_running().tid;
+	uint64_t now = svc_thread_cpu_ticks();
+	if (me == caller_tid)
+		km_throttle_charge(now - caller_at);
+	caller_tid = me;
+	caller_at = now;
+}
+
 void km_throttle_start(void)
 {
+	static struct km_info info;   /* START is one caller at a time (SVC_LOCK_CONTROL) */
+	svc_machine_describe(&info);
+	unsigned online = 0;
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
+		online += svc_cpu_online(i);
 	int irq = hold();
 	uint64_t now = mftb();
+	thr.turns = info.cpus_run == KM_CPUS_TAKE_TURNS && online > 1 ? online : 1;
 	thr.policy.calm = 0;
 	thr.policy.last_cost_bp = 0;
 	thr.policy.factor = 1;
 	set_factor(1, now);   /* each START samples at the periods asked for */
 	snapshot(now);
+	caller_tid = 0;       /* what the daemon did before START is not monitoring's cost */
 	release(irq);
 }
 
@@ -141,20 +173,6 @@ void km_throttle_charge(uint64_t ticks)
 {
 	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
 	__atomic_add_fetch(&c->other_ticks, ticks, __ATOMIC_RELAXED);
-}
-
-/* The charging caller's CPU time since its previous charging call: a new caller (the daemon
- * restarted) starts a new measure. */
-static void charge_caller(void)
-{
-	static uint32_t tid;
-	static uint64_t at;
-	uint32_t me = svc_running().tid;
-	uint64_t now = svc_thread_cpu_ticks();
-	if (me == tid)
-		km_throttle_charge(now - at);
-	tid = me;
-	at = now;
 }
 
 long km_throttle_call(struct km_throttle_io *io)

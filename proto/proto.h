@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 6
+#define PROTO_MINOR 7
 
 /* The TCP ports the DCI daemon listens on unless told otherwise (dcid port=N metrics=N):
  * the wire protocol, and its OpenMetrics (Prometheus) exposition over HTTP. */
@@ -33,6 +33,8 @@
 /* Header flags. The others are sent as zero and ignored on receipt. */
 #define PROTO_F_OPTIONAL 0x0001u         /* a receiver that does not know the type ignores it */
 #define PROTO_F_MORE 0x0002u             /* more frames of this answer follow */
+#define PROTO_F_NO_DATA 0x0004u          /* on HELLO (1.7): this connection takes answers and
+                                          * events only, none of the pushed data streams */
 
 enum proto_type {
 	/* session */
@@ -50,6 +52,7 @@ enum proto_type {
 	PROTO_SERVER_HELLO_EX = 0x000C,   /* since 1.5 */
 	PROTO_WAKEUPS_GET = 0x000D,       /* since 1.5 */
 	PROTO_WAKEUPS = 0x000E,           /* since 1.5 */
+	PROTO_THROTTLE_GET = 0x000F,      /* since 1.7 */
 	/* scan and symbols */
 	PROTO_SCAN_REQUEST = 0x0101,
 	PROTO_SCAN_PROCESSES = 0x0102,
@@ -66,6 +69,7 @@ enum proto_type {
 	PROTO_STOP = 0x0206,
 	PROTO_INSTRUMENT = 0x0207,       /* since 1.1 */
 	PROTO_SWAP = 0x0208,             /* since 1.6 */
+	PROTO_THROTTLE_SET = 0x0209,     /* since 1.7 */
 	/* pushed monitoring data */
 	PROTO_SAMPLES = 0x0301,
 	PROTO_INTERVAL_COUNTS = 0x0302,
@@ -76,6 +80,7 @@ enum proto_type {
 	PROTO_CHAINS = 0x0307,            /* since 1.4 */
 	PROTO_SAMPLES_CHAINED = 0x0308,   /* since 1.4 */
 	PROTO_SWAPPED = 0x0309,           /* since 1.6 */
+	PROTO_THROTTLE = 0x030A,          /* since 1.7 */
 };
 
 /* Error codes: positive on the wire (ERROR.code, SERVER_HELLO.status), negated as return

@@ -22,6 +22,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_SERVER_HELLO_EX, "SERVER_HELLO_EX", S, 0, 5 },
 	{ PROTO_WAKEUPS_GET, "WAKEUPS_GET", C, 0, 5 },
 	{ PROTO_WAKEUPS, "WAKEUPS", S, 0, 5 },
+	{ PROTO_THROTTLE_GET, "THROTTLE_GET", C, 0, 7 },
 	{ PROTO_SCAN_REQUEST, "SCAN_REQUEST", C, 0, 0 },
 	{ PROTO_SCAN_PROCESSES, "SCAN_PROCESSES", S, 0, 0 },
 	{ PROTO_SCAN_OBJECTS, "SCAN_OBJECTS", S, 0, 0 },
@@ -36,6 +37,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_STOP, "STOP", C, CTL, 0 },
 	{ PROTO_INSTRUMENT, "INSTRUMENT", C, CTL, 1 },
 	{ PROTO_SWAP, "SWAP", C, CTL, 6 },
+	{ PROTO_THROTTLE_SET, "THROTTLE_SET", C, CTL, 7 },
 	{ PROTO_SAMPLES, "SAMPLES", S, DROP, 0 },
 	{ PROTO_INTERVAL_COUNTS, "INTERVAL_COUNTS", S, DROP, 0 },
 	{ PROTO_LOCK_STATS, "LOCK_STATS", S, DROP, 0 },
@@ -46,6 +48,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_CHAINS, "CHAINS", S, 0, 4 },
 	/* A swap changes what the objects are: never dropped. */
 	{ PROTO_SWAPPED, "SWAPPED", S, 0, 6 },
+	{ PROTO_THROTTLE, "THROTTLE", S, 0, 7 },
 	/* A report of loss is itself never dropped. */
 	{ PROTO_LOST_SAMPLES, "LOST_SAMPLES", S, 0, 0 },
 };

@@ -112,6 +112,7 @@ static const struct {
 	{ proto_pmu_messages, &proto_pmu_message_count },
 	{ proto_data_messages, &proto_data_message_count },
 	{ proto_swap_messages, &proto_swap_message_count },
+	{ proto_throttle_messages, &proto_throttle_message_count },
 };
 
 const struct proto_message *proto_message(uint16_t type)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "proto.h"
 #include "proto_swap.h"
+#include "proto_throttle.h"
 #include "common/lib/bytes.h"
 #include "common/lib/string.h"
 
@@ -187,9 +188,9 @@ struct proto_message {
 
 /* Each topic file's part of the table. */
 extern const struct proto_message proto_session_messages[], proto_scan_messages[],
-	proto_pmu_messages[], proto_data_messages[], proto_swap_messages[];
+	proto_pmu_messages[], proto_data_messages[], proto_swap_messages[], proto_throttle_messages[];
 extern const size_t proto_session_message_count, proto_scan_message_count,
-	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count;
+	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count, proto_throttle_message_count;
 
 /* The table entry of a type, or NULL. */
 const struct proto_message *proto_message(uint16_t type);
@@ -236,6 +237,8 @@ union proto_any_fixed {
 	struct proto_instrument instrument;
 	struct proto_swap swap;
 	struct proto_swapped swapped;
+	struct proto_throttle_set throttle_set;
+	struct proto_throttle throttle;
 };
 
 int proto_encode_fixed(void *buf, size_t cap, uint16_t type, uint32_t req, uint16_t flags,

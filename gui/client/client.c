@@ -31,6 +31,7 @@ struct kov_client *kov_client_new(const struct kov_client_options *opt)
 	c->name = dup_or_empty(opt ? opt->name : NULL);
 	c->token = dup_or_empty(opt ? opt->token : NULL);
 	c->timeout_ms = opt && opt->timeout_ms > 0 ? opt->timeout_ms : DEFAULT_TIMEOUT_MS;
+	c->no_data = opt && opt->no_data;
 	c->pushq_cap = opt && opt->push_queue_max ? opt->push_queue_max : DEFAULT_PUSH_QUEUE;
 	c->rbuf = malloc(PROTO_MAX_FRAME);
 	c->inbuf = malloc(INBUF_SIZE);

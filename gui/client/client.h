@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include "proto/proto.h"
 #include "proto/proto_swap.h"
+#include "proto/proto_throttle.h"
 
 enum kov_status {
 	KOV_OK = 0,
@@ -91,6 +92,9 @@ struct kov_client_options {
 	int timeout_ms;              /* connect, handshake, and each wait for an answer; <= 0: 10 s */
 	size_t push_queue_max;       /* queued pushed frames kept (0: 256); older ones are dropped
 	                                and counted in kov_client_stats */
+	bool no_data;                /* ask for answers and events only (HELLO's PROTO_F_NO_DATA):
+	                                a connection that only asks (ping, stop, swap) is then
+	                                never behind a stream of samples */
 };
 
 struct kov_client_stats {
@@ -166,6 +170,12 @@ int kov_client_swap(struct kov_client *c, uint32_t pid, uint64_t coid, const cha
                     struct kov_swapped *out);
 /* A SWAPPED frame (an answer, or another client's swap pushed to this one) into out. */
 int kov_swapped_read(const struct proto_frame *f, struct kov_swapped *out);
+/* THROTTLE_GET, or with `set` THROTTLE_SET to limit_bp (controller only; 0: off): the
+ * monitor's cost bound (proto/proto_throttle.h). KOV_E_USAGE without asking when the target is
+ * older than 1.7. */
+struct proto_throttle;
+int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
+                        struct proto_throttle *out);
 
 /* ---- small helpers ------------------------------------------------------------------- */
 

@@ -113,3 +113,31 @@ int kov_client_swap(struct kov_client *c, uint32_t pid, uint64_t coid, const cha
 	kov_answer_free(&a);
 	return err;
 }
+
+int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
+                        struct proto_throttle *out)
+{
+	if (c->target.major == 1 && c->target.minor < 7)
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: the monitor's "
+		                "cost bound came with 1.7", (unsigned)c->target.major,
+		                (unsigned)c->target.minor);
+	struct kov_answer a;
+	int err;
+	if (set) {
+		uint8_t buf[PROTO_HEADER_SIZE + 8];
+		struct proto_throttle_set m = { limit_bp };
+		int n = proto_encode_throttle_set(buf, sizeof buf, 1, 0, &m);
+		if (n < 0)
+			return kov_fail(c, KOV_E_USAGE, "cannot encode THROTTLE_SET: %s", proto_strerror(n));
+		err = kov_client_call(c, buf, (size_t)n, &a);
+	} else {
+		err = call_empty(c, PROTO_THROTTLE_GET, &a);
+	}
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_THROTTLE);
+	if (!err)
+		proto_decode_throttle(&a.frames[0].f, out);
+	kov_answer_free(&a);
+	return err;
+}

@@ -137,7 +137,7 @@ int kov_client_connect(struct kov_client *c, const char *host, const char *port)
 	if (hello.client.len > PROTO_NAME_MAX || hello.token.len > PROTO_NAME_MAX)
 		return kov_fail(c, KOV_E_USAGE, "client name or token longer than %d bytes",
 		                PROTO_NAME_MAX);
-	int n = proto_encode_hello(buf, sizeof buf, 1, 0, &hello);
+	int n = proto_encode_hello(buf, sizeof buf, 1, c->no_data ? PROTO_F_NO_DATA : 0, &hello);
 	if (n < 0)
 		return kov_fail(c, KOV_E_USAGE, "cannot encode HELLO: %s", proto_strerror(n));
 

@@ -20,6 +20,7 @@ struct kov_client {
 	int dead;                    /* 0, or the KOV_E_* that ended the connection */
 	char *name, *token;
 	int timeout_ms;
+	bool no_data;
 	char error[PROTO_TEXT_MAX + 256];
 	int error_code;
 	char error_text[PROTO_TEXT_MAX + 1]; /* the text of the last ERROR received */

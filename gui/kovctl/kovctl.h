@@ -28,7 +28,7 @@
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
                   CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT, CMD_SWAP,
-                  CMD_OPTIMIZE };
+                  CMD_OPTIMIZE, CMD_THROTTLE };
 
 struct kovctl_opts {
 	bool help;
@@ -56,6 +56,8 @@ struct kovctl_opts {
 	uint32_t streams;            /* start: PROTO_STREAM_* (0: samples and counts) */
 	uint64_t coid;               /* instrument: one object (0: all of the process's); swap */
 	const char *to_class;        /* swap --to */
+	bool has_limit;
+	uint32_t limit_bp;           /* throttle --limit, basis points (0: off) */
 	double opt_interval;         /* optimize --interval, seconds (default 2) */
 	double threshold;            /* optimize --threshold, % of the CPUs' time (default 5) */
 	unsigned opt_k, cooldown;    /* optimize --intervals, --cooldown (default 3, 5) */
@@ -143,6 +145,7 @@ int cmd_swap(struct kovctl *k);
  * _ns, forwarded, held, walks) inside the object the caller opened; in text one line. */
 void kovctl_swapped_report(struct kovctl *k, const struct kov_swapped *s);
 int cmd_optimize(struct kovctl *k);
+int cmd_throttle(struct kovctl *k);
 /* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason on stderr. */
 int kovctl_need_controller(struct kovctl *k);
 

@@ -33,6 +33,7 @@ static int run(struct kovctl *k)
 	case CMD_INSTRUMENT: return cmd_instrument(k);
 	case CMD_SWAP: return cmd_swap(k);
 	case CMD_OPTIMIZE: return cmd_optimize(k);
+	case CMD_THROTTLE: return cmd_throttle(k);
 	default: return EXIT_USAGE;
 	}
 }
@@ -65,8 +66,12 @@ int main(int argc, char **argv)
 	bool v6 = strchr(opts.host, ':') != NULL;
 	snprintf(k.target, sizeof k.target, v6 ? "[%s]:%s" : "%s:%s", opts.host, opts.port);
 	json_init(&k.j, stdout, true);
+	/* Commands that read no pushed data say so: their answers never wait behind samples. */
+	bool data = opts.cmd == CMD_WATCH || opts.cmd == CMD_STREAM || opts.cmd == CMD_COUNTS ||
+	            opts.cmd == CMD_TOP || opts.cmd == CMD_RECORD || opts.cmd == CMD_LOCKSTAT ||
+	            opts.cmd == CMD_OPTIMIZE;
 	struct kov_client_options co = { .name = KOVCTL_NAME, .token = opts.token,
-	                                 .timeout_ms = opts.timeout_ms };
+	                                 .timeout_ms = opts.timeout_ms, .no_data = !data };
 	k.c = kov_client_new(&co);
 	if (!k.c) {
 		fprintf(stderr, "kovctl: out of memory\n");

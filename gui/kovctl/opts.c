@@ -57,6 +57,10 @@ const char kovctl_usage[] =
 	"                               hot-swap a live object of process N to another class\n"
 	"                               with the same interface (e.g. Counter <-> DCounter); prints\n"
 	"                               each phase's time and the calls held, or why it could not\n"
+	"  throttle [--limit PCT|off]   the monitor's bound on its own cost: the limit (default\n"
+	"                               10% of the CPUs' time), the sampling periods' factor\n"
+	"                               now and the last 100 ms window's cost; --limit sets it\n"
+	"                               (controller; off: periods always as configured)\n"
 	"  optimize [--seconds N] [--interval S] [--threshold PCT] [--intervals K] [--cooldown M]\n"
 	"           [--back PCT] [--pairs A=B,...] [--dry-run]\n"
 	"                               swap objects whose spin-lock wait stays above PCT% of the\n"
@@ -105,9 +109,33 @@ static const struct cmd_def cmds[] = {
 	{ "lockstat", CMD_LOCKSTAT, "--seconds --sort --pid --kind" },
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 	{ "swap", CMD_SWAP, "--pid --coid --to" },
+	{ "throttle", CMD_THROTTLE, "--limit" },
 	{ "optimize", CMD_OPTIMIZE,
 	  "--seconds --interval --threshold --intervals --cooldown --back --pairs --dry-run" },
 };
+
+/* A percentage with at most two decimals, or "off" (0), in basis points. */
+static bool parse_limit(const char *s, uint32_t *bp)
+{
+	if (!strcmp(s, "off")) {
+		*bp = 0;
+		return true;
+	}
+	unsigned long whole = 0, frac = 0;
+	int digits = 0, fdigits = 0;
+	for (; *s >= '0' && *s <= '9' && digits < 4; s++, digits++)
+		whole = whole * 10 + (unsigned long)(*s - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && fdigits < 2; s++, fdigits++)
+			frac = frac * 10 + (unsigned long)(*s - '0');
+	if (*s || !digits)
+		return false;
+	unsigned long v = whole * 100 + (fdigits == 1 ? frac * 10 : frac);
+	if (v < 1 || v > 10000)
+		return false;
+	*bp = (uint32_t)v;
+	return true;
+}
 
 static int usage_error(char *err, size_t n, const char *fmt, const char *a, const char *b)
 {
@@ -236,6 +264,11 @@ static int subject_option(struct kovctl_opts *o, const char *name, const char *v
 		if (!*val || strlen(val) > PROTO_CLASS_MAX)
 			return usage_error(err, n, "--to needs a class name of 1 to 31 bytes, not '%s'", val, "");
 		o->to_class = val;
+	} else if (!strcmp(name, "--limit")) {
+		if (!parse_limit(val, &o->limit_bp))
+			return usage_error(err, n, "--limit needs a share of the CPUs' time in percent "
+					   "(0.01 to 100, as 10 or 2.5) or 'off', not '%s'", val, "");
+		o->has_limit = true;
 	} else if (!strcmp(name, "--what")) {
 		if (!strcmp(val, "calls"))
 			o->what = PROTO_INSTR_INVOCATIONS;

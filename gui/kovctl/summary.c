@@ -98,6 +98,14 @@ void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n)
 		         ULL(h.end - h.start));
 		break;
 	}
+	case PROTO_THROTTLE: {
+		struct proto_throttle t;
+		proto_decode_throttle(f, &t);
+		snprintf(buf, n, "factor=%u cost=%u.%02u%% limit=%u.%02u%% change=%llu",
+		         (unsigned)t.factor, (unsigned)(t.cost_bp / 100), (unsigned)(t.cost_bp % 100),
+		         (unsigned)(t.limit_bp / 100), (unsigned)(t.limit_bp % 100), ULL(t.seq));
+		break;
+	}
 	case PROTO_PMU_CONFIG: {
 		static struct proto_pmu_config c;   /* large; watch is single-threaded */
 		proto_decode_pmu_config(f, &c);

@@ -245,6 +245,12 @@ static void test_opts_errors(void **state)
 	expect_error("--target h:1 symbols 12345678901234567", "'12345678901234567' is not a hex address");
 	expect_error("--target h:1 symbols 0x", "'0x' is not a hex address");
 	expect_error("--target h:1 status extra", "status takes no argument 'extra' (try --help)");
+	expect_error("--target h:1 throttle --limit 0", "--limit needs a share of the CPUs' time in "
+	             "percent (0.01 to 100, as 10 or 2.5) or 'off', not '0'");
+	expect_error("--target h:1 throttle --limit 100.01", "--limit needs a share of the CPUs' "
+	             "time in percent (0.01 to 100, as 10 or 2.5) or 'off', not '100.01'");
+	expect_error("--target h:1 throttle --limit 5%", "--limit needs a share of the CPUs' time "
+	             "in percent (0.01 to 100, as 10 or 2.5) or 'off', not '5%'");
 	expect_error("--target h:1 --token 01234567890123456789012345678901234567890123456789"
 	             "012345678901234 info", "--token is longer than 64 bytes");
 }

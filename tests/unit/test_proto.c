@@ -14,6 +14,7 @@
 #include <string.h>
 #include "common/lib/bytes.h"
 #include "proto/proto.h"
+#include "proto/proto_throttle.h"
 #include "proto/proto_swap.h"
 
 #define BUF 4096
@@ -499,6 +500,7 @@ static void check_wakeups(const struct proto_frame *f)
 EMPTY(ok, PROTO_OK)
 EMPTY(status_get, PROTO_STATUS_GET)
 EMPTY(wakeups_get, PROTO_WAKEUPS_GET)
+EMPTY(throttle_get, PROTO_THROTTLE_GET)
 EMPTY(catalogue_get, PROTO_CATALOGUE_GET)
 EMPTY(config_get, PROTO_CONFIG_GET)
 EMPTY(stop, PROTO_STOP)
@@ -806,6 +808,46 @@ static void check_swapped(const struct proto_frame *f)
 	assert_int_equal(m.from.len, 7);
 	uint8_t again[BUF];
 	assert_same_frame(f, again, proto_encode_swapped(again, BUF, f->req, f->flags, &m));
+}
+
+/* THROTTLE_SET and THROTTLE (1.7): a limit of 2.5%, and a change to x16 at 13.2%. */
+static const struct proto_throttle_set throttle_set = { 250 };
+static const struct proto_throttle throttle = { 3, 0x123456789ull, 16, 1320, 1000, 57 };
+
+static int build_throttle_set(uint8_t *b, size_t cap)
+{
+	return proto_encode_throttle_set(b, cap, REQ(PROTO_THROTTLE_SET), 0, &throttle_set);
+}
+
+static void check_throttle_set(const struct proto_frame *f)
+{
+	struct proto_throttle_set m;
+	assert_int_equal(proto_decode_throttle_set(f, &m), 0);
+	assert_int_equal(m.limit_bp, 250);
+	assert_int_equal(f->size, 4);
+	/* Over 100% of the CPUs' time is refused. */
+	uint8_t bad[BUF];
+	struct proto_throttle_set over = { PROTO_THROTTLE_MAX_LIMIT_BP + 1 };
+	assert_int_equal(proto_encode_throttle_set(bad, BUF, 1, 0, &over), -PROTO_E_INCONSISTENT);
+}
+
+static int build_throttle(uint8_t *b, size_t cap)
+{
+	return proto_encode_throttle(b, cap, 0, 0, &throttle);
+}
+
+static void check_throttle(const struct proto_frame *f)
+{
+	struct proto_throttle m;
+	assert_int_equal(proto_decode_throttle(f, &m), 0);
+	assert_true(m.seq == 3 && m.timebase == 0x123456789ull && m.factor == 16 &&
+		    m.cost_bp == 1320 && m.limit_bp == 1000 && m.windows == 57);
+	assert_int_equal(f->size, 36);
+	uint8_t again[BUF];
+	assert_same_frame(f, again, proto_encode_throttle(again, BUF, f->req, f->flags, &m));
+	/* A factor that is not a power of two is inconsistent. */
+	m.factor = 12;
+	assert_int_equal(proto_encode_throttle(again, BUF, 0, 0, &m), -PROTO_E_INCONSISTENT);
 }
 
 static const struct proto_instrument instrument = { 7, 0xD0000030, PROTO_INSTR_INVOCATIONS, 1 };
@@ -1134,6 +1176,9 @@ static const struct kind kinds[] = {
 	{ "instrument", PROTO_INSTRUMENT, build_instrument, check_instrument },
 	{ "swap", PROTO_SWAP, build_swap, check_swap },
 	{ "swapped", PROTO_SWAPPED, build_swapped, check_swapped },
+	{ "throttle_get", PROTO_THROTTLE_GET, build_throttle_get, check_throttle_get },
+	{ "throttle_set", PROTO_THROTTLE_SET, build_throttle_set, check_throttle_set },
+	{ "throttle", PROTO_THROTTLE, build_throttle, check_throttle },
 	{ "stop", PROTO_STOP, build_stop, check_stop },
 	{ "samples", PROTO_SAMPLES, build_samples, check_samples },
 	{ "counts", PROTO_INTERVAL_COUNTS, build_counts, check_counts },
@@ -1219,7 +1264,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 37);
+	assert_int_equal(known, 40);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -2069,7 +2114,7 @@ static void incompatible_major(void **state)
 	struct proto_server_hello seen;
 	refuse(&h, -PROTO_E_VERSION, reason, sizeof reason, &seen);
 	assert_non_null(strstr(reason, "2.7"));
-	assert_non_null(strstr(reason, "1.6"));
+	assert_non_null(strstr(reason, "1.7"));
 	assert_non_null(strstr(reason, "major"));
 	/* The same minor-version difference is fine: 1.9 decodes. */
 	n = raw_hello(buf, PROTO_MAGIC, PROTO_MAJOR, 9, (const uint8_t[]){ 0, 0, 0, 0 }, 4);

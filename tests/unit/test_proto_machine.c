@@ -149,7 +149,16 @@ static void check_at(int want, uint16_t type, uint32_t req, enum proto_side side
 static void test_types(void **state)
 {
 	(void)state;
-	assert_int_equal(PROTO_MINOR, 6);   /* 1.6 added SWAP and SWAPPED (test_proto_swap.c) */
+	assert_int_equal(PROTO_MINOR, 7);   /* 1.7 added THROTTLE_GET, THROTTLE_SET and THROTTLE */
+	static const uint16_t t17[] = { PROTO_THROTTLE_GET, PROTO_THROTTLE_SET, PROTO_THROTTLE };
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(proto_type_info(t17[i])->minor, 7);
+		assert_false(proto_droppable(t17[i]));
+	}
+	/* The limit is the controller's to set; anyone may ask for it. */
+	check_at(-PROTO_E_NOT_CONTROLLER, PROTO_THROTTLE_SET, 1, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
+	check_at(0, PROTO_THROTTLE_SET, 1, PROTO_SIDE_SERVER, PROTO_ROLE_CONTROLLER);
+	check_at(0, PROTO_THROTTLE_GET, 1, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
 	static const uint16_t types[] = { PROTO_SERVER_HELLO_EX, PROTO_WAKEUPS_GET, PROTO_WAKEUPS };
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(proto_type_info(types[i])->minor, 5);

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include "proto/proto_wire.h"
 
-static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET,
+static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET, PROTO_THROTTLE_GET,
 	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP };
 
 static bool is_empty_type(uint16_t t)
@@ -82,7 +82,8 @@ static void test_every_type_has_one_entry(void **state)
 		}
 	}
 	size_t entries = proto_session_message_count + proto_scan_message_count +
-		proto_pmu_message_count + proto_data_message_count + proto_swap_message_count;
+		proto_pmu_message_count + proto_data_message_count + proto_swap_message_count +
+		proto_throttle_message_count;
 	assert_int_equal(known, (int)entries);
 }
 
