@@ -29,7 +29,8 @@ static struct {
 	uint64_t windows, seq;
 	uint32_t turns;                    /* CPUs that take turns on one host thread, else 1 */
 	struct km_throttle_event log[LOG_SIZE];
-} thr = { .factor = 1, .policy = { THROTTLE_DEFAULT_LIMIT_BP, 1, 0, 0 } };
+} thr = { .factor = 1, .policy = { .limit_bp = THROTTLE_DEFAULT_LIMIT_BP, .factor = 1,
+				   .calm_needed = THROTTLE_CALM_WINDOWS } };
 
 static bool try_hold(void)
 {
@@ -160,9 +161,7 @@ void km_throttle_start(void)
 	int irq = hold();
 	uint64_t now = mftb();
 	thr.turns = info.cpus_run == KM_CPUS_TAKE_TURNS && online > 1 ? online : 1;
-	thr.policy.calm = 0;
-	thr.policy.last_cost_bp = 0;
-	thr.policy.factor = 1;
+	throttle_init(&thr.policy, thr.policy.limit_bp);
 	set_factor(1, now);   /* each START samples at the periods asked for */
 	snapshot(now);
 	caller_tid = 0;       /* what the daemon did before START is not monitoring's cost */

@@ -5,7 +5,8 @@
 
 void throttle_init(struct throttle *t, uint32_t limit_bp)
 {
-	*t = (struct throttle){ .limit_bp = limit_bp, .factor = 1 };
+	*t = (struct throttle){ .limit_bp = limit_bp, .factor = 1,
+				.calm_needed = THROTTLE_CALM_WINDOWS };
 }
 
 static uint32_t ratio_bp(uint64_t part, uint64_t whole)
@@ -31,7 +32,7 @@ uint32_t throttle_decide(struct throttle *t, const struct throttle_window *w)
 	t->last_cost_bp = cost;
 	if (!t->limit_bp) {
 		t->factor = 1;
-		t->calm = 0;
+		t->calm = t->since_halving = 0;
 		return 1;
 	}
 	/* Cost is close to proportional to the sampling rate, so the factor that brings this
@@ -40,7 +41,20 @@ uint32_t throttle_decide(struct throttle *t, const struct throttle_window *w)
 	uint64_t target = (uint64_t)t->limit_bp * 3 / 4;
 	if (!target)
 		target = 1;
+	/* A halving undone within the calm windows it waited for: the load is not proportional
+	 * to the rate there (a daemon with a backlog, bursts), so wait twice as long before the
+	 * next one; one that held lets the wait shrink again. */
+	if (t->since_halving && ++t->since_halving > t->calm_needed + 1) {
+		t->since_halving = 0;
+		if (t->calm_needed > THROTTLE_CALM_WINDOWS)
+			t->calm_needed /= 2;
+	}
 	if (cost > t->limit_bp) {
+		if (t->since_halving) {
+			t->since_halving = 0;
+			if (t->calm_needed < THROTTLE_MAX_CALM_WINDOWS)
+				t->calm_needed *= 2;
+		}
 		uint64_t want = (uint64_t)t->factor * ((cost + target - 1) / target);
 		uint32_t f = t->factor;
 		while (f < want && f < THROTTLE_MAX_FACTOR)
@@ -52,9 +66,13 @@ uint32_t throttle_decide(struct throttle *t, const struct throttle_window *w)
 	/* Halving doubles the cost: only when the doubled cost would still be under the target,
 	 * for several windows in a row, so a bursty load does not make the period swing. */
 	if (t->factor > 1 && (uint64_t)cost * 2 < target) {
-		if (++t->calm >= THROTTLE_CALM_WINDOWS) {
+		if (++t->calm >= t->calm_needed) {
+			/* The halving before this one held until now. */
+			if (t->since_halving && t->calm_needed > THROTTLE_CALM_WINDOWS)
+				t->calm_needed /= 2;
 			t->factor /= 2;
 			t->calm = 0;
+			t->since_halving = 1;
 		}
 		return t->factor;
 	}

@@ -27,11 +27,16 @@
 #define THROTTLE_MAX_LIMIT_BP 10000u      /* 100%: past it the limit means nothing */
 #define THROTTLE_MAX_FACTOR 4096u         /* periods at most 4096 times what was asked */
 #define THROTTLE_CALM_WINDOWS 3           /* windows under the calm level before halving */
+#define THROTTLE_MAX_CALM_WINDOWS 96      /* ... at most, after halvings that did not hold */
 
 struct throttle {
 	uint32_t limit_bp;                /* 0: throttling off (the factor stays 1) */
 	uint32_t factor;                  /* periods are multiplied by this; a power of two */
 	uint32_t calm;                    /* consecutive windows under the calm level */
+	uint32_t calm_needed;             /* before the next halving: doubled each time a halving
+	                                     had to be undone within as many windows, halved
+	                                     (down to THROTTLE_CALM_WINDOWS) when one holds */
+	uint32_t since_halving;           /* windows since the last halving (0: none pending) */
 	uint32_t last_cost_bp;            /* the last window's cost */
 };
 

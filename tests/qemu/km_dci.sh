@@ -28,6 +28,11 @@ out_has() { grep -qE -- "$1" "$OUT" || { cat "$OUT"; fail "expected /$1/ from ko
 ok() { k "$@"; [ "$RC" = 0 ] || { cat "$OUT"; fail "kovctl $* exited with $RC"; }; }
 exits() { local want=$1; shift; k "$@"; [ "$RC" = "$want" ] || { cat "$OUT"; fail "kovctl $* exited $RC, not $want"; }; }
 
+# This test checks the periods as configured (randomized within T +- T/8, below): the
+# monitor's cost bound, which lengthens them when the daemon's work on the stream passes 10%
+# of the CPUs' time, is off here (tests throttle and throttle_dci check it).
+ok --token s3cret throttle --limit off
+out_has '^throttling off; sampling periods x1 \(as asked\)'
 ok events
 # Each event's basis: instructions measured by the boot probe, the 970's others not counted
 # under QEMU, software events counted by the kernel; and QEMU ignores the freeze of the kernel

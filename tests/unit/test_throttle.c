@@ -110,6 +110,38 @@ static void a_calm_window_run_broken_by_a_burst_starts_again(void **state)
 	assert_int_equal(throttle_decide(&t, &cold), 2);
 }
 
+/* A load that is not proportional to the rate (a daemon that falls behind at the periods asked
+ * for): 11% at factor 1, 2.5% at 2. Halving back to 1 has to be undone each time; the wait
+ * before the next try doubles, so the changes thin out instead of coming every 4 windows. */
+static void halvings_that_do_not_hold_are_tried_less_often(void **state)
+{
+	(void)state;
+	struct throttle t;
+	throttle_init(&t, 1000);
+	int changes = 0;
+	uint32_t last = 1;
+	for (int i = 0; i < 300; i++) {
+		struct throttle_window w = model(1, t.factor == 1 ? 1100 : 500, t.factor);
+		throttle_decide(&t, &w);
+		changes += t.factor != last;
+		last = t.factor;
+	}
+	print_message("300 windows: %d changes, calm windows needed now %u\n", changes, t.calm_needed);
+	assert_true(changes <= 16);
+	assert_int_equal(t.calm_needed, THROTTLE_MAX_CALM_WINDOWS);
+	/* The load goes: halvings hold again, and the wait comes back down. */
+	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .cpus = 1,
+							.total = WINDOW });   /* 100%: up */
+	uint32_t top = t.factor;
+	for (int i = 0; i < 2000 && t.factor > 1; i++) {
+		struct throttle_window w = model(1, 10, t.factor);
+		throttle_decide(&t, &w);
+	}
+	assert_true(top > 2);
+	assert_int_equal(t.factor, 1);
+	assert_true(t.calm_needed < THROTTLE_MAX_CALM_WINDOWS);
+}
+
 static void limit_zero_is_off_and_factor_is_capped(void **state)
 {
 	(void)state;
@@ -142,6 +174,7 @@ int main(void)
 		cmocka_unit_test(factor_returns_to_one_when_the_load_goes),
 		cmocka_unit_test(no_swing_between_calm_level_and_limit),
 		cmocka_unit_test(a_calm_window_run_broken_by_a_burst_starts_again),
+		cmocka_unit_test(halvings_that_do_not_hold_are_tried_less_often),
 		cmocka_unit_test(limit_zero_is_off_and_factor_is_capped),
 		cmocka_unit_test(throttled_period_saturates),
 	};
