@@ -7,6 +7,8 @@
 #   make run    set-up, build, boot the default machine, parallel when the host has at least as
 #               many cores as it has CPUs, otherwise serial (KOV_MACHINE=auto|serial|parallel)
 #   make bench  set-up, build, benchmarks
+#   make peer-bench  KOV's instructions per sample beside Linux perf's on the same emulated
+#               POWER8 (a Debian ppc64el kernel; build/peer/peer-bench.txt; about a minute)
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 #   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300), then sysfuzz (10^6 calls)
 #   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 20 minutes)
@@ -80,7 +82,7 @@ HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 # Libraries the client code links with: JSON through Debian's jansson.
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 
-.PHONY: test-loaded all kernel host unit-tests test run bench case-study eval soak setup clean help
+.PHONY: test-loaded all kernel host unit-tests test run bench peer-bench case-study eval soak setup clean help
 all: kernel host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
@@ -274,6 +276,9 @@ run: setup
 bench: setup
 	@$(MAKE) --no-print-directory all
 	@tests/bench/run
+
+# Linux perf beside KOV on the same machine (its rules: tools/peer-bench/peer.mk).
+include tools/peer-bench/peer.mk
 
 # docs/case-study.md's figures and screenshots, again (build/case-study/).
 case-study: setup
