@@ -7,6 +7,11 @@
 
 bool input_text(struct view *v, const char *text)
 {
+	if (v->config.open && v->config.searching) {
+		for (const char *c = text; *c; c++)
+			config_key(&v->config, &v->targets[v->current], (unsigned char)*c);
+		return true;
+	}
 	char *into = v->typing_filter ? v->tree.filter : v->typing_target ? v->new_target : NULL;
 	size_t cap = v->typing_filter ? sizeof v->tree.filter : sizeof v->new_target;
 	if (v->flame.typing)
@@ -28,17 +33,29 @@ void input_click(struct view *v, double x, double y)
 	}
 }
 
-/* The configuration utility's keys (config_key's letters). */
+/* The configuration utility's keys (config_key's letters). While its search is typed, the
+ * text comes as text input; the arrows end the search and move. */
 static void config_utility_key(struct view *v, SDL_Keycode k)
 {
+	struct target *t = &v->targets[v->current];
+	if (v->config.searching) {
+		int c = k == SDLK_RETURN || k == SDLK_UP || k == SDLK_DOWN ? '\r' : k == SDLK_ESCAPE ? 27 :
+			k == SDLK_BACKSPACE ? 8 : 0;
+		if (c)
+			config_key(&v->config, t, c);
+		if (k != SDLK_UP && k != SDLK_DOWN)
+			return;
+	}
+	if (k == SDLK_SLASH)
+		SDL_StartTextInput();
 	int c = k == SDLK_UP ? 'u' : k == SDLK_DOWN ? 'd' : k == SDLK_LEFT ? 'l' :
 		k == SDLK_RIGHT ? 'r' : k == SDLK_RETURN ? '\r' : k == SDLK_ESCAPE ? 27 :
 		k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' :
 		k == SDLK_PLUS || k == SDLK_EQUALS || k == SDLK_KP_PLUS ? '+' :
 		k == SDLK_MINUS || k == SDLK_KP_MINUS ? '-' : k == SDLK_COMMA ? '<' :
-		k == SDLK_PERIOD ? '>' : 0;
+		k == SDLK_PERIOD ? '>' : k == SDLK_SLASH ? '/' : k == SDLK_h ? 'h' : k == SDLK_c ? 'c' : 0;
 	if (c)
-		config_key(&v->config, &v->targets[v->current], c);
+		config_key(&v->config, t, c);
 }
 
 /* The connect line (N): Enter connects to HOST:PORT, Esc cancels. */

@@ -159,10 +159,8 @@ static void report_views(const struct view *v, SDL_Window *win)
 	printf("viewer: status: %s\n", t->status);
 	printf("viewer: swaps: marks=%zu drawn=%zu\n", t->n_swaps, v->drawn_swaps);
 	if (v->config.open) {
-		printf("viewer: config: %s\n", v->config.msg);
-		if (v->config.cursor < t->n_cat)
-			printf("viewer: config row: %s basis=%s\n", t->cat[v->config.cursor].name,
-			       kov_event_basis(&t->desc, &t->cat[v->config.cursor]));
+		fflush(stdout);
+		config_report(&v->config, t, stdout);
 	}
 }
 
