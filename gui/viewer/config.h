@@ -10,8 +10,9 @@
 /* The planner's view of the target's catalogue (config_explain.c), rebuilt by config_open. */
 struct catalogue *config_catalogue(void);
 void config_catalogue_load(const struct target *t);
-/* The configuration being built as the planner takes it (catalogue indices). */
-void config_to_km(const struct proto_pmu_config *c, struct km_config *k);
+/* The configuration being built as the planner takes it (catalogue indices); counting_only
+ * leaves out the events that do not count here (kept as plans for their own processor). */
+void config_to_km(const struct proto_pmu_config *c, struct km_config *k, bool counting_only);
 /* The group being edited, its placement and the cursor's event with it (ui->placed,
  * plan_why, verdict, whatif). */
 void config_explain(struct config_ui *ui, const struct target *t);

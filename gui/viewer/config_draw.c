@@ -55,6 +55,15 @@ static double draw_groups(cairo_t *cr, const struct config_ui *ui, double x, dou
 	return 22 + text_wrap(cr, x, y + 22, w, "Sans 8.5", line);
 }
 
+static const struct config_placed *find_placed(const struct config_placed *p, unsigned n,
+					       const char *name)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (!strcmp(p[k].name, name) && !p[k].added)
+			return &p[k];
+	return NULL;
+}
+
 /* One line of the catalogue: a section's heading, or an event with its counters and what it
  * counts (in the group: the counter the planner gave it). Returns its height. */
 static double draw_row(cairo_t *cr, const struct config_ui *ui, const struct target *t,
@@ -64,8 +73,9 @@ static double draw_row(cairo_t *cr, const struct config_ui *ui, const struct tar
 		const char *why = ui->section_why[r->section];
 		char head[400];
 		snprintf(head, sizeof head, "%s %s (%zu)%s%s", ui->hidden[r->section] ? "▸" : "▾",
-			 !why[0] ? "Count and sample here" : "Not here", ui->section_events[r->section],
-			 why[0] ? ": " : "", why);
+			 !why[0] ? "Count and sample here" : ui->section_counts[r->section] ?
+			 "Count, but do not sample here" : "Do not count here",
+			 ui->section_events[r->section], why[0] ? ": " : "", why);
 		draw_rgb(cr, why[0] ? 0x8A4B08 : 0x0B3D91);
 		cairo_save(cr);
 		cairo_rectangle(cr, x, y, w, HEADING_H - 2);
@@ -75,10 +85,10 @@ static double draw_row(cairo_t *cr, const struct config_ui *ui, const struct tar
 		return HEADING_H;
 	}
 	const struct kov_event *e = &t->cat[r->ev];
-	const struct config_placed *in = NULL;
-	for (unsigned k = 0; k < ui->n_placed; k++)
-		if (!strcmp(ui->placed[k].name, e->name) && !ui->placed[k].added)
-			in = &ui->placed[k];
+	const struct proto_group *g = &ui->conf.cfg.groups[ui->group];
+	bool in = false;
+	for (unsigned k = 0; k < g->n_events; k++)
+		in |= !strcmp(g->events[k].name.s, e->name);
 	int ci = catalogue_find(config_catalogue(), e->name);
 	const struct event_desc *d = ci >= 0 ? catalogue_desc(config_catalogue(), (size_t)ci) : NULL;
 	char pmcs[32] = "kernel", line[160];
@@ -88,12 +98,18 @@ static double draw_row(cairo_t *cr, const struct config_ui *ui, const struct tar
 	bool counts = e->flags & PROTO_EV_COUNTS_HERE;
 	draw_rgb(cr, counts ? 0x1F2328 : 0x8C959F);
 	double lw = text_draw(cr, x, y, "Monospace 8.5", line);
-	if (in) {
-		char where[16] = "kernel";
-		if (in->pmc)
-			snprintf(where, sizeof where, "PMC%u", in->pmc);
-		snprintf(line, sizeof line, "→ %s, %s ", where, in->threshold ? "sampled" : "counted");
-		draw_rgb(cr, 0x1A7F37);
+	if (in) {   /* where it went: the planner's counter here, or the plan's on its processor */
+		const struct config_placed *p = find_placed(ui->placed, ui->n_placed, e->name);
+		const struct config_placed *q = find_placed(ui->native, ui->n_native, e->name);
+		char where[48] = "kernel";
+		if (p && p->pmc)
+			snprintf(where, sizeof where, "PMC%u", p->pmc);
+		else if (!p && q)
+			snprintf(where, sizeof where, "%s PMC%u", ui->native_name, q->pmc);
+		else if (!p)
+			snprintf(where, sizeof where, "not here");
+		snprintf(line, sizeof line, "→ %s ", where);
+		draw_rgb(cr, p ? 0x1A7F37 : 0x6F42C1);
 		lw += text_draw(cr, x + lw, y, "Sans Bold 8.5", line);
 	}
 	draw_rgb(cr, counts ? 0x57606A : 0xA0A7AF);
@@ -150,17 +166,29 @@ static void draw_panel(cairo_t *cr, const struct config_ui *ui, const struct tar
 	for (unsigned k = 0; k < ui->n_placed; k++, y += 15) {
 		const struct config_placed *p = &ui->placed[k];
 		char what[64];
-		snprintf(what, sizeof what, p->threshold ? "sampled every %llu" : "counted",
+		snprintf(what, sizeof what, p->threshold ? "every %llu" : "counted",
 			 (unsigned long long)p->threshold);
 		char where[16] = "kernel";
 		if (p->pmc)
 			snprintf(where, sizeof where, "PMC%u", p->pmc);
 		snprintf(line, sizeof line, "%-7s %-22s %s%s", where, p->name, what,
-			 p->added ? " (added: IPC, the slice clock)" : "");
+			 p->added ? ", added" : "");
 		draw_rgb(cr, p->added ? 0x57606A : 0x1A7F37);
 		text_fit(cr, x, y, w, "Monospace 8.5", line);
 	}
 	y += 4 + para(cr, x, y, w, 0xA23B2A, "Sans 8.5", ui->plan_why);
+	if (ui->native_name && (ui->n_native || ui->native_why[0])) {
+		snprintf(line, sizeof line, "On a %s, its hardware events would go", ui->native_name);
+		draw_rgb(cr, 0x1F2328);
+		text_draw(cr, x, y, "Sans Bold 9", line);
+		y += 18;
+		for (unsigned k = 0; k < ui->n_native; k++, y += 15) {
+			snprintf(line, sizeof line, "PMC%-4u %s", ui->native[k].pmc, ui->native[k].name);
+			draw_rgb(cr, 0x6F42C1);
+			text_fit(cr, x, y, w, "Monospace 8.5", line);
+		}
+		y += 4 + para(cr, x, y, w, 0xA23B2A, "Sans 8.5", ui->native_why);
+	}
 	const struct kov_event *e = config_cursor_event(ui, t);
 	if (!e) {
 		para(cr, x, y, w, 0x57606A, "Sans 8.5", "On a heading: Space or H shows or hides its "
@@ -233,6 +261,10 @@ void config_report(const struct config_ui *ui, const struct target *t, FILE *out
 		fprintf(out, " %s=%s%u%s", ui->placed[k].name, ui->placed[k].pmc ? "PMC" : "sw",
 			ui->placed[k].pmc, ui->placed[k].added ? "+" : "");
 	fprintf(out, "%s%s\n", ui->plan_why[0] ? " why=" : "", ui->plan_why);
+	fprintf(out, "viewer: config native: selects=%s", ui->native_name ? ui->native_name : "-");
+	for (unsigned k = 0; k < ui->n_native; k++)
+		fprintf(out, " %s=PMC%u", ui->native[k].name, ui->native[k].pmc);
+	fprintf(out, "%s%s\n", ui->native_why[0] ? " why=" : "", ui->native_why);
 	fprintf(out, "viewer: config cursor: %s\n", ui->verdict);
 	fprintf(out, "viewer: config whatif: %s\n", ui->whatif);
 }

@@ -80,7 +80,7 @@ void config_catalogue_load(const struct target *t)
 	}
 }
 
-void config_to_km(const struct proto_pmu_config *c, struct km_config *k)
+void config_to_km(const struct proto_pmu_config *c, struct km_config *k, bool counting_only)
 {
 	memset(k, 0, sizeof *k);
 	k->n_groups = c->n_groups;
@@ -92,12 +92,15 @@ void config_to_km(const struct proto_pmu_config *c, struct km_config *k)
 		snprintf(k->group[g].name, sizeof k->group[g].name, "%.*s", (int)c->groups[g].name.len,
 			 c->groups[g].name.s);
 		k->group[g].share = c->groups[g].share;
-		k->group[g].n_events = c->groups[g].n_events;
+		uint32_t n = 0;
 		for (unsigned e = 0; e < c->groups[g].n_events; e++) {
 			int i = catalogue_find(&cat, c->groups[g].events[e].name.s);
-			k->group[g].event[e] = (uint16_t)(i < 0 ? 0xffff : i);
-			k->group[g].threshold[e] = c->groups[g].events[e].threshold;
+			if (counting_only && i >= 0 && !cat.status[i].counts_here)
+				continue;
+			k->group[g].event[n] = (uint16_t)(i < 0 ? 0xffff : i);
+			k->group[g].threshold[n++] = c->groups[g].events[e].threshold;
 		}
+		k->group[g].n_events = n;
 	}
 }
 
@@ -110,7 +113,7 @@ static int plan_alone(const struct config_ui *ui, int extra, char *why, size_t n
 	one.n_groups = 1;
 	one.groups[0] = ui->conf.cfg.groups[ui->group];
 	one.groups[0].share = 100;
-	config_to_km(&one, &k);
+	config_to_km(&one, &k, true);
 	struct km_group_config *g = &k.group[0];
 	bool in = false;
 	for (uint32_t e = 0; e < g->n_events; e++)
@@ -118,23 +121,25 @@ static int plan_alone(const struct config_ui *ui, int extra, char *why, size_t n
 	if (extra >= 0 && !in && g->n_events < KM_MAX_GROUP_EVENTS)
 		g->event[g->n_events++] = (uint16_t)extra;
 	if (!g->n_events) {
-		snprintf(why, n, "no events yet");
+		snprintf(why, n, ui->conf.cfg.groups[ui->group].n_events ? "none of its events counts "
+			 "here" : "no events yet");
 		return -1;
 	}
 	return km_plan_build(&cat, &k, &plan, NULL, why, n);
 }
 
-/* The hardware events of plan's group 0 as the catalogue's own processor would count them:
- * the native backend's verdict in ui->whatif ("" when the processor's own selects are what
- * counts here: then the planner's word already is that verdict). */
-static void what_if(struct config_ui *ui, int extra)
+/* The catalogue's own processor's backend where it is not what counts here (QEMU counts
+ * through ISA 2.07 selects): the constraints a 970's counters would put on the group. */
+static const struct pmu_backend *native_backend(void)
 {
 	const struct pmu_backend *b = cat.native;
-	ui->whatif[0] = 0;
-	if (!b || catalogue_pmu_in_use(&cat) == b || extra < 0 ||
-	    catalogue_desc(&cat, (size_t)extra)->source != EVSRC_HW)
-		return;
-	uint32_t codes[KM_MAX_GROUP_EVENTS];
+	return b && catalogue_pmu_in_use(&cat) != b ? b : NULL;
+}
+
+/* The group's hardware events (and catalogue event extra, >= 0, last) as that backend's codes;
+ * their catalogue indices in idx. */
+static int native_codes(const struct config_ui *ui, int extra, uint32_t *codes, int *idx)
+{
 	int n = 0;
 	const struct proto_group *pg = &ui->conf.cfg.groups[ui->group];
 	for (unsigned e = 0; e <= pg->n_events && n < KM_MAX_GROUP_EVENTS; e++) {
@@ -142,17 +147,54 @@ static void what_if(struct config_ui *ui, int extra)
 		if (i < 0 || catalogue_desc(&cat, (size_t)i)->source != EVSRC_HW ||
 		    (e < pg->n_events && i == extra))
 			continue;
+		idx[n] = i;
 		codes[n++] = catalogue_desc(&cat, (size_t)i)->code;
 	}
-	int pmc_of[NUM_PMCS], a, c2, c3;
+	return n;
+}
+
+/* The group on the native backend's counters: ui->native, or the reason in native_why. */
+static void native_plan(struct config_ui *ui)
+{
+	const struct pmu_backend *b = native_backend();
+	uint32_t codes[KM_MAX_GROUP_EVENTS];
+	int idx[KM_MAX_GROUP_EVENTS], pmc_of[NUM_PMCS], a, c2, c3;
+	ui->n_native = 0;
+	ui->native_why[0] = 0;
+	ui->native_name = b ? b->selects : NULL;
+	int n = b ? native_codes(ui, -1, codes, idx) : 0;
+	if (!n)
+		return;
+	if (kov_pmu_conflict(b, codes, n, &a, &c2, &c3, ui->native_why, sizeof ui->native_why))
+		return;
+	kov_pmu_fit(b, codes, n, pmc_of, ui->native_why, sizeof ui->native_why);
+	for (int k = 0; k < n; k++) {
+		struct config_placed *p = &ui->native[ui->n_native++];
+		snprintf(p->name, sizeof p->name, "%s", catalogue_desc(&cat, (size_t)idx[k])->name);
+		p->pmc = (uint8_t)pmc_of[k];
+		p->added = false;
+		p->threshold = 0;
+	}
+}
+
+/* The cursor's event (extra) with the group on the native backend: ui->whatif. */
+static void what_if(struct config_ui *ui, int extra)
+{
+	const struct pmu_backend *b = native_backend();
+	ui->whatif[0] = 0;
+	if (!b || extra < 0 || catalogue_desc(&cat, (size_t)extra)->source != EVSRC_HW)
+		return;
+	uint32_t codes[KM_MAX_GROUP_EVENTS];
+	int idx[KM_MAX_GROUP_EVENTS], pmc_of[NUM_PMCS], a, c2, c3;
+	int n = native_codes(ui, extra, codes, idx);
 	char why[256];
 	if (kov_pmu_conflict(b, codes, n, &a, &c2, &c3, why, sizeof why) == 0) {
 		kov_pmu_fit(b, codes, n, pmc_of, why, sizeof why);
-		snprintf(ui->whatif, sizeof ui->whatif, "on a %s (its own selects): %s fits with the "
-			 "group's events, on PMC%d", b->selects, catalogue_desc(&cat, (size_t)extra)->name,
+		snprintf(ui->whatif, sizeof ui->whatif, "on a %s: %s fits with the group's hardware "
+			 "events, on PMC%d", b->selects, catalogue_desc(&cat, (size_t)extra)->name,
 			 pmc_of[n - 1]);
 	} else {
-		snprintf(ui->whatif, sizeof ui->whatif, "on a %s (its own selects): %s", b->selects, why);
+		snprintf(ui->whatif, sizeof ui->whatif, "on a %s: %s", b->selects, why);
 	}
 }
 
@@ -179,6 +221,7 @@ void config_explain(struct config_ui *ui, const struct target *t)
 			p->threshold = pe->threshold;
 		}
 	}
+	native_plan(ui);
 	const struct kov_event *ev = config_cursor_event(ui, t);
 	int extra = ev ? catalogue_find(&cat, ev->name) : -1;
 	what_if(ui, extra);

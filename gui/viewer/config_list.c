@@ -35,6 +35,7 @@ void config_list_build(struct config_ui *ui, const struct target *t)
 	for (size_t i = 0; i < t->n_cat && i < CONFIG_ROWS; i++) {
 		sec[i] = (uint8_t)section_of(ui, t->cat[i].why_not ? t->cat[i].why_not : "");
 		ui->section_events[sec[i]]++;
+		ui->section_counts[sec[i]] = t->cat[i].flags & PROTO_EV_COUNTS_HERE;
 	}
 	ui->n_rows = 0;
 	for (size_t s = 0; s < ui->n_sections; s++) {

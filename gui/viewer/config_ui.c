@@ -39,12 +39,13 @@ void config_open(struct config_ui *ui, const struct target *t)
 }
 
 /* Checks the configuration with the planner: 0, or -1 with the reason in ui->msg. While it
- * is being built, groups with no events yet are left out (their share lent to the first
- * group), so that adding a group does not make every other choice wrong. */
-static int check(struct config_ui *ui)
+ * is being built (counting_only), the events kept as plans for another processor and groups
+ * with no events yet are left out (their share lent to the first group), so that neither
+ * makes every other choice wrong. */
+static int check(struct config_ui *ui, bool counting_only)
 {
 	static struct km_config k;
-	config_to_km(&ui->conf.cfg, &k);
+	config_to_km(&ui->conf.cfg, &k, counting_only);
 	uint32_t kept = 0, lent = 0;
 	for (uint32_t g = 0; g < k.n_groups; g++)
 		if (k.group[g].n_events)
@@ -85,7 +86,24 @@ static void toggle(struct config_ui *ui, const struct target *t)
 	char *slot = ui->conf.names[ui->used++];
 	snprintf(slot, sizeof ui->conf.names[0], "%s", name);
 	g->events[g->n_events++] = (struct proto_group_event){ { slot, (uint16_t)strlen(slot) }, 0 };
-	if (check(ui) != 0) {   /* the counters cannot take it: undo, keep the reason */
+	if (!(ev->flags & PROTO_EV_COUNTS_HERE) && ev->source == PROTO_SRC_HW) {
+		/* It stays as a plan for the processor whose event it is, if that processor's
+		 * counters could take it with the group's: its counters there are shown, and the
+		 * planner refuses to send it here (Enter says why). */
+		config_explain(ui, t);
+		if (ui->native_why[0]) {
+			snprintf(ui->msg, sizeof ui->msg, "not added: on a %s, %.240s",
+				 ui->native_name ? ui->native_name : "its processor", ui->native_why);
+			g->n_events--;
+			ui->used--;
+			return;
+		}
+		snprintf(ui->msg, sizeof ui->msg, "%s added to %s as a plan for a %s: it does not count "
+			 "here (%s), so Enter will refuse the group", name, g->name.s,
+			 ui->native_name ? ui->native_name : "real processor", ev->why_not);
+		return;
+	}
+	if (check(ui, true) != 0) {   /* the counters cannot take it: undo, keep the reason */
 		g->n_events--;
 		ui->used--;
 		return;
@@ -105,7 +123,7 @@ static void threshold(struct config_ui *ui, const struct target *t)
 				k++;
 			uint64_t was = g->events[e].threshold;
 			g->events[e].threshold = presets[(k + 1) % 5];
-			if (check(ui) != 0)
+			if (check(ui, true) != 0)
 				g->events[e].threshold = was;   /* e.g. cannot sample here */
 			else
 				snprintf(ui->msg, sizeof ui->msg, "%s: %s", g->events[e].name.s,
@@ -165,7 +183,7 @@ static void send(struct config_ui *ui, struct target *t)
 			snprintf(ui->msg, sizeof ui->msg, "group %s has no events", ui->conf.cfg.groups[g].name.s);
 			return;
 		}
-	if (check(ui) != 0)
+	if (check(ui, false) != 0)
 		return;
 	if (t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER) {
 		snprintf(ui->msg, sizeof ui->msg, "sending needs a connection as controller (--token)");
@@ -242,8 +260,11 @@ bool config_key(struct config_ui *ui, struct target *t, int key)
 		ui->open = false;
 	else if (key == 'u' || key == 'd')
 		config_move(ui, key == 'u' ? -1 : 1);
-	else if (key == '/')
+	else if (key == '/') {   /* a new search */
 		ui->searching = true;
+		ui->search[0] = 0;
+		config_list_build(ui, t);
+	}
 	else if (key == 'h')
 		config_toggle_section(ui, t);
 	else

@@ -315,6 +315,7 @@ struct config_ui {
 	 * each headed by its reason once; hidden sections list their heading only. */
 	const char *section_why[CONFIG_SECTIONS];   /* into the catalogue's why_not */
 	size_t section_events[CONFIG_SECTIONS];
+	bool section_counts[CONFIG_SECTIONS];   /* its events count here (sampling is what fails) */
 	bool hidden[CONFIG_SECTIONS];
 	size_t n_sections;
 	struct config_row rows[CONFIG_ROWS];
@@ -325,6 +326,14 @@ struct config_ui {
 	struct config_placed placed[KM_MAX_GROUP_EVENTS];
 	unsigned n_placed;
 	char plan_why[300];               /* why the group as it is cannot be planned, or "" */
+	/* The group's hardware events on the catalogue's own processor's counters (a 970's),
+	 * where they are not what counts here (QEMU): each one's counter, or why they do not fit
+	 * together. Events that do not count here may stay in a group as a plan for that
+	 * processor; the planner refuses to send it. */
+	struct config_placed native[KM_MAX_GROUP_EVENTS];
+	unsigned n_native;
+	char native_why[300];
+	const char *native_name;          /* "970" */
 	char verdict[300];                /* the cursor's event with the group: the planner's word */
 	char whatif[300];                 /* the same on the catalogue's own processor's counters */
 };
