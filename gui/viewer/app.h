@@ -26,7 +26,9 @@ struct options {
 	bool sort_metric;
 	bool locks;
 	double after;
-	int w, h;
+	int w, h;                         /* the window's size at first (--size) */
+	int resize_w, resize_h;           /* --resize: the window made this size after its first
+	                                     frame, as a person would (tests) */
 };
 /* The command line into o: 0, or 2 after saying what is wrong (a usage error); --help prints
  * the usage and exits. */

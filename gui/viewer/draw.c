@@ -27,10 +27,14 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	cairo_paint(cr);
 	draw_target_bar(cr, v, w);
 	phase_mark(&v->phases, PH_BAR);
+	cairo_save(cr);   /* a narrow window's tree cuts its long rows */
+	cairo_rectangle(cr, 0, 0, tree_w(v), h);
+	cairo_clip(cr);
 	draw_object_tree(cr, v, h);
+	cairo_restore(cr);
 	phase_mark(&v->phases, PH_OBJTREE);
 	struct target *t = &v->targets[v->current];
-	double px = TREE_W + PAD, pw = w - px - PAD, py = BAR_H + PAD;
+	double px = tree_w(v) + PAD, pw = w - px - PAD, py = BAR_H + PAD;
 	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
 	/* Panned back: the panes end pan_s before now (the axis labels count from there). */
 	uint64_t pane_now = now - (uint64_t)(v->pan_s * 1e9);
@@ -54,5 +58,7 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);
+	if (v->help_open)
+		help_draw(cr, v);
 	phase_mark(&v->phases, PH_OVERLAY);
 }

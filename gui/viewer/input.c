@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/app.h"
+#include "viewer/layout.h"
 
 bool input_text(struct view *v, const char *text)
 {
@@ -221,6 +222,17 @@ static void view_key(struct view *v, SDL_Keycode k)
 
 void input_key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 {
+	bool question = k == SDLK_QUESTION || (k == SDLK_SLASH && (mod & KMOD_SHIFT));
+	if (v->help_open) {   /* any key closes the help; ? and Esc only close it */
+		v->help_open = false;
+		if (question || k == SDLK_ESCAPE)
+			return;
+	}
+	if (question && !v->typing_target && !v->flame.typing && !v->typing_filter &&
+	    !v->config.searching) {
+		v->help_open = true;
+		return;
+	}
 	if (v->config.open)
 		config_utility_key(v, k);
 	else if (v->typing_target)
@@ -243,7 +255,7 @@ static void wheel(struct view *v, int dy)
 {
 	int mx, my;
 	SDL_GetMouseState(&mx, &my);
-	if (mx < 400) {
+	if (mx < tree_w(v)) {
 		size_t s = v->tree.scroll;
 		v->tree.scroll = dy > 0 ? (s > 3 ? s - 3 : 0) : s + 3;
 		v->tree.selected = v->tree.scroll;
@@ -269,6 +281,8 @@ void input_event(struct view *v, const SDL_Event *e, bool *quit)
 		v->mouse_y = e->motion.y;
 	} else if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_LEAVE) {
 		v->mouse_x = v->mouse_y = -1;
+	} else if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+		v->resizes++;   /* the frame's surface follows (main.c's fit_surface) */
 	} else if (e->type == SDL_MOUSEWHEEL) {
 		wheel(v, e->wheel.y);
 	}

@@ -240,6 +240,10 @@ static int run(struct app *a)
 	while (!a->quit) {
 		uint64_t now = kov_now_ns();
 		frame(a, now);
+		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
+			SDL_SetWindowSize(a->win, o->resize_w, o->resize_h);
+			o->resize_w = 0;
+		}
 		bool due = o->screenshot && now - start >= (uint64_t)(o->after * 1e9);
 		if (due && o->click) {
 			input_click(&a->v, o->click_x, o->click_y);   /* on what was just drawn */

@@ -437,6 +437,8 @@ struct view {
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
 	cairo_surface_t *frame;           /* the last frame drawn, in pixels (E exports it) */
 	struct phase_clock phases;        /* where the last frame's time went (viewer/phase.h) */
+	bool help_open;                   /* the key-help overlay (?) */
+	size_t resizes;                   /* the window's size changes seen */
 };
 /* The selected row's process and object (flame_view.c), each with a name ("chainbench pid 5",
  * "ChainBench 0xd0000050"): VIEW_SEL_PROCESS and VIEW_SEL_OBJECT say which there are. */
@@ -449,6 +451,10 @@ void draw_rgb(cairo_t *cr, unsigned hex);
 void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line);
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
+
+/* ---- help.c: the key-help overlay (?) ------------------------------------------------- */
+void help_draw(cairo_t *cr, const struct view *v);
+size_t help_lines(void);
 
 /* ---- bench.c --------------------------------------------------------------------------- */
 /* Draws `frames` frames of a model with `objects` objects and history_s seconds of points in
