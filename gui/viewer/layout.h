@@ -18,11 +18,11 @@
 #define TREE_ROWS_TOP (BAR_H + 46)    /* the tree's first row, below its title and filter */
 #define PAD 10.0                      /* between panes */
 
-/* The object tree's width on the left: 400 points, less in a narrow window (30% of it, at
+/* The object tree's width on the left: 400 points, less in a narrow window (32% of it, at
  * least 240) so that the panes keep their room. */
 static inline double tree_w(const struct view *v)
 {
-	double w = 0.3 * v->width / (v->scale > 0 ? v->scale : 1);
+	double w = 0.32 * v->width / (v->scale > 0 ? v->scale : 1);
 	return w > 400 ? 400 : w < 240 ? 240 : w;
 }
 
