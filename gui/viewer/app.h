@@ -27,6 +27,7 @@ struct options {
 	bool locks;
 	double after;
 	int w, h;                         /* the window's size at first (--size) */
+	int bench_frames;                 /* --bench-frames N: time N frames once samples arrive */
 	int resize_w, resize_h;           /* --resize: the window made this size after its first
 	                                     frame, as a person would (tests) */
 };

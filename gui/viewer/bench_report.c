@@ -43,6 +43,16 @@ void bench_report(const char *label, const double *ms, const double (*ph)[PHASES
 			for (int p = 0; p < PHASES; p++)
 				slow[p] += ph[f][p];
 		}
+	/* The viewer's own work: the frame without putting it on the display (SDL's texture
+	 * upload and present, which an X server without a GPU does on the CPU). */
+	double presented = 0;
+	for (int f = 0; f < n; f++) {
+		v[f] = ms[f] - ph[f][PH_PRESENT];
+		presented += ph[f][PH_PRESENT];
+	}
+	quantiles(v, n, &p50, &p95, &max);
+	if (presented > 0)
+		printf("%s: without_present median_ms=%.2f p95_ms=%.2f max_ms=%.2f\n", label, p50, p95, max);
 	for (int p = 0; p < PHASES; p++) {
 		for (int f = 0; f < n; f++)
 			v[f] = ph[f][p];

@@ -209,6 +209,7 @@ static void draw_frame(struct app *a, uint64_t now)
 static void frame(struct app *a, uint64_t now)
 {
 	struct view *v = &a->v;
+	phase_begin(&v->phases);
 	for (size_t i = 0; i < v->n_targets; i++) {
 		target_poll(&a->targets[i], now);
 		if (a->o.config && a->o.token)
@@ -227,8 +228,38 @@ static void frame(struct app *a, uint64_t now)
 		SDL_SetWindowTitle(a->win, a->title);
 	}
 	scripted_keys(a, t);
+	phase_mark(&v->phases, PH_POLL);
 	build_tree(a, t);
+	phase_mark(&v->phases, PH_TREE);
 	draw_frame(a, now);
+	phase_mark(&v->phases, PH_PRESENT);
+}
+
+/* --bench-frames: frame times once samples arrive from the current target (a frame from its
+ * start to presenting it, the wait between frames left out); false until it has them all. */
+static bool bench_frame(struct app *a, uint64_t start)
+{
+	static double *ms, (*ph)[PHASES];
+	static int n;
+	static uint64_t samples_at_start;
+	const struct target *t = &a->targets[a->v.current];
+	if (!t->samples_total)
+		return false;
+	if (!ms) {
+		ms = calloc((size_t)a->o.bench_frames, sizeof *ms);
+		ph = calloc((size_t)a->o.bench_frames, sizeof *ph);
+		samples_at_start = t->samples_total;
+		if (!ms || !ph)
+			return true;
+	}
+	ms[n] = (double)(kov_now_ns() - start) / 1e6;
+	memcpy(ph[n], a->v.phases.ms, sizeof ph[n]);
+	if (++n < a->o.bench_frames)
+		return false;
+	bench_report("viewer-live", ms, (const double (*)[PHASES])ph, n);
+	printf("viewer-live: objects=%zu tree_rows=%zu samples_during=%llu\n", t->scan.n_objects,
+	       a->v.tree.n, (unsigned long long)(t->samples_total - samples_at_start));
+	return true;
 }
 
 /* Frames until quit, or until --screenshot's time (--click's click first, shot the frame
@@ -240,6 +271,8 @@ static int run(struct app *a)
 	while (!a->quit) {
 		uint64_t now = kov_now_ns();
 		frame(a, now);
+		if (o->bench_frames && bench_frame(a, now))
+			return 0;
 		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
 			SDL_SetWindowSize(a->win, o->resize_w, o->resize_h);
 			o->resize_w = 0;

@@ -15,6 +15,8 @@ static const char usage[] =
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
+	"       kov-viewer --target HOST:PORT --bench-frames N [...]   (frame times on a live\n"
+	"                 target: N frames once samples arrive, then exits)\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, measured spin-lock wait, MMU misses, branch mispredictions, lock acquisition\n"
@@ -96,6 +98,10 @@ static int parse_checked(struct options *o, const char *a, const char *val)
 		o->after = strtod(val, &end);
 		if (*end || !(o->after > 0) || o->after > 3600)
 			return usage_error("--after needs seconds (0 < S <= 3600)", val);
+	} else if (!strcmp(a, "--bench-frames")) {
+		o->bench_frames = (int)strtol(val, &end, 10);
+		if (*end || o->bench_frames < 20 || o->bench_frames > 100000)
+			return usage_error("--bench-frames needs a count of 20 to 100000", val);
 	} else if (!strcmp(a, "--resize")) {
 		if (sscanf(val, "%dx%d", &o->resize_w, &o->resize_h) != 2 || o->resize_w < 320 ||
 		    o->resize_h < 240 || o->resize_w > 8192 || o->resize_h > 8192)

@@ -4,7 +4,7 @@
 #include "client/client.h"
 
 const char *const phase_name[PHASES] = {
-	"tree_build", "bar", "object_tree", "panes", "top", "selected", "overlay",
+	"poll", "tree_build", "bar", "object_tree", "panes", "top", "selected", "overlay", "present",
 };
 
 void phase_begin(struct phase_clock *c)

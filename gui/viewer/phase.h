@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
-enum phase { PH_TREE, PH_BAR, PH_OBJTREE, PH_PANES, PH_TOP, PH_SELECTED, PH_OVERLAY, PHASES };
+enum phase { PH_POLL, PH_TREE, PH_BAR, PH_OBJTREE, PH_PANES, PH_TOP, PH_SELECTED, PH_OVERLAY,
+	     PH_PRESENT, PHASES };
 
 struct phase_clock {
 	uint64_t last;                    /* when the previous phase ended, ns */
