@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "viewer/layout.h"
+#include "viewer/raster.h"
 
 /* A series' points since `from` binned into ncols columns across the window. */
 enum { COLS = 4096 };
@@ -28,15 +29,14 @@ static void bin(struct columns *c, const struct view *v, const struct series *s,
 	}
 }
 
-/* The line through the columns' means as one pixel-aligned box per column, from the last
- * column's mean to this one's: a column is a point of width, so this is the line at the
- * chart's resolution. Boxes, not a stroke: Cairo strokes a path as one polygon whose cost grows
- * faster than its edges, and a noisy series of 800 columns crosses itself everywhere (its
- * stroke was two thirds of the benchmark's time under callgrind); pixel-aligned boxes are
- * Cairo's fast path, as for the band. dash > 0 leaves gaps every dash columns. False when no
- * column has a point. */
-static bool mean_line(cairo_t *cr, const struct columns *c, int ncols, double cx, double cy,
-		      double cw, double ch, double top, double thick, int dash)
+/* The line through the columns' means as one box per column, from the last column's mean to
+ * this one's: a column is a point of width, so this is the line at the chart's resolution.
+ * Boxes written into the pixels, not a stroke: Cairo strokes a path as one polygon whose cost
+ * grows faster than its edges, and a noisy series of 800 columns crosses itself everywhere
+ * (its stroke was two thirds of the benchmark's time under callgrind). dash > 0 leaves gaps
+ * every dash columns. False when no column has a point. */
+static bool mean_line(struct raster *r, const struct columns *c, int ncols, double cx, double cy,
+		      double cw, double ch, double top, double thick, int dash, unsigned rgb)
 {
 	bool any = false;
 	double last = 0;
@@ -47,11 +47,9 @@ static bool mean_line(cairo_t *cr, const struct columns *c, int ncols, double cx
 		double from = any ? last : py, y0 = from < py ? from : py, y1 = from < py ? py : from;
 		last = py;
 		any = true;
-		if (dash && (k / dash) % 2)
-			continue;
-		cairo_rectangle(cr, floor(cx + k * cw / ncols), y0, ceil(thick), y1 - y0 + thick);
+		if (!dash || (k / dash) % 2 == 0)
+			raster_box(r, floor(cx + k * cw / ncols), y0, thick, y1 - y0 + thick, rgb, 1);
 	}
-	cairo_fill(cr);
 	return any;
 }
 
@@ -89,20 +87,20 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	static struct columns col;
 	int ncols = (int)cw < COLS ? (int)cw : COLS;
 	bin(&col, v, &p->s, ncols, now, from);
-	/* The band as pixel-aligned boxes, one per column: Cairo's fast path. */
+	/* The band (a box per column) and the lines, written into the chart's pixels. */
+	struct raster r;
+	if (!raster_begin(&r, cr))
+		return;
 	for (int c = 0; c < ncols; c++)
 		if (col.n[c]) {
 			double y0 = floor(cy + ch - ch * col.max[c] / top), y1 = ceil(cy + ch - ch * col.min[c] / top);
-			cairo_rectangle(cr, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1);
+			raster_box(&r, floor(cx + c * cw / ncols), y0, 1, y1 - y0 + 1, 0x2E70DE, 0.22);
 		}
-	cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.22);
-	cairo_fill(cr);
-	draw_rgb(cr, 0x2F6FDE);
-	mean_line(cr, &col, ncols, cx, cy, cw, ch, top, 2, 0);
+	mean_line(&r, &col, ncols, cx, cy, cw, ch, top, 2, 0, 0x2F6FDE);
 	/* The second opinion (if any) as a dashed grey line of its column means. */
 	bin(&col, v, &p->s2, ncols, now, from);
-	draw_rgb(cr, 0x8C959F);
-	mean_line(cr, &col, ncols, cx, cy, cw, ch, top, 1, 4);
+	mean_line(&r, &col, ncols, cx, cy, cw, ch, top, 1, 4, 0x8C959F);
+	raster_end(&r);
 }
 
 enum { CHARTS_PER_FRAME = 2 };
