@@ -132,7 +132,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 				series_push(&t.pane[p].s, kov_now_ns(), (double)((f * (p + 3)) % 97));
 		uint64_t t0 = kov_now_ns();
 		phase_begin(&v.phases);
-		tree_build(&v.tree, &t.scan, NULL);
+		tree_update(&v.tree, &t.scan, 1, NULL, 0);
 		phase_mark(&v.phases, PH_TREE);
 		cairo_t *cr = cairo_create(surf);
 		draw_view(cr, &v, kov_now_ns());

@@ -21,6 +21,7 @@ struct app {
 	char title[400];
 	uint64_t *weight;                 /* per scan object: its samples, to sort the tree (M) */
 	size_t weight_n;
+	uint64_t weight_epoch, weight_scan;   /* when and for which scan the weights were taken */
 	bool quit;
 };
 
@@ -161,7 +162,13 @@ static void scripted_keys(struct app *a, struct target *t)
 static void build_tree(struct app *a, const struct target *t)
 {
 	struct view *v = &a->v;
-	if (v->sort_by_metric && t->have_scan) {
+	/* Sorted by samples, the order moves as they arrive: the weights are taken and the tree
+	 * built again four times a second (a weight is a search of the model per object). */
+	uint64_t epoch = v->sort_by_metric ? 1 + kov_now_ns() / 250000000ull : 0;
+	if (v->sort_by_metric && t->have_scan &&
+	    (epoch != a->weight_epoch || t->scan_no != a->weight_scan)) {
+		a->weight_epoch = epoch;
+		a->weight_scan = t->scan_no;
 		if (a->weight_n < t->scan.n_objects) {
 			free(a->weight);
 			a->weight = calloc(t->scan.n_objects, sizeof *a->weight);
@@ -173,9 +180,9 @@ static void build_tree(struct app *a, const struct target *t)
 			a->weight[i] = os ? os->samples : 0;
 		}
 	}
-	tree_build(&v->tree, t->have_scan ? &t->scan : NULL,
-		   v->sort_by_metric && a->weight_n >= (t->have_scan ? t->scan.n_objects : 0) ?
-		   a->weight : NULL);
+	tree_update(&v->tree, t->have_scan ? &t->scan : NULL, t->scan_no,
+		    v->sort_by_metric && a->weight_n >= (t->have_scan ? t->scan.n_objects : 0) ?
+		    a->weight : NULL, epoch);
 	for (size_t i = 0; a->o.select && t->have_scan && i < v->tree.n; i++)
 		if (v->tree.rows[i].kind == ROW_OBJECT &&
 		    !strcmp(t->scan.objects[v->tree.rows[i].obj].class_name, a->o.select)) {
