@@ -9,6 +9,8 @@
 bool input_text(struct view *v, const char *text)
 {
 	if (v->config.open && v->config.searching) {
+		if (!v->config.search[0] && !strcmp(text, "/"))
+			return true;   /* the key that started the search, as text */
 		for (const char *c = text; *c; c++)
 			config_key(&v->config, &v->targets[v->current], (unsigned char)*c);
 		return true;
