@@ -52,8 +52,13 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 		draw_selected_object(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
 		phase_mark(&v->phases, PH_SELECTED);
 	}
-	for (int p = 0; p < PANES && !v->flame.open; p++)
+	/* A frame redraws at most one chart (draw_pane.c); starting from a different pane each
+	 * frame, none waits more than PANES frames for its turn. */
+	v->pane_rotor = (v->pane_rotor + 1) % PANES;
+	for (int k = 0; k < PANES && !v->flame.open; k++) {
+		int p = (k + v->pane_rotor) % PANES;
 		draw_metric_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
+	}
 	phase_mark(&v->phases, PH_PANES);
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */

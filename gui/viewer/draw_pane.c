@@ -103,7 +103,7 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 	raster_end(&r);
 }
 
-enum { CHARTS_PER_FRAME = 2 };
+enum { CHARTS_PER_FRAME = 1 };
 
 /* Charts are redrawn only when something they show changed: a new point, the window, the
  * size, or time moving the axis by a whole column; otherwise the cached image is painted. */
@@ -118,8 +118,8 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 			    (uint64_t)(mx * 1e6), p->s2.n << 32 ^ p->s2.head };
 	/* At most CHARTS_PER_FRAME charts are redrawn in a frame; the others show their cached
 	 * image (behind by a point, a column, or the window's new size) or, before their first
-	 * image, nothing, for a frame or two: five panes getting their point together, a resize
-	 * or the first frame would otherwise make one frame pay for five charts. */
+	 * image, nothing, for a few frames: a 60 s window moves every chart's axis by a column
+	 * every 70 ms, and five charts redrawn together made the slow frames. */
 	if (memcmp(key, p->chart_key, sizeof key) && v->charts_this_frame < CHARTS_PER_FRAME) {
 		v->charts_this_frame++;
 		if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||

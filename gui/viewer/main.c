@@ -14,10 +14,8 @@ struct app {
 	struct target targets[MAX_TARGETS];
 	bool configured[MAX_TARGETS];     /* --config sent (or not needed) */
 	struct view v;
-	SDL_Window *win;
-	SDL_Renderer *ren;
-	SDL_Texture *tex;
-	cairo_surface_t *surf;
+	struct display d;
+	cairo_surface_t *surf;            /* the display's, for this frame */
 	char title[400];
 	uint64_t *weight;                 /* per scan object: its samples, to sort the tree (M) */
 	size_t weight_n;
@@ -100,42 +98,12 @@ static bool open_targets(struct app *a)
 	return true;
 }
 
-static bool open_window(struct app *a)
-{
-	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
-			SDL_GetError());
-		return false;
-	}
-	a->win = SDL_CreateWindow("KOV viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-				  a->o.w, a->o.h, SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-	a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
-	if (!a->ren) {
-		fprintf(stderr, "kov-viewer: cannot open a window: %s\n", SDL_GetError());
-		return false;
-	}
-	return true;
-}
-
-/* The frame's surface and texture at the window's size in pixels (HiDPI: its scale). */
+/* The frame's surface at the window's size in pixels (HiDPI: its scale). */
 static void fit_surface(struct app *a)
 {
 	struct view *v = &a->v;
-	int pw, ph, ww, wh;
-	SDL_GetRendererOutputSize(a->ren, &pw, &ph);
-	SDL_GetWindowSize(a->win, &ww, &wh);
-	if (a->surf && pw == v->width && ph == v->height)
-		return;
-	if (a->surf)
-		cairo_surface_destroy(a->surf);
-	if (a->tex)
-		SDL_DestroyTexture(a->tex);
-	a->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+	a->surf = display_surface(&a->d, &v->width, &v->height, &v->scale);
 	v->frame = a->surf;
-	a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, pw, ph);
-	v->width = pw;
-	v->height = ph;
-	v->scale = ww > 0 ? (double)pw / ww : 1;
 }
 
 /* --keys and --config-keys, typed once the current target is far enough along. */
@@ -204,12 +172,7 @@ static void draw_frame(struct app *a, uint64_t now)
 	cairo_scale(cr, v->scale, v->scale);
 	draw_view(cr, v, now);
 	cairo_destroy(cr);
-	cairo_surface_flush(a->surf);
-	SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf),
-			  cairo_image_surface_get_stride(a->surf));
-	SDL_RenderClear(a->ren);
-	SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
-	SDL_RenderPresent(a->ren);
+	display_show(&a->d);
 }
 
 /* One frame: the targets polled (and configured), the input taken, the tree built, drawn. */
@@ -232,7 +195,7 @@ static void frame(struct app *a, uint64_t now)
 	target_window_title(t, want, sizeof want);
 	if (strcmp(want, a->title)) {
 		memcpy(a->title, want, sizeof a->title);
-		SDL_SetWindowTitle(a->win, a->title);
+		SDL_SetWindowTitle(a->d.win, a->title);
 	}
 	scripted_keys(a, t);
 	phase_mark(&v->phases, PH_POLL);
@@ -281,7 +244,7 @@ static int run(struct app *a)
 		if (o->bench_frames && bench_frame(a, now))
 			return 0;
 		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
-			SDL_SetWindowSize(a->win, o->resize_w, o->resize_h);
+			SDL_SetWindowSize(a->d.win, o->resize_w, o->resize_h);
 			o->resize_w = 0;
 		}
 		bool due = o->screenshot && now - start >= (uint64_t)(o->after * 1e9);
@@ -291,7 +254,7 @@ static int run(struct app *a)
 			continue;
 		}
 		if (due)
-			return screenshot_write(&a->v, a->surf, o->screenshot, o->csv, a->win, now) ? 0 : -1;
+			return screenshot_write(&a->v, a->surf, o->screenshot, o->csv, a->d.win, now) ? 0 : -1;
 		SDL_Delay(30);
 	}
 	return 0;
@@ -306,7 +269,7 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &a.o);
 	if (rc)
 		return rc;
-	if (!open_targets(&a) || !open_window(&a))
+	if (!open_targets(&a) || !display_open(&a.d, a.o.w, a.o.h))
 		return 1;
 	if (run(&a) < 0)
 		return 1;
@@ -314,8 +277,6 @@ int main(int argc, char **argv)
 		target_free(&a.targets[i]);
 	tree_free(&a.v.tree);
 	flame_free(&a.v.flame);
-	if (a.surf)
-		cairo_surface_destroy(a.surf);
-	SDL_Quit();
+	display_close(&a.d);
 	return 0;
 }

@@ -442,6 +442,7 @@ struct view {
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 	size_t charts_this_frame;         /* ... in the frame being drawn */
+	int pane_rotor;                   /* the pane whose chart may redraw first this frame */
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
 	cairo_surface_t *frame;           /* the last frame drawn, in pixels (E exports it) */
 	struct phase_clock phases;        /* where the last frame's time went (viewer/phase.h) */
