@@ -205,15 +205,17 @@ static void frame(struct app *a, uint64_t now)
 	phase_mark(&v->phases, PH_PRESENT);
 }
 
-/* --bench-frames: frame times once samples arrive from the current target (a frame from its
- * start to presenting it, the wait between frames left out); false until it has them all. */
+/* --bench-frames: frame times once samples arrive from the current target and 30 frames
+ * more have passed (the first answers, symbol tables and scans, are the connection's set-up,
+ * not its steady state); a frame from its start to presenting it, the wait between frames
+ * left out. False until it has them all. */
 static bool bench_frame(struct app *a, uint64_t start)
 {
 	static double *ms, (*ph)[PHASES];
-	static int n;
+	static int n, warm;
 	static uint64_t samples_at_start;
 	const struct target *t = &a->targets[a->v.current];
-	if (!t->samples_total)
+	if (!t->samples_total || warm++ < 30)
 		return false;
 	if (!ms) {
 		ms = calloc((size_t)a->o.bench_frames, sizeof *ms);
