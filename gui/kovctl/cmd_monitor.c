@@ -1,5 +1,5 @@
-/* kovctl events, configure, start, stop and counts: the monitor's catalogue and control, and
- * the scaled interval counts it pushes. */
+/* kovctl configure, start, stop and counts: the monitor's control, and the scaled interval
+ * counts it pushes (events, the catalogue, is cmd_events.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,50 +9,6 @@
 #include "client/metrics.h"
 
 static uint8_t frame[PROTO_MAX_FRAME];
-
-int cmd_events(struct kovctl *k)
-{
-	size_t n;
-	const struct kov_event *ev = kov_client_catalogue(k->c, &n);
-	const struct kov_target *t = kov_client_target(k->c);
-	if (k->o->json) {
-		json_begin_array(&k->j);
-		for (size_t i = 0; i < n; i++) {
-			json_begin_object(&k->j);
-			json_kv_u64(&k->j, "index", i);
-			json_kv_str(&k->j, "name", ev[i].name);
-			json_kv_str(&k->j, "source", ev[i].source == PROTO_SRC_HW ? "hardware" : "software");
-			json_kv_bool(&k->j, "counts_here", ev[i].flags & PROTO_EV_COUNTS_HERE);
-			json_kv_bool(&k->j, "samples_here", ev[i].flags & PROTO_EV_SAMPLES_HERE);
-			json_kv_str(&k->j, "basis", kov_event_basis(t, &ev[i]));
-			int modes = kov_event_modes_filtered(t, &ev[i]);
-			json_key(&k->j, "privilege_filter");   /* null: not reported (before 1.3) */
-			modes < 0 ? json_null(&k->j) : json_bool(&k->j, modes);
-			json_kv_str(&k->j, "why_not", ev[i].why_not);
-			json_end_object(&k->j);
-		}
-		json_end_array(&k->j);
-		json_end(&k->j);
-		return EXIT_OK;
-	}
-	printf("%-4s %-26s %-8s %-6s %-7s %-12s %-7s %s\n", "#", "EVENT", "SOURCE", "COUNTS", "SAMPLES",
-	       "BASIS", "MODES", "WHY NOT");
-	for (size_t i = 0; i < n; i++) {
-		int modes = kov_event_modes_filtered(t, &ev[i]);
-		printf("%-4zu %-26s %-8s %-6s %-7s %-12s %-7s %s\n", i, ev[i].name,
-		       ev[i].source == PROTO_SRC_HW ? "hardware" : "software",
-		       ev[i].flags & PROTO_EV_COUNTS_HERE ? "yes" : "no",
-		       ev[i].flags & PROTO_EV_SAMPLES_HERE ? "yes" : "no", kov_event_basis(t, &ev[i]),
-		       !(ev[i].flags & PROTO_EV_COUNTS_HERE) ? "-" : modes < 0 ? "?" : modes ? "one" : "both",
-		       ev[i].why_not);
-	}
-	printf("BASIS: measured by the boot probe, assumed (believed to count: the probe found the "
-	       "processor's own counters working, this event was not itself probed), software (the "
-	       "kernel counts it), not counted. MODES: 'one' where counting only the kernel or only user "
-	       "mode is honoured, 'both' where its counts include both whatever the configuration "
-	       "asks\n");
-	return EXIT_OK;
-}
 
 int kovctl_need_controller(struct kovctl *k)
 {

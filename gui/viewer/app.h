@@ -1,5 +1,6 @@
 /* kov-viewer the program: what main.c (the window and the frame loop) shares with the files it
- * is split into: options.c (the command line), input.c (keys, text, the pointer) and
+ * is split into: options.c (the command line), input.c (keys, text, the pointer), display.c
+ * (the window and putting frames on it) and
  * screenshot.c (--screenshot's image and report, E's export). The model and the drawing they
  * work on are viewer.h's. */
 #ifndef KOV_VIEWER_APP_H
@@ -26,7 +27,10 @@ struct options {
 	bool sort_metric;
 	bool locks;
 	double after;
-	int w, h;
+	int w, h;                         /* the window's size at first (--size) */
+	int bench_frames;                 /* --bench-frames N: time N frames once samples arrive */
+	int resize_w, resize_h;           /* --resize: the window made this size after its first
+	                                     frame, as a person would (tests) */
 };
 /* The command line into o: 0, or 2 after saying what is wrong (a usage error); --help prints
  * the usage and exits. */
@@ -43,6 +47,23 @@ void input_key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit);
 bool input_text(struct view *v, const char *text);
 /* A left click at (x, y) points: a tree row selects (a selected one opens), a flame box zooms. */
 void input_click(struct view *v, double x, double y);
+
+/* ---- display.c: the window, and frames put on it ------------------------------------ */
+struct display {
+	SDL_Window *win;
+	SDL_Renderer *ren;
+	SDL_Texture *tex;                 /* the frame, uploaded */
+	cairo_surface_t *surf;            /* the frame, w x h pixels */
+	int w, h;
+};
+/* Opens a w x h window (points); false after saying why. */
+bool display_open(struct display *d, int w, int h);
+/* The surface to draw the next frame on, at the window's size in pixels (*w, *h; *scale
+ * pixels per point), made again when that changed. */
+cairo_surface_t *display_surface(struct display *d, int *w, int *h, double *scale);
+/* Puts the frame drawn on the window. */
+void display_show(struct display *d);
+void display_close(struct display *d);
 
 /* ---- screenshot.c ---------------------------------------------------------------------- */
 /* The current target's pane series as CSV: pane, seconds before now, value. */

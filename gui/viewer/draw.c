@@ -22,13 +22,19 @@ void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill
 void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 {
 	double w = v->width / v->scale, h = v->height / v->scale;
-	v->drawn_series = v->drawn_points = v->drawn_swaps = 0;
+	v->drawn_series = v->drawn_points = v->drawn_swaps = v->charts_this_frame = 0;
 	draw_rgb(cr, 0xECEEF1);
 	cairo_paint(cr);
 	draw_target_bar(cr, v, w);
+	phase_mark(&v->phases, PH_BAR);
+	cairo_save(cr);   /* a narrow window's tree cuts its long rows */
+	cairo_rectangle(cr, 0, 0, tree_w(v), h);
+	cairo_clip(cr);
 	draw_object_tree(cr, v, h);
+	cairo_restore(cr);
+	phase_mark(&v->phases, PH_OBJTREE);
 	struct target *t = &v->targets[v->current];
-	double px = TREE_W + PAD, pw = w - px - PAD, py = BAR_H + PAD;
+	double px = tree_w(v) + PAD, pw = w - px - PAD, py = BAR_H + PAD;
 	double panes_h = (h - BAR_H - 3 * PAD) * 0.68, ph = panes_h / PANES;
 	/* Panned back: the panes end pan_s before now (the axis labels count from there). */
 	uint64_t pane_now = now - (uint64_t)(v->pan_s * 1e9);
@@ -36,15 +42,28 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 	v->drawn_top[0] = 0;
 	if (v->flame.open) {   /* the flame graph takes the panes' and panels' room */
 		flame_draw(cr, v, px, py, pw, h - py - PAD, now);
+		phase_mark(&v->phases, PH_PANES);
 	} else if (v->show_locks) {   /* the lock table takes the whole width below the panes */
 		draw_lock_table(cr, v, px, ty, pw, h - ty - PAD);
+		phase_mark(&v->phases, PH_SELECTED);
 	} else {
 		draw_top_contributors(cr, v, t, px, ty, tw - PAD / 2, h - ty - PAD);
+		phase_mark(&v->phases, PH_TOP);
 		draw_selected_object(cr, v, px + tw + PAD / 2, ty, pw - tw - PAD / 2, h - ty - PAD, now);
+		phase_mark(&v->phases, PH_SELECTED);
 	}
-	for (int p = 0; p < PANES && !v->flame.open; p++)
+	/* A frame redraws at most one chart (draw_pane.c); starting from a different pane each
+	 * frame, none waits more than PANES frames for its turn. */
+	v->pane_rotor = (v->pane_rotor + 1) % PANES;
+	for (int k = 0; k < PANES && !v->flame.open; k++) {
+		int p = (k + v->pane_rotor) % PANES;
 		draw_metric_pane(cr, v, &t->pane[p], px, py + p * ph, pw, ph - 4, pane_now);
+	}
+	phase_mark(&v->phases, PH_PANES);
 	draw_tab_tip(cr, v);
 	if (v->config.open)   /* over the panes: the tree stays visible beside it */
 		config_draw(cr, &v->config, t, px, py, pw, h - py - PAD);
+	if (v->help_open)
+		help_draw(cr, v);
+	phase_mark(&v->phases, PH_OVERLAY);
 }

@@ -46,7 +46,7 @@ void draw_object_tree(cairo_t *cr, struct view *v, double h)
 {
 	struct target *t = &v->targets[v->current];
 	struct tree *tr = &v->tree;
-	draw_box(cr, 0, BAR_H, TREE_W, h - BAR_H, 0xFFFFFF, 0xD6D9DE);
+	draw_box(cr, 0, BAR_H, tree_w(v), h - BAR_H, 0xFFFFFF, 0xD6D9DE);
 	draw_rgb(cr, 0x1F2328);
 	text_draw(cr, PAD, BAR_H + 6, FONT_TITLE, "Kernel Object Tree");
 	char f[128];
@@ -76,12 +76,12 @@ void draw_object_tree(cairo_t *cr, struct view *v, double h)
 			uint64_t n = !st ? 0 : r->kind == ROW_REP ? st->rep_samples[r->cpu] : st->samples;
 			if (st && hot) {
 				heat(cr, (double)n / (double)hot);
-				cairo_rectangle(cr, 1, y, TREE_W - 2, ROW_H);
+				cairo_rectangle(cr, 1, y, tree_w(v) - 2, ROW_H);
 				cairo_fill(cr);
 			}
 		}
 		if (i == tr->selected) {
-			cairo_rectangle(cr, 1, y, TREE_W - 2, ROW_H);
+			cairo_rectangle(cr, 1, y, tree_w(v) - 2, ROW_H);
 			cairo_set_source_rgba(cr, 0.18, 0.44, 0.87, 0.18);
 			cairo_fill(cr);
 		}
@@ -103,7 +103,7 @@ void draw_object_tree(cairo_t *cr, struct view *v, double h)
 				snprintf(n, sizeof n, "%llu", (unsigned long long)(r->kind == ROW_REP ?
 					 st->rep_samples[r->cpu] : st->samples));
 				draw_rgb(cr, 0x8A4B08);
-				text_draw(cr, TREE_W - PAD - text_width(cr, FONT_SMALL, n), y + 2, FONT_SMALL, n);
+				text_draw(cr, tree_w(v) - PAD - text_width(cr, FONT_SMALL, n), y + 2, FONT_SMALL, n);
 			}
 		}
 		v->drawn_rows++;
@@ -113,7 +113,7 @@ void draw_object_tree(cairo_t *cr, struct view *v, double h)
 size_t view_row_at(const struct view *v, double x, double y)
 {
 	double top = TREE_ROWS_TOP;
-	if (x < 0 || x >= TREE_W || y < top)
+	if (x < 0 || x >= tree_w(v) || y < top)
 		return (size_t)-1;
 	size_t i = v->tree.scroll + (size_t)((y - top) / ROW_H);
 	return i < v->tree.n ? i : (size_t)-1;

@@ -4,9 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "viewer/app.h"
+#include "viewer/layout.h"
 
 bool input_text(struct view *v, const char *text)
 {
+	if (v->config.open && v->config.searching) {
+		if (!v->config.search[0] && !strcmp(text, "/"))
+			return true;   /* the key that started the search, as text */
+		for (const char *c = text; *c; c++)
+			config_key(&v->config, &v->targets[v->current], (unsigned char)*c);
+		return true;
+	}
 	char *into = v->typing_filter ? v->tree.filter : v->typing_target ? v->new_target : NULL;
 	size_t cap = v->typing_filter ? sizeof v->tree.filter : sizeof v->new_target;
 	if (v->flame.typing)
@@ -28,17 +36,29 @@ void input_click(struct view *v, double x, double y)
 	}
 }
 
-/* The configuration utility's keys (config_key's letters). */
+/* The configuration utility's keys (config_key's letters). While its search is typed, the
+ * text comes as text input; the arrows end the search and move. */
 static void config_utility_key(struct view *v, SDL_Keycode k)
 {
+	struct target *t = &v->targets[v->current];
+	if (v->config.searching) {
+		int c = k == SDLK_RETURN || k == SDLK_UP || k == SDLK_DOWN ? '\r' : k == SDLK_ESCAPE ? 27 :
+			k == SDLK_BACKSPACE ? 8 : 0;
+		if (c)
+			config_key(&v->config, t, c);
+		if (k != SDLK_UP && k != SDLK_DOWN)
+			return;
+	}
+	if (k == SDLK_SLASH)
+		SDL_StartTextInput();
 	int c = k == SDLK_UP ? 'u' : k == SDLK_DOWN ? 'd' : k == SDLK_LEFT ? 'l' :
 		k == SDLK_RIGHT ? 'r' : k == SDLK_RETURN ? '\r' : k == SDLK_ESCAPE ? 27 :
 		k == SDLK_SPACE ? ' ' : k == SDLK_t ? 't' : k == SDLK_g ? 'g' : k == SDLK_s ? 's' :
 		k == SDLK_PLUS || k == SDLK_EQUALS || k == SDLK_KP_PLUS ? '+' :
 		k == SDLK_MINUS || k == SDLK_KP_MINUS ? '-' : k == SDLK_COMMA ? '<' :
-		k == SDLK_PERIOD ? '>' : 0;
+		k == SDLK_PERIOD ? '>' : k == SDLK_SLASH ? '/' : k == SDLK_h ? 'h' : k == SDLK_c ? 'c' : 0;
 	if (c)
-		config_key(&v->config, &v->targets[v->current], c);
+		config_key(&v->config, t, c);
 }
 
 /* The connect line (N): Enter connects to HOST:PORT, Esc cancels. */
@@ -204,6 +224,17 @@ static void view_key(struct view *v, SDL_Keycode k)
 
 void input_key(struct view *v, SDL_Keycode k, SDL_Keymod mod, bool *quit)
 {
+	bool question = k == SDLK_QUESTION || (k == SDLK_SLASH && (mod & KMOD_SHIFT));
+	if (v->help_open) {   /* any key closes the help; ? and Esc only close it */
+		v->help_open = false;
+		if (question || k == SDLK_ESCAPE)
+			return;
+	}
+	if (question && !v->typing_target && !v->flame.typing && !v->typing_filter &&
+	    !v->config.searching) {
+		v->help_open = true;
+		return;
+	}
 	if (v->config.open)
 		config_utility_key(v, k);
 	else if (v->typing_target)
@@ -226,7 +257,7 @@ static void wheel(struct view *v, int dy)
 {
 	int mx, my;
 	SDL_GetMouseState(&mx, &my);
-	if (mx < 400) {
+	if (mx < tree_w(v)) {
 		size_t s = v->tree.scroll;
 		v->tree.scroll = dy > 0 ? (s > 3 ? s - 3 : 0) : s + 3;
 		v->tree.selected = v->tree.scroll;
@@ -252,6 +283,8 @@ void input_event(struct view *v, const SDL_Event *e, bool *quit)
 		v->mouse_y = e->motion.y;
 	} else if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_LEAVE) {
 		v->mouse_x = v->mouse_y = -1;
+	} else if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+		v->resizes++;   /* the frame's surface follows (main.c's fit_surface) */
 	} else if (e->type == SDL_MOUSEWHEEL) {
 		wheel(v, e->wheel.y);
 	}

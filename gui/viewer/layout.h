@@ -14,10 +14,17 @@
 #define FONT_TITLE "Sans Bold 11"
 
 #define BAR_H 46.0                    /* the target bar across the top */
-#define TREE_W 400.0                  /* the object tree on the left */
 #define ROW_H 19.0                    /* a tree row */
 #define TREE_ROWS_TOP (BAR_H + 46)    /* the tree's first row, below its title and filter */
 #define PAD 10.0                      /* between panes */
+
+/* The object tree's width on the left: 400 points, less in a narrow window (32% of it, at
+ * least 240) so that the panes keep their room. */
+static inline double tree_w(const struct view *v)
+{
+	double w = 0.32 * v->width / (v->scale > 0 ? v->scale : 1);
+	return w > 400 ? 400 : w < 240 ? 240 : w;
+}
 
 /* Seconds from t to now; points that arrived during this frame count as now. */
 static inline double age_s(uint64_t now, uint64_t t)

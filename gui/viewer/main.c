@@ -14,13 +14,12 @@ struct app {
 	struct target targets[MAX_TARGETS];
 	bool configured[MAX_TARGETS];     /* --config sent (or not needed) */
 	struct view v;
-	SDL_Window *win;
-	SDL_Renderer *ren;
-	SDL_Texture *tex;
-	cairo_surface_t *surf;
+	struct display d;
+	cairo_surface_t *surf;            /* the display's, for this frame */
 	char title[400];
 	uint64_t *weight;                 /* per scan object: its samples, to sort the tree (M) */
 	size_t weight_n;
+	uint64_t weight_epoch, weight_scan;   /* when and for which scan the weights were taken */
 	bool quit;
 };
 
@@ -99,42 +98,12 @@ static bool open_targets(struct app *a)
 	return true;
 }
 
-static bool open_window(struct app *a)
-{
-	if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-		fprintf(stderr, "kov-viewer: no display: %s (connect with build/host/kovctl instead)\n",
-			SDL_GetError());
-		return false;
-	}
-	a->win = SDL_CreateWindow("KOV viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-				  a->o.w, a->o.h, SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-	a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
-	if (!a->ren) {
-		fprintf(stderr, "kov-viewer: cannot open a window: %s\n", SDL_GetError());
-		return false;
-	}
-	return true;
-}
-
-/* The frame's surface and texture at the window's size in pixels (HiDPI: its scale). */
+/* The frame's surface at the window's size in pixels (HiDPI: its scale). */
 static void fit_surface(struct app *a)
 {
 	struct view *v = &a->v;
-	int pw, ph, ww, wh;
-	SDL_GetRendererOutputSize(a->ren, &pw, &ph);
-	SDL_GetWindowSize(a->win, &ww, &wh);
-	if (a->surf && pw == v->width && ph == v->height)
-		return;
-	if (a->surf)
-		cairo_surface_destroy(a->surf);
-	if (a->tex)
-		SDL_DestroyTexture(a->tex);
-	a->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+	a->surf = display_surface(&a->d, &v->width, &v->height, &v->scale);
 	v->frame = a->surf;
-	a->tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, pw, ph);
-	v->width = pw;
-	v->height = ph;
-	v->scale = ww > 0 ? (double)pw / ww : 1;
 }
 
 /* --keys and --config-keys, typed once the current target is far enough along. */
@@ -161,7 +130,13 @@ static void scripted_keys(struct app *a, struct target *t)
 static void build_tree(struct app *a, const struct target *t)
 {
 	struct view *v = &a->v;
-	if (v->sort_by_metric && t->have_scan) {
+	/* Sorted by samples, the order moves as they arrive: the weights are taken and the tree
+	 * built again four times a second (a weight is a search of the model per object). */
+	uint64_t epoch = v->sort_by_metric ? 1 + kov_now_ns() / 250000000ull : 0;
+	if (v->sort_by_metric && t->have_scan &&
+	    (epoch != a->weight_epoch || t->scan_no != a->weight_scan)) {
+		a->weight_epoch = epoch;
+		a->weight_scan = t->scan_no;
 		if (a->weight_n < t->scan.n_objects) {
 			free(a->weight);
 			a->weight = calloc(t->scan.n_objects, sizeof *a->weight);
@@ -173,9 +148,9 @@ static void build_tree(struct app *a, const struct target *t)
 			a->weight[i] = os ? os->samples : 0;
 		}
 	}
-	tree_build(&v->tree, t->have_scan ? &t->scan : NULL,
-		   v->sort_by_metric && a->weight_n >= (t->have_scan ? t->scan.n_objects : 0) ?
-		   a->weight : NULL);
+	tree_update(&v->tree, t->have_scan ? &t->scan : NULL, t->scan_no,
+		    v->sort_by_metric && a->weight_n >= (t->have_scan ? t->scan.n_objects : 0) ?
+		    a->weight : NULL, epoch);
 	for (size_t i = 0; a->o.select && t->have_scan && i < v->tree.n; i++)
 		if (v->tree.rows[i].kind == ROW_OBJECT &&
 		    !strcmp(t->scan.objects[v->tree.rows[i].obj].class_name, a->o.select)) {
@@ -197,18 +172,14 @@ static void draw_frame(struct app *a, uint64_t now)
 	cairo_scale(cr, v->scale, v->scale);
 	draw_view(cr, v, now);
 	cairo_destroy(cr);
-	cairo_surface_flush(a->surf);
-	SDL_UpdateTexture(a->tex, NULL, cairo_image_surface_get_data(a->surf),
-			  cairo_image_surface_get_stride(a->surf));
-	SDL_RenderClear(a->ren);
-	SDL_RenderCopy(a->ren, a->tex, NULL, NULL);
-	SDL_RenderPresent(a->ren);
+	display_show(&a->d);
 }
 
 /* One frame: the targets polled (and configured), the input taken, the tree built, drawn. */
 static void frame(struct app *a, uint64_t now)
 {
 	struct view *v = &a->v;
+	phase_begin(&v->phases);
 	for (size_t i = 0; i < v->n_targets; i++) {
 		target_poll(&a->targets[i], now);
 		if (a->o.config && a->o.token)
@@ -224,11 +195,43 @@ static void frame(struct app *a, uint64_t now)
 	target_window_title(t, want, sizeof want);
 	if (strcmp(want, a->title)) {
 		memcpy(a->title, want, sizeof a->title);
-		SDL_SetWindowTitle(a->win, a->title);
+		SDL_SetWindowTitle(a->d.win, a->title);
 	}
 	scripted_keys(a, t);
+	phase_mark(&v->phases, PH_POLL);
 	build_tree(a, t);
+	phase_mark(&v->phases, PH_TREE);
 	draw_frame(a, now);
+	phase_mark(&v->phases, PH_PRESENT);
+}
+
+/* --bench-frames: frame times once samples arrive from the current target and 30 frames
+ * more have passed (the first answers, symbol tables and scans, are the connection's set-up,
+ * not its steady state); a frame from its start to presenting it, the wait between frames
+ * left out. False until it has them all. */
+static bool bench_frame(struct app *a, uint64_t start)
+{
+	static double *ms, (*ph)[PHASES];
+	static int n, warm;
+	static uint64_t samples_at_start;
+	const struct target *t = &a->targets[a->v.current];
+	if (!t->samples_total || warm++ < 30)
+		return false;
+	if (!ms) {
+		ms = calloc((size_t)a->o.bench_frames, sizeof *ms);
+		ph = calloc((size_t)a->o.bench_frames, sizeof *ph);
+		samples_at_start = t->samples_total;
+		if (!ms || !ph)
+			return true;
+	}
+	ms[n] = (double)(kov_now_ns() - start) / 1e6;
+	memcpy(ph[n], a->v.phases.ms, sizeof ph[n]);
+	if (++n < a->o.bench_frames)
+		return false;
+	bench_report("viewer-live", ms, (const double (*)[PHASES])ph, n);
+	printf("viewer-live: objects=%zu tree_rows=%zu samples_during=%llu\n", t->scan.n_objects,
+	       a->v.tree.n, (unsigned long long)(t->samples_total - samples_at_start));
+	return true;
 }
 
 /* Frames until quit, or until --screenshot's time (--click's click first, shot the frame
@@ -240,6 +243,12 @@ static int run(struct app *a)
 	while (!a->quit) {
 		uint64_t now = kov_now_ns();
 		frame(a, now);
+		if (o->bench_frames && bench_frame(a, now))
+			return 0;
+		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
+			SDL_SetWindowSize(a->d.win, o->resize_w, o->resize_h);
+			o->resize_w = 0;
+		}
 		bool due = o->screenshot && now - start >= (uint64_t)(o->after * 1e9);
 		if (due && o->click) {
 			input_click(&a->v, o->click_x, o->click_y);   /* on what was just drawn */
@@ -247,7 +256,7 @@ static int run(struct app *a)
 			continue;
 		}
 		if (due)
-			return screenshot_write(&a->v, a->surf, o->screenshot, o->csv, a->win, now) ? 0 : -1;
+			return screenshot_write(&a->v, a->surf, o->screenshot, o->csv, a->d.win, now) ? 0 : -1;
 		SDL_Delay(30);
 	}
 	return 0;
@@ -262,7 +271,7 @@ int main(int argc, char **argv)
 	int rc = options_parse(argc, argv, &a.o);
 	if (rc)
 		return rc;
-	if (!open_targets(&a) || !open_window(&a))
+	if (!open_targets(&a) || !display_open(&a.d, a.o.w, a.o.h))
 		return 1;
 	if (run(&a) < 0)
 		return 1;
@@ -270,8 +279,6 @@ int main(int argc, char **argv)
 		target_free(&a.targets[i]);
 	tree_free(&a.v.tree);
 	flame_free(&a.v.flame);
-	if (a.surf)
-		cairo_surface_destroy(a.surf);
-	SDL_Quit();
+	display_close(&a.d);
 	return 0;
 }

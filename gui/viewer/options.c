@@ -9,12 +9,14 @@
 
 static const char usage[] =
 	"usage: kov-viewer --target HOST:PORT [--target HOST:PORT ...] [--token T] [--config FILE]\n"
-	"                  [--record FILE] [--size WxH] [--select CLASS]\n"
+	"                  [--record FILE] [--size WxH] [--resize WxH] [--select CLASS]\n"
 	"                  [--view locks|object|flame|callers] [--config-keys KEYS] [--keys KEYS]\n"
 	"                  [--csv FILE] [--hover X,Y] [--click X,Y]\n"
 	"                  [--screenshot FILE.png --after SECONDS]\n"
 	"       kov-viewer --replay FILE [...]\n"
 	"       kov-viewer --bench    (frame time: 10,000 objects, 5 panes of 10 minutes)\n"
+	"       kov-viewer --target HOST:PORT --bench-frames N [...]   (frame times on a live\n"
+	"                 target: N frames once samples arrive, then exits)\n"
 	"\n"
 	"Shows KOV targets: the Kernel Object Tree coloured by samples, metric panes over time\n"
 	"(IPC, measured spin-lock wait, MMU misses, branch mispredictions, lock acquisition\n"
@@ -36,10 +38,12 @@ static const char usage[] =
 	"      in it: click a box to zoom, a box above or Esc to zoom out, / search, W the\n"
 	"      selected object's callers, X hot-swap the selected object to its peer class\n"
 	"      (Counter/DCounter, Warehouse/WarehouseFine, PageViews/PageViewsPerCPU; controller),\n"
-	"      Ctrl-Q quit\n"
+	"      ? the keys over the window, Ctrl-Q quit\n"
+	"--size WxH is the window's first size: the layout follows the window as it is resized.\n"
 	"--view flame|callers opens the flame graph (callers: of the --select'ed object);\n"
 	"--keys types keys once an object is selected, --hover and --click put the pointer\n"
-	"and click (just before the screenshot) at X,Y points, for tests.\n";
+	"and click (just before the screenshot) at X,Y points, --resize WxH resizes the window\n"
+	"after its first frame, for tests.\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -94,6 +98,14 @@ static int parse_checked(struct options *o, const char *a, const char *val)
 		o->after = strtod(val, &end);
 		if (*end || !(o->after > 0) || o->after > 3600)
 			return usage_error("--after needs seconds (0 < S <= 3600)", val);
+	} else if (!strcmp(a, "--bench-frames")) {
+		o->bench_frames = (int)strtol(val, &end, 10);
+		if (*end || o->bench_frames < 20 || o->bench_frames > 100000)
+			return usage_error("--bench-frames needs a count of 20 to 100000", val);
+	} else if (!strcmp(a, "--resize")) {
+		if (sscanf(val, "%dx%d", &o->resize_w, &o->resize_h) != 2 || o->resize_w < 320 ||
+		    o->resize_h < 240 || o->resize_w > 8192 || o->resize_h > 8192)
+			return usage_error("--resize needs WxH, at least 320x240", val);
 	} else if (!strcmp(a, "--size")) {
 		if (sscanf(val, "%dx%d", &o->w, &o->h) != 2 || o->w < 640 || o->h < 400 ||
 		    o->w > 8192 || o->h > 8192)

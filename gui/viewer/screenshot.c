@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "viewer/app.h"
+#include "viewer/layout.h"
 
 bool write_csv(const struct view *v, const char *file, uint64_t now)
 {
@@ -157,12 +158,12 @@ static void report_views(const struct view *v, SDL_Window *win)
 	printf("viewer: machine: cpus_run=%s serial_note=\"%s\"\n",
 	       run ? run : "not-reported", serial ? serial : "");
 	printf("viewer: status: %s\n", t->status);
+	printf("viewer: layout: width=%d height=%d tree_w=%.0f resizes=%zu help_open=%d help_lines=%zu\n",
+	       v->width, v->height, tree_w(v), v->resizes, v->help_open, help_lines());
 	printf("viewer: swaps: marks=%zu drawn=%zu\n", t->n_swaps, v->drawn_swaps);
 	if (v->config.open) {
-		printf("viewer: config: %s\n", v->config.msg);
-		if (v->config.cursor < t->n_cat)
-			printf("viewer: config row: %s basis=%s\n", t->cat[v->config.cursor].name,
-			       kov_event_basis(&t->desc, &t->cat[v->config.cursor]));
+		fflush(stdout);
+		config_report(&v->config, t, stdout);
 	}
 }
 

@@ -52,6 +52,7 @@ void target_take_scan(struct target *t, struct kov_scan *s)
 		kov_scan_free(&t->scan);
 	t->scan = *s;
 	t->have_scan = true;
+	t->scan_no++;
 	for (size_t i = 0; i < t->n_objs; i++) {
 		struct obj_stat *o = &t->objs[i];
 		kov_objname_update(&o->name, &t->scan, o->pid, o->coid, o->gen);

@@ -160,6 +160,36 @@ static void build_rows(struct tree *tr, const struct kov_scan *s, const uint64_t
 	free(seen);
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull;
+}
+
+/* What the rows are built from: the scan (which one, and its number), the filter, the nodes
+ * toggled, the sort's epoch. */
+static uint64_t tree_key(const struct tree *tr, const struct kov_scan *s, uint64_t scan_no,
+			 uint64_t weight_epoch)
+{
+	uint64_t h = mix(mix(mix(14695981039346656037ull, scan_no), (uintptr_t)s), weight_epoch);
+	h = mix(mix(h, s ? s->n_objects : 0), tr->machine_closed);
+	for (const char *c = tr->filter; *c; c++)
+		h = mix(h, (uint8_t)*c);
+	for (size_t i = 0; i < tr->n_open; i++)
+		h = mix(mix(h, tr->open[i].pid), tr->open[i].coid);
+	return mix(h, tr->n_open);
+}
+
+bool tree_update(struct tree *tr, const struct kov_scan *s, uint64_t scan_no, const uint64_t *weight,
+		 uint64_t weight_epoch)
+{
+	uint64_t key = tree_key(tr, s, scan_no, weight_epoch);
+	if (tr->n && key == tr->built_key)
+		return false;
+	tree_build(tr, s, weight);
+	tr->built_key = key;
+	return true;
+}
+
 void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row)
 {
 	if (row >= tr->n || !tr->rows[row].has_children)

@@ -21,6 +21,8 @@
 #include "client/losses.h"
 #include "client/flame.h"
 #include "client/livestacks.h"
+#include "viewer/phase.h"
+#include "kernel/abi/km_abi.h"
 
 #define MAX_TARGETS 4
 #define SERIES_CAP 36000              /* points per series: an hour of 100 ms intervals */
@@ -98,6 +100,7 @@ struct target {
 	uint64_t next_try_ns;
 	struct kov_scan scan;
 	bool have_scan;
+	uint64_t scan_no;                 /* scans taken: the tree is built again from a new one */
 	uint32_t scan_req;
 	uint64_t next_scan_ns;
 	uint32_t sym_req, sym_space;      /* an outstanding SYMBOL_TABLE_GET */
@@ -272,10 +275,17 @@ struct tree {
 	size_t n_open;
 	bool machine_closed;
 	size_t selected, scroll;
+	uint64_t built_key;               /* what the rows were last built from (tree_update) */
 };
 /* weight: per scan object, what to sort a process's objects by (heaviest first); NULL keeps
  * the scan's order. */
 void tree_build(struct tree *tr, const struct kov_scan *s, const uint64_t *weight);
+/* The same, only when something the rows come from changed: the scan (scan_no counts a
+ * target's scans), the filter, the nodes opened or closed, or weight_epoch (a sort by samples
+ * moves on as they arrive). With 10,000 objects a build is about a millisecond; most frames
+ * need none. True when it built. */
+bool tree_update(struct tree *tr, const struct kov_scan *s, uint64_t scan_no, const uint64_t *weight,
+		 uint64_t weight_epoch);
 void tree_toggle(struct tree *tr, const struct kov_scan *s, size_t row);
 void tree_free(struct tree *tr);
 
@@ -288,22 +298,64 @@ double text_fit(cairo_t *cr, double x, double y, double width, const char *font,
 /* Word-wrapped within width; returns the height used. */
 double text_wrap(cairo_t *cr, double x, double y, double width, const char *font, const char *s);
 
-/* ---- config_ui.c ----------------------------------------------------------------------- */
+/* ---- config_ui.c, config_list.c, config_draw.c: the PMU configuration utility ------------ */
+#define CONFIG_SECTIONS 16            /* distinct reasons an event does not count or sample */
+#define CONFIG_ROWS (64 + CONFIG_SECTIONS)
+struct config_row {                   /* a line of the catalogue as listed */
+	bool heading;                     /* a section's heading: the reason, said once */
+	uint8_t section;
+	uint16_t ev;                      /* events: index in the target's catalogue */
+};
+struct config_placed {                /* an event of the group as the planner placed it */
+	char name[PROTO_NAME_MAX + 1];
+	uint8_t pmc;                      /* 0: a software event */
+	bool added;                       /* added by the planner (instructions, cycles) */
+	uint64_t threshold;
+};
 struct config_ui {
 	bool open, sent;
 	struct kov_pmuconf conf;          /* the configuration being built */
 	size_t used;                      /* name slots of conf in use */
 	unsigned group;                   /* the group being edited */
-	size_t cursor;                    /* catalogue entry under the cursor */
+	size_t cursor;                    /* the row under the cursor */
 	char msg[300];                    /* the last reason, refusal or hint */
+	/* The catalogue as listed: a section per reason (section 0: counts and samples here),
+	 * each headed by its reason once; hidden sections list their heading only. */
+	const char *section_why[CONFIG_SECTIONS];   /* into the catalogue's why_not */
+	size_t section_events[CONFIG_SECTIONS];
+	bool section_counts[CONFIG_SECTIONS];   /* its events count here (sampling is what fails) */
+	bool hidden[CONFIG_SECTIONS];
+	size_t n_sections;
+	struct config_row rows[CONFIG_ROWS];
+	size_t n_rows;
+	bool searching;                   /* '/': the search is being typed */
+	char search[48];                  /* rows whose name or description holds it */
+	/* The planner's view of the group being edited, and of the event under the cursor. */
+	struct config_placed placed[KM_MAX_GROUP_EVENTS];
+	unsigned n_placed;
+	char plan_why[300];               /* why the group as it is cannot be planned, or "" */
+	/* The group's hardware events on the catalogue's own processor's counters (a 970's),
+	 * where they are not what counts here (QEMU): each one's counter, or why they do not fit
+	 * together. Events that do not count here may stay in a group as a plan for that
+	 * processor; the planner refuses to send it. */
+	struct config_placed native[KM_MAX_GROUP_EVENTS];
+	unsigned n_native;
+	char native_why[300];
+	const char *native_name;          /* "970" */
+	char verdict[300];                /* the cursor's event with the group: the planner's word */
+	char whatif[300];                 /* the same on the catalogue's own processor's counters */
 };
 void config_open(struct config_ui *ui, const struct target *t);
-/* Keys: 'u'/'d' move, ' ' toggles the event, 't' its threshold, 'g' adds a group, 'l'/'r'
- * switch groups, '+'/'-' move share to or from the next group, '<'/'>' halve or double the
- * slice, 's' saves, '\r' sends, 27 closes. True when the key was the dialog's. */
+/* Keys: 'u'/'d' move, ' ' toggles the event (or the section under a heading), 'h' shows or
+ * hides the section under the cursor, '/' searches (typed characters, 8 erases, '\r' ends,
+ * 27 clears), 't' the event's threshold, 'g' adds a group, 'l'/'r' switch groups, '+'/'-'
+ * move share to or from the next group, '<'/'>' halve or double the slice, 's' saves, '\r'
+ * sends, 27 closes. True when the key was the dialog's. */
 bool config_key(struct config_ui *ui, struct target *t, int key);
 void config_draw(cairo_t *cr, const struct config_ui *ui, const struct target *t, double x,
 		 double y, double w, double h);
+/* The screenshot report's lines about the utility (the tests read them). */
+void config_report(const struct config_ui *ui, const struct target *t, FILE *out);
 
 /* ---- flame_view.c: the flame graph (G) and the selected object's callers (W) ------------ */
 #define FLAME_ZOOM_MAX (PROTO_MAX_CHAIN_DEPTH + 2)
@@ -389,8 +441,13 @@ struct view {
 	size_t drawn_swaps;               /* swap marks drawn on the panes' time axes */
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
+	size_t charts_this_frame;         /* ... in the frame being drawn */
+	int pane_rotor;                   /* the pane whose chart may redraw first this frame */
 	struct flame_ui flame;            /* the flame graph, when open: instead of the panes */
 	cairo_surface_t *frame;           /* the last frame drawn, in pixels (E exports it) */
+	struct phase_clock phases;        /* where the last frame's time went (viewer/phase.h) */
+	bool help_open;                   /* the key-help overlay (?) */
+	size_t resizes;                   /* the window's size changes seen */
 };
 /* The selected row's process and object (flame_view.c), each with a name ("chainbench pid 5",
  * "ChainBench 0xd0000050"): VIEW_SEL_PROCESS and VIEW_SEL_OBJECT say which there are. */
@@ -404,9 +461,16 @@ void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
 
+/* ---- help.c: the key-help overlay (?) ------------------------------------------------- */
+void help_draw(cairo_t *cr, const struct view *v);
+size_t help_lines(void);
+
 /* ---- bench.c --------------------------------------------------------------------------- */
 /* Draws `frames` frames of a model with `objects` objects and history_s seconds of points in
  * every pane, offscreen; prints the frame times. */
 int viewer_bench(int objects, int history_s, int frames, int w, int h);
+/* Prints frame times ms[0..n) (median, p95, max) and the same per phase (ph[f] the phases of
+ * frame f), with the phases' mean in the slowest 5% of the frames (bench_report.c). */
+void bench_report(const char *label, const double *ms, const double (*ph)[PHASES], int n);
 
 #endif

@@ -37,9 +37,24 @@ ok events
 # Each event's basis: instructions measured by the boot probe, the 970's others not counted
 # under QEMU, software events counted by the kernel; and QEMU ignores the freeze of the kernel
 # or user mode, so counts include both.
-out_has '^1 +PM_INST_CMPL +hardware +yes +yes +measured +both '
-out_has '^[0-9]+ +PM_LARX_LSU0 +hardware +no +no +not counted +- +970 event selects counted nothing'
-out_has '^[0-9]+ +SW_HPT_MISS +software +yes +yes +software +both'
+# Listed as perf list does (kovctl events): grouped by what holds here, the reason once as
+# the group's heading, each event with its counters and its description.
+python3 - "$OUT" <<'PY' || { cat "$OUT"; fail "kovctl events: the catalogue's groups"; }
+import re, sys
+text = open(sys.argv[1]).read()
+sections = {m.group(1): m.group(2) for m in re.finditer(r"^(\S[^\n]*)\n((?:  [^\n]*\n)*)", text, re.M)}
+def section(prefix):
+    hits = [body for head, body in sections.items() if head.startswith(prefix)]
+    assert len(hits) == 1, f"{len(hits)} sections start with {prefix!r}"
+    return hits[0]
+here = section("Count and sample here:")
+assert re.search(r"^  PM_INST_CMPL +\[hardware, any PMC, measured, both modes\]\n       Instructions completed$", here, re.M), here
+assert re.search(r"^  SW_HPT_MISS +\[software, both modes\]\n       \S", here, re.M), here
+no = section("Do not count here: 970 event selects counted nothing")
+assert re.search(r"^  PM_LARX_LSU0 +\[hardware, PMC 1,2,5,6\]\n       Load-and-reserve", no, re.M), no
+assert len(re.findall(r"^  PM_", no, re.M)) >= 30, "the 970's events share one heading"
+assert text.count("970 event selects counted nothing") == 1, "the reason is said once"
+PY
 ok events --json
 python3 -c '
 import json, sys

@@ -133,17 +133,17 @@ grep -a -q 'dcid: sleep-lock figures off for pid [0-9]* (one object)' "$LOG" || 
 
 # The configuration utility: the KM's planner refuses an event QEMU cannot count, with the
 # reason; a two-group configuration (instructions sampled, cycles) is sent and started.
-shot 3 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "ddddddddddd " ||
+shot 3 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "/larx"$'\r'" E" ||
 	fail "configuration utility exited $?: $(cat "$OUT")"
 grep -q '^viewer: config: group g1: PM_LARX_LSU0 does not count on this machine' "$OUT" ||
 	fail "the utility did not refuse PM_LARX_LSU0: $(cat "$OUT")"
 # Each event's basis in the utility: PM_LARX_LSU0 is not counted here, PM_INST_CMPL measured.
 grep -q '^viewer: config row: PM_LARX_LSU0 basis=not counted$' "$OUT" ||
 	fail "the utility does not give the event's basis: $(cat "$OUT")"
-shot 2 --target 127.0.0.1:"$PORT" --config-keys "d" || fail "configuration utility exited $?: $(cat "$OUT")"
+shot 2 --target 127.0.0.1:"$PORT" --config-keys "/inst_cmpl" || fail "configuration utility exited $?: $(cat "$OUT")"
 grep -q '^viewer: config row: PM_INST_CMPL basis=measured$' "$OUT" ||
 	fail "PM_INST_CMPL is not shown as measured by the probe: $(cat "$OUT")"
-shot 4 --target 127.0.0.1:"$PORT" --token s3cret --config-keys "d tgu E" ||
+shot 4 --target 127.0.0.1:"$PORT" --token s3cret --config-keys " tg/pm_cyc"$'\r'" E" ||
 	fail "configuration utility exited $?: $(cat "$OUT")"
 cat "$OUT"
 [ "$(field config_sent)" = 1 ] && [ "$(field config_groups)" = 2 ] || fail "the configuration was not sent"
