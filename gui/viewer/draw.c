@@ -22,7 +22,7 @@ void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill
 void draw_view(cairo_t *cr, struct view *v, uint64_t now)
 {
 	double w = v->width / v->scale, h = v->height / v->scale;
-	v->drawn_series = v->drawn_points = v->drawn_swaps = v->charts_this_frame = 0;
+	v->drawn_series = v->drawn_points = v->drawn_swaps = v->drawn_throttles = v->charts_this_frame = 0;
 	draw_rgb(cr, 0xECEEF1);
 	cairo_paint(cr);
 	draw_target_bar(cr, v, w);

@@ -154,31 +154,47 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 		v->drawn_points++;
 }
 
-/* The hot swaps of the window on its time axis (target_swaps.c): a line where each was
- * answered, labelled with the class it went to (crossed out when it was refused). */
+/* One mark on a pane's time axis: a dashed line where it happened, labelled (the label below
+ * the top by `row` lines, left of the line when it would run past the pane); false when it is
+ * older than the window. */
+static bool draw_axis_mark(cairo_t *cr, const struct view *v, double cx, double cy, double cw,
+			   double ch, uint64_t now, uint64_t at, uint32_t rgb, int row, const char *label)
+{
+	double ago = age_s(now, at);
+	if (ago > v->window_s)
+		return false;
+	double px = floor(cx + cw - cw * ago / v->window_s) + 0.5;
+	static const double dash[] = { 3, 2 };
+	cairo_set_dash(cr, dash, 2, 0);
+	draw_rgb(cr, rgb);
+	cairo_set_line_width(cr, 1.5);
+	cairo_move_to(cr, px, cy);
+	cairo_line_to(cr, px, cy + ch);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	double lw = text_width(cr, FONT_SMALL, label);
+	text_draw(cr, px + 3 + lw > cx + cw ? px - 3 - lw : px + 3, cy + 2 + 12 * row, FONT_SMALL, label);
+	return true;
+}
+
+/* The window's hot swaps on its time axis (target_swaps.c), labelled with the class each went
+ * to ("refused" when the object was left as it was), and the changes of the monitor's
+ * sampling periods (target_throttle.c), labelled with the factor from then on. */
 static void draw_swap_marks(cairo_t *cr, struct view *v, double cx, double cy, double cw, double ch,
 			    uint64_t now)
 {
 	const struct target *t = &v->targets[v->current];
+	char label[48];
 	for (size_t i = 0; i < t->n_swaps; i++) {
 		const struct swap_mark *m = &t->swaps[i];
-		double ago = age_s(now, m->at);
-		if (ago > v->window_s)
-			continue;
-		double px = floor(cx + cw - cw * ago / v->window_s) + 0.5;
-		static const double dash[] = { 3, 2 };
-		cairo_set_dash(cr, dash, 2, 0);
-		draw_rgb(cr, m->swapped ? 0xBC4C00 : 0x8C959F);
-		cairo_set_line_width(cr, 1.5);
-		cairo_move_to(cr, px, cy);
-		cairo_line_to(cr, px, cy + ch);
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
-		char label[48];
 		snprintf(label, sizeof label, "%s%s", m->swapped ? "swap: " : "refused: ", m->to);
-		text_draw(cr, px + 3 + text_width(cr, FONT_SMALL, label) > cx + cw ?
-			  px - 3 - text_width(cr, FONT_SMALL, label) : px + 3, cy + 2, FONT_SMALL, label);
-		v->drawn_swaps++;
+		v->drawn_swaps += draw_axis_mark(cr, v, cx, cy, cw, ch, now, m->at,
+						 m->swapped ? 0xBC4C00 : 0x8C959F, 0, label);
+	}
+	for (size_t i = 0; i < t->n_throttles; i++) {
+		const struct throttle_mark *m = &t->throttles[i];
+		snprintf(label, sizeof label, "periods x%u", (unsigned)m->factor);
+		v->drawn_throttles += draw_axis_mark(cr, v, cx, cy, cw, ch, now, m->at, 0x6639BA, 1, label);
 	}
 }
 

@@ -161,6 +161,8 @@ static void report_views(const struct view *v, SDL_Window *win)
 	printf("viewer: layout: width=%d height=%d tree_w=%.0f resizes=%zu help_open=%d help_lines=%zu\n",
 	       v->width, v->height, tree_w(v), v->resizes, v->help_open, help_lines());
 	printf("viewer: swaps: marks=%zu drawn=%zu\n", t->n_swaps, v->drawn_swaps);
+	printf("viewer: throttle: marks=%zu drawn=%zu factor=%u\n", t->n_throttles,
+	       v->drawn_throttles, t->n_throttles ? t->throttles[t->n_throttles - 1].factor : 1);
 	if (v->config.open) {
 		fflush(stdout);
 		config_report(&v->config, t, stdout);

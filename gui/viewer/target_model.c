@@ -205,6 +205,7 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	case PROTO_LOCK_CONTENTION: target_take_locks(t, f, kov_now_ns()); break;
 	case PROTO_INVOCATIONS: on_invocations(t, f); break;
 	case PROTO_SWAPPED: target_take_swapped(t, f); break;
+	case PROTO_THROTTLE: target_take_throttle(t, f); break;
 	default: break;
 	}
 }

@@ -86,6 +86,7 @@ enum conn_state { CONN_IDLE, CONN_UP, CONN_DOWN, CONN_REFUSED, CONN_REPLAY };
                                          its locks' call sites */
 #define LOCK_NAMES 64                 /* kernel locks of no object named by symbol */
 #define SWAP_MARKS 32                 /* hot swaps kept for the time axis and the tree */
+#define THROTTLE_MARKS 32             /* changes of the monitor's sampling periods kept */
 #define MAX_LOCK_ROWS 32              /* locks the lock view lists, the heaviest waits */
 #define FLAME_MAX_STACKS 20000        /* distinct call stacks kept for the flame graph */
 
@@ -154,6 +155,14 @@ struct target {
 		char to[32];
 	} swaps[SWAP_MARKS];
 	size_t n_swaps;
+	/* The monitor's cost bound (pushed THROTTLE, protocol 1.7): each change of the factor its
+	 * sampling periods are multiplied by, the newest last, marked on the time axis
+	 * (target_throttle.c). */
+	struct throttle_mark {
+		uint64_t at;              /* host time it arrived */
+		uint32_t factor, cost_bp, limit_bp;
+	} throttles[THROTTLE_MARKS];
+	size_t n_throttles;
 	uint64_t samples_total, frames, intervals;
 	struct kov_losses losses;         /* lost, dropped, discarded since connected (or in the
 	                                     recording): the top contributors say so */
@@ -199,6 +208,8 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
  * becomes a mark. The newest mark of an object, or NULL. */
 bool target_swap(struct target *t, uint32_t pid, uint64_t coid, const char *cls);
 void target_take_swapped(struct target *t, const struct proto_frame *f);
+/* A pushed THROTTLE (target_throttle.c): marked on the time axis and said in the status line. */
+void target_take_throttle(struct target *t, const struct proto_frame *f);
 const struct swap_mark *target_swap_mark(const struct target *t, uint32_t pid, uint64_t coid);
 /* Asks for the symbols of object (space, coid, gen)'s hottest PCs and its locks' call sites
  * when they are not known yet. */
@@ -439,6 +450,7 @@ struct view {
 	/* what the last frame drew, for --screenshot's report */
 	size_t drawn_rows, drawn_series, drawn_points;
 	size_t drawn_swaps;               /* swap marks drawn on the panes' time axes */
+	size_t drawn_throttles;           /* throttle marks drawn there */
 	char drawn_top[1024];             /* the top contributors' lines, " | " between */
 	size_t charts_drawn;              /* charts redrawn (not painted from the cache), ever */
 	size_t charts_this_frame;         /* ... in the frame being drawn */

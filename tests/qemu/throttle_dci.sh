@@ -3,12 +3,15 @@
 # CPUs' time), so the periods' factor rises; every change reaches a watching client as a
 # THROTTLE event, `kovctl throttle` and /metrics show the factor and each event's period in
 # force (threshold x factor); an observer cannot set the limit, a bad one is refused with a
-# reason; `--limit off` puts the periods back as asked at once. Pings and STOP are timed and
-# printed (make bench reports them; no time is asserted here).
+# reason; `--limit off` puts the periods back as asked at once. On the serial machine a viewer
+# (under Xvfb) watching while the limit is lowered marks the change on its time axis and says
+# it in its status line. Pings and STOP are timed and printed (make bench reports them; no time
+# is asserted here).
 source "$(dirname "$0")/lib.bash"
 KOVCTL=build/host/kovctl
-CONF=$(mktemp) WATCH=$(mktemp)
-trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$CONF" "$WATCH"' EXIT
+VIEWER=build/host/kov-viewer
+CONF=$(mktemp) WATCH=$(mktemp) VOUT=$(mktemp) PNG=$(mktemp --suffix=.png)
+trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$CONF" "$WATCH" "$VOUT" "$PNG"' EXIT
 printf 'slice 10000 us\ngroup flood 100\n  PM_INST_CMPL 1000\n' >"$CONF"
 
 for machine in serial parallel; do
@@ -30,7 +33,7 @@ for machine in serial parallel; do
 		[[ $out == *"--limit needs"* ]] || fail "--limit $bad refused without its reason: $out"
 	done
 	"${K[@]}" --token th configure "$CONF" >/dev/null || fail "configure"
-	"${K[@]}" --token th start --streams samples >/dev/null || fail "start"
+	"${K[@]}" --token th start --streams samples,counts >/dev/null || fail "start"
 	timeout 40 "${K[@]}" watch --seconds 6 >"$WATCH" 2>&1 || { cat "$WATCH"; fail "kovctl watch"; }
 	grep -E ' THROTTLE ' "$WATCH" | head -5
 	grep -qE ' THROTTLE .* factor=([2-9]|[1-9][0-9]+) ' "$WATCH" ||
@@ -43,6 +46,20 @@ for machine in serial parallel; do
 	[ -n "$mf" ] && [ -n "$period" ] && [ "$period" = $((mf * 1000)) ] ||
 		fail "/metrics: factor '$mf' and period in force '$period' disagree"
 	echo "$machine: $("${K[@]}" ping --count 20 | tail -1)"
+	if [ $machine = serial ]; then
+		xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" --target 127.0.0.1:"$PORT" \
+			--screenshot "$PNG" --after 9 >"$VOUT" 2>&1 &
+		viewer=$!
+		sleep 4
+		"${K[@]}" --token th throttle --limit 0.5 >/dev/null || fail "--limit 0.5"
+		wait $viewer || fail "the viewer exited: $(cat "$VOUT")"
+		grep -a '^viewer: \(status\|throttle\)' "$VOUT"
+		grep -aqE '^viewer: throttle: marks=[1-9][0-9]* drawn=[1-9]' "$VOUT" ||
+			fail "no throttle mark on the viewer's time axis: $(cat "$VOUT")"
+		grep -aqE "^viewer: status: sampling periods (x[0-9]+ from now|as configured again)" "$VOUT" ||
+			fail "the viewer's status line does not say the periods changed: $(cat "$VOUT")"
+		python3 tests/qemu/png_check.py "$PNG" 1280 800 || fail "screenshot check"
+	fi
 	start=$(date +%s%N)
 	"${K[@]}" --token th stop >/dev/null || fail "stop"
 	echo "$machine: stop answered in $(( ($(date +%s%N) - start) / 1000000 )) ms"
