@@ -149,8 +149,16 @@ void target_window_title(const struct target *t, char *buf, size_t n)
 		return;
 	}
 	target_cpus_text(&t->desc, cpus, sizeof cpus);
-	snprintf(buf, n, "KOV viewer — %s%s%s · %s · %s", t->host, t->port[0] ? ":" : "", t->port,
-		 t->desc.profile, cpus);
+	/* The monitor's cost bound lengthening the periods is said here, where it stays in view
+	 * while it lasts (target_throttle.c). */
+	const struct throttle_mark *m = t->n_throttles ? &t->throttles[t->n_throttles - 1] : NULL;
+	char bound[96] = "";
+	if (m && m->factor > 1)
+		snprintf(bound, sizeof bound, " · sampling periods x%u: the monitor's cost passed its "
+			 "%u.%02u%% limit", (unsigned)m->factor, (unsigned)(m->limit_bp / 100),
+			 (unsigned)(m->limit_bp % 100));
+	snprintf(buf, n, "KOV viewer — %s%s%s · %s · %s%s", t->host, t->port[0] ? ":" : "", t->port,
+		 t->desc.profile, cpus, bound);
 }
 
 void target_free(struct target *t)

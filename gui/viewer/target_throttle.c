@@ -1,6 +1,6 @@
 /* The monitor's cost bound in the viewer (viewer.h): each pushed THROTTLE (protocol 1.7) is a
- * mark on the panes' time axes, and the status line says what the periods are now and why. */
-#include <stdio.h>
+ * mark on the panes' time axes, and while the periods are lengthened the window's title says
+ * so (target.c); the status line stays the user's own actions'. */
 #include <string.h>
 #include "viewer/viewer.h"
 
@@ -15,13 +15,4 @@ void target_take_throttle(struct target *t, const struct proto_frame *f)
 	}
 	t->throttles[t->n_throttles++] = (struct throttle_mark){ kov_now_ns(), m.factor, m.cost_bp,
 								  m.limit_bp };
-	if (m.factor > 1)
-		snprintf(t->status, sizeof t->status, "sampling periods x%u from now: the monitor cost "
-			 "%u.%02u%% of the CPUs' time, over its limit of %u.%02u%%", (unsigned)m.factor,
-			 (unsigned)(m.cost_bp / 100), (unsigned)(m.cost_bp % 100),
-			 (unsigned)(m.limit_bp / 100), (unsigned)(m.limit_bp % 100));
-	else
-		snprintf(t->status, sizeof t->status, "sampling periods as configured again: the "
-			 "monitor's cost is %u.%02u%% of the CPUs' time", (unsigned)(m.cost_bp / 100),
-			 (unsigned)(m.cost_bp % 100));
 }

@@ -208,7 +208,7 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
  * becomes a mark. The newest mark of an object, or NULL. */
 bool target_swap(struct target *t, uint32_t pid, uint64_t coid, const char *cls);
 void target_take_swapped(struct target *t, const struct proto_frame *f);
-/* A pushed THROTTLE (target_throttle.c): marked on the time axis and said in the status line. */
+/* A pushed THROTTLE (target_throttle.c): marked on the time axis, said in the title. */
 void target_take_throttle(struct target *t, const struct proto_frame *f);
 const struct swap_mark *target_swap_mark(const struct target *t, uint32_t pid, uint64_t coid);
 /* Asks for the symbols of object (space, coid, gen)'s hottest PCs and its locks' call sites

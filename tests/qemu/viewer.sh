@@ -85,7 +85,7 @@ grep -qE '^viewer: top: (.* \| )?SpinBench · spinbench pid [0-9]+( \||$)' "$OUT
 [ "$(field hot_spots)" -ge 1 ] || fail "the selected object's hot spots were not symbolized"
 # The window's title names the target and its CPUs, with how they ran where the kernel could
 # tell (protocol 1.5); a serial machine's lock figures carry its label.
-grep -qE '^viewer: title: KOV viewer — 127\.0\.0\.1:[0-9]+ · smp · [0-9]+ CPUs?(, parallel|, taking turns)?$' "$OUT" ||
+grep -qE '^viewer: title: KOV viewer — 127\.0\.0\.1:[0-9]+ · smp · [0-9]+ CPUs?(, parallel|, taking turns)?( · sampling periods x[0-9]+: the monitor.s cost passed its [0-9.]+% limit)?$' "$OUT" ||
 	fail "the window title does not name the target and its CPUs"
 grep -qE '^viewer: machine: cpus_run=(parallel|unknown serial_note=""|take-turns serial_note="serial machine: [^"]+")' "$OUT" ||
 	fail "the viewer does not say how the CPUs ran"
