@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "proto/proto.h"
+#include "proto/proto_swap.h"
+#include "proto/proto_throttle.h"
 #include "client/scan.h"
 #include "client/lockstat.h"
 
@@ -51,6 +53,10 @@ static void roundtrip(const struct proto_frame *f)
 		struct proto_pmu_config config;
 		struct proto_start start;
 		struct proto_instrument instrument;
+		struct proto_swap swap;
+		struct proto_swapped swapped;
+		struct proto_throttle_set throttle_set;
+		struct proto_throttle throttle;
 	} m;
 	int n;
 #define FIXED(decode, encode, field)                                           \
@@ -75,9 +81,14 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_PMU_CONFIG: FIXED(proto_decode_pmu_config, proto_encode_pmu_config, config); break;
 	case PROTO_START: FIXED(proto_decode_start, proto_encode_start, start); break;
 	case PROTO_INSTRUMENT: FIXED(proto_decode_instrument, proto_encode_instrument, instrument); break;
+	case PROTO_SWAP: FIXED(proto_decode_swap, proto_encode_swap, swap); break;
+	case PROTO_SWAPPED: FIXED(proto_decode_swapped, proto_encode_swapped, swapped); break;
+	case PROTO_THROTTLE_SET: FIXED(proto_decode_throttle_set, proto_encode_throttle_set, throttle_set); break;
+	case PROTO_THROTTLE: FIXED(proto_decode_throttle, proto_encode_throttle, throttle); break;
 	case PROTO_OK:
 	case PROTO_STATUS_GET:
 	case PROTO_WAKEUPS_GET:
+	case PROTO_THROTTLE_GET:
 	case PROTO_CATALOGUE_GET:
 	case PROTO_CONFIG_GET:
 	case PROTO_STOP:
