@@ -1,6 +1,7 @@
 /* Client connections: reading frames, the bounded output queue, errors and cut-offs
  * (dci/client.h). */
 #include "client.h"
+#include "common/lib/bytes.h"
 
 struct daemon_state dcid;
 static const struct client_hooks *hooks;
@@ -286,8 +287,7 @@ static size_t first_frame_left(const struct client *c)
 {
 	if (c->frame_left)
 		return c->frame_left;
-	const uint8_t *p = c->q + c->head;
-	size_t n = 4 + ((size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3]);
+	size_t n = 4 + (size_t)be32_load(c->q + c->head);
 	return n < c->len ? n : c->len;
 }
 

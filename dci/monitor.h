@@ -49,7 +49,6 @@ extern uint8_t monitor_out[PROTO_MAX_FRAME];
 struct throttle_seen {
 	uint64_t seq, windows;
 	uint32_t factor, cost_bp, limit_bp;
-	uint64_t handler_ticks, charged_ticks;
 };
 extern struct throttle_seen throttle_seen;
 /* Charges the daemon's CPU time since its last turn and pushes the factor's changes. */

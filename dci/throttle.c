@@ -34,7 +34,7 @@ static bool throttle_call(uint32_t charge, uint32_t set_limit)
 		       t.limit_bp / 100, t.limit_bp % 100);
 	}
 	throttle_seen = (struct throttle_seen){ io.seq, io.windows, io.factor, io.cost_bp,
-						io.limit_bp, io.handler_ticks, io.other_ticks };
+						io.limit_bp };
 	return true;
 }
 

@@ -22,14 +22,14 @@
 #define KM_RING_INITIAL 1024        /* samples per ring at start */
 #define KM_RING_CAP 16384           /* a ring that loses samples grows up to this */
 #define KM_WALK_DEPTH 16
-#define KM_CHAIN_SLOTS 4096
+#define KM_CHAIN_SLOTS 4096         /* call chains per CPU kept until the drain (2 MiB) */
 /* A PMU handler runs with interrupts off and never waits: a few microseconds even for a
  * 32-frame chain under emulation. One measured longer than this many timebase ticks (128 us
  * at pseries' 512 MHz timebase, 2 ms at a G5's 33 MHz) had its CPU stopped under it (its host
  * thread preempted, or the other CPUs' turn on a serial machine): counting that time as the
  * handler's would charge monitoring for time no CPU spent on it. A power of two: the test is
  * a shift, in the handler. */
-#define KM_HANDLER_CAP_TICKS (1ull << 16)         /* call chains per CPU kept until the drain (2 MiB) */
+#define KM_HANDLER_CAP_TICKS (1ull << 16)
 
 /* The configuration and run state, written only by the KM's system calls (under
  * SVC_LOCK_CONTROL); CPUs pick up a change at their next tick by comparing `epoch`. */

@@ -131,11 +131,6 @@ void km_throttle_tick(struct km_cpu *c, uint64_t now)
 	__atomic_store_n(&thr.busy, 0, __ATOMIC_RELEASE);
 }
 
-uint32_t km_throttle_factor(void)
-{
-	return __atomic_load_n(&thr.factor, __ATOMIC_RELAXED);
-}
-
 /* The charging caller's CPU time since its previous charging call: a new caller (the daemon
  * restarted), or the first call since START, starts a new measure. */
 static uint32_t caller_tid;
