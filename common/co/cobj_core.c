@@ -100,9 +100,12 @@ void *co_root_rep_here(struct co_root *root)
 	unsigned cpu = co_runtime_cpu();
 	unsigned slot = root->kind == CO_PER_CPU_REPS ? cpu : 0;
 	if (!root->reps[slot]) {
-		root->reps[slot] = root->make_rep(root, cpu);
-		if (root->reps[slot] && root->counting)
-			co_count_enable_rep(root->reps[slot], root->cls->nmethods);
+		/* Counting set up before it is published: a swap's forwarded calls read reps[]
+		 * without the lock (cobj_swap.c, rep_of). */
+		void *rep = root->make_rep(root, cpu);
+		if (rep && root->counting)
+			co_count_enable_rep(rep, root->cls->nmethods);
+		__atomic_store_n(&root->reps[slot], rep, __ATOMIC_RELEASE);
 	}
 	return root->reps[slot];
 }

@@ -124,12 +124,16 @@ bool co_stack_inside(uint64_t sp, void *const reps[CO_MAX_CPUS])
 	return true;
 }
 
-/* A single rep that exists is read without the root's lock: forwarded calls come from every
- * thread at once, and on a machine whose CPUs take turns a preempted lock holder would hold
- * them all for its turn. */
+/* A rep that exists is read without the root's lock (reps are only added, under it, while the
+ * root lives): forwarded calls come from every thread at once, and on a machine whose CPUs take
+ * turns the lock's holder, cut off by the round robin, holds the others for whole turns. A
+ * per-CPU object's forwarded calls took the lock each; that starved the first call, through
+ * the miss handler (the same lock), of a thread whose CPU came late: drains of over 10 s on
+ * the serial 4-CPU machine, one call short of done. */
 static void *rep_of(struct co_root *root)
 {
-	void *rep = root->kind == CO_SINGLE_REP ? __atomic_load_n(&root->reps[0], __ATOMIC_ACQUIRE) : 0;
+	unsigned slot = root->kind == CO_PER_CPU_REPS ? co_runtime_cpu() : 0;
+	void *rep = slot < CO_MAX_CPUS ? __atomic_load_n(&root->reps[slot], __ATOMIC_ACQUIRE) : 0;
 	if (rep)
 		return rep;
 	int state = co_runtime_lock(&root->lock);

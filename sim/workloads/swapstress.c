@@ -18,7 +18,7 @@
 #include "common/co/co_swap.h"
 
 /* Per phase: a correctness test, not a latency one. On the serial machine a drain waits for
- * QEMU's round robin (100 ms turns) to reach every adder: up to 1.5 s seen on 4 CPUs. */
+ * QEMU's round robin (100 ms turns) to reach every adder: up to 250 ms seen on 4 CPUs. */
 #define TIMEOUT_NS 10000000000ull
 #define MAX_THREADS 16
 
