@@ -61,7 +61,7 @@ static bool send_chains(struct client *cl, void *ctx)
 	return chains_send(cl, w->index, w->n, w->config_id);
 }
 
-static void push_chained(long n, const struct proto_sample *p, const uint32_t *ids)
+static void push_chained(long n, const struct proto_sample *p)
 {
 	struct proto_builder b;
 	struct proto_samples_head h = { monitor.config_id };
@@ -70,10 +70,7 @@ static void push_chained(long n, const struct proto_sample *p, const uint32_t *i
 	for (long i = 0; i <= n; i++) {
 		int rc = 0;
 		if (i < n) {
-			struct proto_sample q = p[i];
-			q.depth = 0;
-			q.chain_id = ids[i];
-			rc = proto_add_sample_chained(&b, &q);
+			rc = proto_add_sample_chained(&b, &p[i]);
 			if (rc != -PROTO_E_NOSPACE && rc != -PROTO_E_TOO_BIG)
 				continue;
 		}
@@ -106,8 +103,8 @@ static void push_samples(long n)
 	if (unknown)
 		objmap_refresh(fresh);
 	static struct proto_sample wire[SAMPLE_BATCH];
-	static uint32_t ids[SAMPLE_BATCH];
 	bool chained = subscribers_any(AUDIENCE_FROM(4));
+	bool plain = subscribers_any(AUDIENCE_BELOW(4));   /* encoded only for a client that takes it */
 	if (chained)
 		chains_reserve((uint32_t)n);
 	struct proto_builder b;
@@ -115,41 +112,51 @@ static void push_samples(long n)
 	proto_begin_samples(&b, monitor_out, sizeof monitor_out, 0, 0, &h);
 	for (long i = 0; i < n; i++) {
 		const struct km_sample *s = &samples[i];
-		struct proto_sample p = { .timebase = s->timebase, .pc = s->pc, .pid = s->pid,
-					  .tid = s->tid, .cpu = s->cpu, .event = s->event,
-					  .flags = s->flags & (PROTO_SMP_KERNEL | PROTO_SMP_USER |
-							       PROTO_SMP_TRUNCATED | PROTO_SMP_UNCERTAIN |
-							       PROTO_SMP_NO_OBJECT),
-					  .period = s->period };
+		/* Field by field: the record's 128-byte inline chain is never sent from here
+		 * (depth 0), so it is neither cleared nor copied. */
+		struct proto_sample *p = &wire[i];
+		p->timebase = s->timebase;
+		p->pc = s->pc;
+		p->coid = 0;
+		p->gen = 0;
+		p->pid = s->pid;
+		p->tid = s->tid;
+		p->cpu = s->cpu;
+		p->event = s->event;
+		p->flags = s->flags & (PROTO_SMP_KERNEL | PROTO_SMP_USER | PROTO_SMP_TRUNCATED |
+				       PROTO_SMP_UNCERTAIN | PROTO_SMP_NO_OBJECT);
+		p->depth = 0;
+		p->period = s->period;
 		chain_index[i] = 0;
-		ids[i] = chained ? chain_of(s, frames[i], &chain_index[i], &p.flags) : 0;
-		if (!(p.flags & PROTO_SMP_NO_OBJECT)) {
+		p->chain_id = chained ? chain_of(s, frames[i], &chain_index[i], &p->flags) : 0;
+		if (!(p->flags & PROTO_SMP_NO_OBJECT)) {
 			const struct rep_entry *e = objmap_find(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			if (e) {
-				p.coid = e->coid;
-				p.gen = e->gen;
-				p.flags |= (uint16_t)(e->slot << PROTO_REP_SHIFT);
+				p->coid = e->coid;
+				p->gen = e->gen;
+				p->flags |= (uint16_t)(e->slot << PROTO_REP_SHIFT);
 			} else {
 				/* The object is gone (or not scanned yet): say so, never guess. */
-				p.flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;
+				p->flags |= PROTO_SMP_NO_OBJECT | PROTO_SMP_UNCERTAIN;
 				monitor.unresolved++;
 				objmap_note_missed(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			}
 		}
-		wire[i] = p;
-		int rc = proto_add_sample(&b, &p);
+		if (!plain)
+			continue;
+		int rc = proto_add_sample(&b, p);
 		if (rc == -PROTO_E_NOSPACE || rc == -PROTO_E_TOO_BIG) {
 			uint32_t k = proto_builder_count(&b);
 			subscribers_push(AUDIENCE_BELOW(4), monitor_out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
 			proto_begin_samples(&b, monitor_out, sizeof monitor_out, 0, 0, &h);
-			proto_add_sample(&b, &p);
+			proto_add_sample(&b, p);
 		}
 	}
 	uint32_t k = proto_builder_count(&b);
 	if (k)
 		subscribers_push(AUDIENCE_BELOW(4), monitor_out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
 	if (chained)
-		push_chained(n, wire, ids);
+		push_chained(n, wire);
 }
 
 static void tally_periods(long n)
