@@ -111,7 +111,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 	struct view v = { .targets = &t, .n_targets = 1, .window_s = history_s, .scale = 1,
 			  .width = w, .height = h };
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-	double *ms = calloc((size_t)frames, sizeof *ms);
+	double *ms = calloc((size_t)frames, sizeof *ms), *cpu = calloc((size_t)frames, sizeof *cpu);
 	double (*ph)[PHASES] = calloc((size_t)frames, sizeof *ph);
 	/* The first frames, not counted: the first loads the fonts, and the charts are made two
 	 * a frame (their time is printed on its own). */
@@ -130,7 +130,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 		if (f % 3 == 0)
 			for (int p = 0; p < PANES; p++)
 				series_push(&t.pane[p].s, kov_now_ns(), (double)((f * (p + 3)) % 97));
-		uint64_t t0 = kov_now_ns();
+		uint64_t t0 = kov_now_ns(), c0 = bench_thread_cpu_ns();
 		phase_begin(&v.phases);
 		tree_update(&v.tree, &t.scan, 1, NULL, 0);
 		phase_mark(&v.phases, PH_TREE);
@@ -139,13 +139,15 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 		cairo_destroy(cr);
 		cairo_surface_flush(surf);
 		ms[f] = (double)(kov_now_ns() - t0) / 1e6;
+		cpu[f] = (double)(bench_thread_cpu_ns() - c0) / 1e6;
 		memcpy(ph[f], v.phases.ms, sizeof ph[f]);
 	}
-	bench_report("viewer-bench", ms, ph, frames);
+	bench_report("viewer-bench", ms, cpu, ph, frames);
 	printf("viewer-bench: objects=%zu rows=%zu panes=%d history_s=%d points_per_pane=%zu "
 	       "frames=%d size=%dx%d charts_redrawn=%zu\n", t.scan.n_objects, v.tree.n, PANES,
 	       history_s, t.pane[0].s.n, frames, w, h, v.charts_drawn);
 	free(ph);
+	free(cpu);
 	free(ms);
 	cairo_surface_destroy(surf);
 	tree_free(&v.tree);

@@ -209,9 +209,9 @@ static void frame(struct app *a, uint64_t now)
  * more have passed (the first answers, symbol tables and scans, are the connection's set-up,
  * not its steady state); a frame from its start to presenting it, the wait between frames
  * left out. False until it has them all. */
-static bool bench_frame(struct app *a, uint64_t start)
+static bool bench_frame(struct app *a, uint64_t start, uint64_t cpu_start)
 {
-	static double *ms, (*ph)[PHASES];
+	static double *ms, *cpu, (*ph)[PHASES];
 	static int n, warm;
 	static uint64_t samples_at_start;
 	const struct target *t = &a->targets[a->v.current];
@@ -219,16 +219,18 @@ static bool bench_frame(struct app *a, uint64_t start)
 		return false;
 	if (!ms) {
 		ms = calloc((size_t)a->o.bench_frames, sizeof *ms);
+		cpu = calloc((size_t)a->o.bench_frames, sizeof *cpu);
 		ph = calloc((size_t)a->o.bench_frames, sizeof *ph);
 		samples_at_start = t->samples_total;
-		if (!ms || !ph)
+		if (!ms || !cpu || !ph)
 			return true;
 	}
 	ms[n] = (double)(kov_now_ns() - start) / 1e6;
+	cpu[n] = (double)(bench_thread_cpu_ns() - cpu_start) / 1e6;
 	memcpy(ph[n], a->v.phases.ms, sizeof ph[n]);
 	if (++n < a->o.bench_frames)
 		return false;
-	bench_report("viewer-live", ms, (const double (*)[PHASES])ph, n);
+	bench_report("viewer-live", ms, cpu, (const double (*)[PHASES])ph, n);
 	printf("viewer-live: objects=%zu tree_rows=%zu samples_during=%llu\n", t->scan.n_objects,
 	       a->v.tree.n, (unsigned long long)(t->samples_total - samples_at_start));
 	return true;
@@ -241,9 +243,9 @@ static int run(struct app *a)
 	struct options *o = &a->o;
 	uint64_t start = kov_now_ns();
 	while (!a->quit) {
-		uint64_t now = kov_now_ns();
+		uint64_t now = kov_now_ns(), cpu_now = o->bench_frames ? bench_thread_cpu_ns() : 0;
 		frame(a, now);
-		if (o->bench_frames && bench_frame(a, now))
+		if (o->bench_frames && bench_frame(a, now, cpu_now))
 			return 0;
 		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
 			SDL_SetWindowSize(a->d.win, o->resize_w, o->resize_h);

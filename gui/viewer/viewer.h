@@ -482,7 +482,11 @@ size_t help_lines(void);
  * every pane, offscreen; prints the frame times. */
 int viewer_bench(int objects, int history_s, int frames, int w, int h);
 /* Prints frame times ms[0..n) (median, p95, max) and the same per phase (ph[f] the phases of
- * frame f), with the phases' mean in the slowest 5% of the frames (bench_report.c). */
-void bench_report(const char *label, const double *ms, const double (*ph)[PHASES], int n);
+ * frame f), with the phases' mean in the slowest 5% of the frames, and cpu_ms[0..n) (or
+ * nothing, NULL): the drawing thread's own CPU time per frame (bench_report.c). */
+void bench_report(const char *label, const double *ms, const double *cpu_ms,
+		  const double (*ph)[PHASES], int n);
+/* The calling thread's CPU time: a frame's own cost, without the host's other work. */
+uint64_t bench_thread_cpu_ns(void);
 
 #endif
