@@ -71,13 +71,29 @@ def http_touch():
     return True
 
 
+# Observers likewise: one that got no answer to its handshake in 10 s once ended a soak with a
+# traceback, on a host at load 8 (the suite, two hogs and more beside it), with nothing to tell
+# a stalled daemon from a starved machine. Each observer now has a thread and 30 s, its time
+# and any failure are kept, and the controller's stream, which carries a report every 200 ms,
+# records its longest silence: a daemon that stalls silences it too.
+obs_latencies, obs_failures, obs_threads = [], [], []
+
+
 def observer(n):
-    c = k.Conn(dci_port)
-    st, role, reason = c.handshake(minor=3)
-    assert st == 0 and role == 1, (st, role, reason)
-    c.ping(100 + n, n)
-    c.status(200 + n)
-    c.close()
+    t0 = time.time()
+    try:
+        c = k.Conn(dci_port, timeout=30)
+        st, role, reason = c.handshake(minor=3)
+        if st != 0 or role != 1:
+            obs_failures.append("observer %d refused: %r" % (n, (st, role, reason)))
+            return
+        c.ping(100 + n, n)
+        c.status(200 + n)
+        c.close()
+    except (OSError, AssertionError) as e:
+        obs_failures.append("observer %d: %s after %.1f s" % (n, type(e).__name__, time.time() - t0))
+        return
+    obs_latencies.append(time.time() - t0)
 
 
 ctl = k.Conn(dci_port)
@@ -90,6 +106,7 @@ assert k.call(ctl, k.start(3, streams=3, interval_us=200000), 3)[0] == k.OK
 ctl.sock.settimeout(0.2)
 
 start = time.time()
+last_frame, longest_silence = start, 0.0
 memory = []          # (elapsed s, free pages, heap blocks, of them charged to no live process)
 observers = scrapes = pages_ok = pages = 0
 next_obs = next_scrape = next_http = start
@@ -98,11 +115,14 @@ while time.time() - start < seconds:
         fr = ctl.recv_frame()
         assert fr is not None, "the daemon closed the controller's connection"
         tally.add(fr)
+        t = time.time()
+        longest_silence, last_frame = max(longest_silence, t - last_frame), t
     except socket.timeout:
         pass
     now = time.time()
     if now >= next_obs:
-        observer(observers)
+        obs_threads.append(threading.Thread(target=observer, args=(observers,)))
+        obs_threads[-1].start()
         observers += 1
         next_obs = now + 2
     if now >= next_scrape:
@@ -117,7 +137,7 @@ while time.time() - start < seconds:
         http_threads[-1].start()
         next_http = now + 1
 
-for t in http_threads:
+for t in http_threads + obs_threads:
     t.join()
 pages_ok = len(http_latencies)
 
@@ -145,6 +165,10 @@ dropped = int(flat["kov_dci_frames_dropped_total"])
 
 print("soak: %d s, %d observers, %d scrapes, httpd %d/%d pages" %
       (seconds, observers, scrapes, pages_ok, pages))
+if obs_latencies:
+    print("soak: observers answered %d of %d, the slowest in %.3f s; the controller's stream was "
+          "silent for %.3f s at most" % (len(obs_latencies), observers, max(obs_latencies),
+                                         longest_silence))
 if http_latencies:
     print("soak: httpd answers took %.3f s at most, %d of them over 5 s" %
           (max(http_latencies), sum(1 for t in http_latencies if t > 5)))
@@ -186,5 +210,6 @@ block_slack = max(64, kernel_first // 100)
 assert pages_last >= pages_first - 256, "free pages drifted down: %d -> %d" % (pages_first, pages_last)
 assert kernel_last <= kernel_first + block_slack, \
     "heap blocks charged to no live process drifted up: %d -> %d" % (kernel_first, kernel_last)
+assert not obs_failures and len(obs_latencies) == observers, "observers: %s" % "; ".join(obs_failures)
 assert not http_port or pages_ok == pages, "httpd answered %d of %d: %s" % (pages_ok, pages, "; ".join(http_failures))
 print("soak: passed")

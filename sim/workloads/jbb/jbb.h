@@ -45,6 +45,8 @@ struct jbb_config {
 	int warehouses, terminals, seconds;
 	volatile int hot;                  /* changes to hot2 after phase seconds (0: never) */
 	int phase, hot2;
+	volatile int think;                /* ms each terminal waits between transactions: 0, */
+	int think2;                        /* then think2 from the phase on (demand falls) */
 	long transactions;
 	int delay;
 	bool fine, brand_flag;

@@ -43,13 +43,15 @@ static void options(int argc, char **argv)
 			cfg.phase = (int)v;
 		else if (number(a, "hot2", 0, 100, &v))
 			cfg.hot2 = (int)v;
+		else if (number(a, "think2", 0, 1000, &v))
+			cfg.think2 = (int)v;
 		else if (!strcmp(a, "locks=coarse") || !strcmp(a, "locks=fine"))
 			cfg.fine = a[6] == 'f';
 		else if (!strcmp(a, "brand=scan") || !strcmp(a, "brand=flag"))
 			cfg.brand_flag = a[6] == 'f';
 		else {
 			printf("jbb: unknown option '%s' (warehouses= terminals= hot= seconds= "
-			       "transactions= delay= locks=coarse|fine brand=scan|flag phase= hot2=)\n", a);
+			       "transactions= delay= locks=coarse|fine brand=scan|flag phase= hot2= think2=)\n", a);
 			exit(2);
 		}
 	}
@@ -85,10 +87,13 @@ void jbb_report(void)
 	uint64_t all = k[0] + k[1] + k[2];
 	bool done = (cfg.transactions && (long)all >= cfg.transactions) ||
 		    (cfg.seconds && t - start >= (uint64_t)cfg.seconds * 1000000000ull);
-	if (cfg.phase && cfg.hot != cfg.hot2 && t - start >= (uint64_t)cfg.phase * 1000000000ull) {
+	static bool phase2;
+	if (cfg.phase && !phase2 && t - start >= (uint64_t)cfg.phase * 1000000000ull) {
+		phase2 = true;
 		cfg.hot = cfg.hot2;
-		printf("jbb: phase 2 at t=%lu ms: %d%% to warehouse 0\n", (unsigned long)((t - start) / 1000000),
-		       cfg.hot);
+		cfg.think = cfg.think2;
+		printf("jbb: phase 2 at t=%lu ms: %d%% to warehouse 0, %d ms between a terminal's "
+		       "transactions\n", (unsigned long)((t - start) / 1000000), cfg.hot, cfg.think);
 	}
 	if (t - tick >= 1000000000ull || (done && t > tick)) {
 		printf("jbb: t=%lu ms tps=%lu\n", (unsigned long)((t - start) / 1000000),

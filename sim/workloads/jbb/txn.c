@@ -1,5 +1,6 @@
 /* The three transactions and the terminals that run them (jbb.h). */
 #include "jbb.h"
+#include <socket.h>
 
 uint64_t jbb_random(uint64_t *s)
 {
@@ -79,5 +80,9 @@ void terminal_run(void *arg)
 		t->done[k]++;
 		if (t->id == 0 && n % 64 == 0)
 			jbb_report();
+		if (cfg.think) {   /* a terminal's user thinking: asleep, no CPU, no calls */
+			struct pollfd none = { -1, 0, 0 };
+			poll(&none, 1, cfg.think);
+		}
 	}
 }
