@@ -1,5 +1,7 @@
 # KOV build. Everything goes to build/; `make help` lists the targets.
-#   make        kernel image (build/kov.elf, build/kov.bin) and host tools (build/host/)
+#   make        kernel image (build/kov.elf, build/kov.bin), its boot CD and host tools (build/host/)
+#   make image  the boot CD of a real Power Mac G5 (build/kov.iso, scripts/mkimage); sim/run
+#               --profile g5 --cdrom build/kov.iso boots it through OpenBIOS, no -kernel
 #   make test   set-up, build, all tests; ends with "N passed, N failed" (QEMU tests on the
 #               serial machine; KOV_MACHINE=parallel on the parallel one, a host thread per CPU)
 #   make test-loaded  the same while LOAD_HOGS (2) CPU-bound processes run beside it, as on a
@@ -82,8 +84,8 @@ HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 # Libraries the client code links with: JSON through Debian's jansson.
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 
-.PHONY: test-loaded all kernel host unit-tests test run bench peer-bench case-study eval soak setup clean help
-all: kernel host unit-tests
+.PHONY: test-loaded all kernel image host unit-tests test run bench peer-bench case-study eval soak setup clean help
+all: kernel image host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
 host: $(HOST_TOOLS)
@@ -147,6 +149,13 @@ $(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(B)/host/mksyms
 $(B)/kov.bin: $(B)/kov.elf
 	@$(OBJCOPY) -O binary $< $@
 	@size=$$(stat -c %s $@); [ $$size -le 4194304 ] || { echo "kov.bin is $$size bytes; pseries -bios takes at most 4 MiB"; exit 1; }
+
+# The boot CD: the kernel in a 32-bit ELF (what Open Firmware loads; also the file a network
+# boot serves) and a CHRP boot script on an ISO 9660/HFS hybrid (scripts/mkimage says why).
+image: $(B)/kov.iso
+$(B)/kov.iso: $(B)/kov.bin scripts/mkimage
+	@CROSS=$(CROSS) scripts/mkimage $(B)/kov.bin $(B)/kov-of.elf $@
+	@echo "  ISO $@"
 
 # The minimal guest that shows QEMU's H_CEDE race (tools/qemu-cede-race/run), with and
 # without the hypervisor watchdog that rescues it.

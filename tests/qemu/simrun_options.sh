@@ -18,6 +18,10 @@ check "--forward takes HOST:GUEST" --forward 8080:0
 check "--forward takes HOST:GUEST" --forward 80:80 --forward x:1
 check "unknown option '--frobnicate'" --frobnicate
 check "option --profile needs a value" --profile
+check "--cdrom, --disk and --pmu are for the g5 profile" --cdrom build/kov.iso
+check "one boot image: --cdrom or --disk" --profile g5 --cdrom build/kov.iso --disk build/kov.iso
+check "no --append, --workload or --run" --profile g5 --cdrom build/kov.iso --append hz=250
+check "no boot image 'nowhere.iso'" --profile g5 --cdrom nowhere.iso
 sim/run --help | grep -q -- '--profile smp' || { echo "FAIL: --help"; exit 1; }
 sim/run --help | grep -q -- '--forward HOST:GUEST' || { echo "FAIL: --help lacks --forward"; exit 1; }
 echo "all bad options refused"
