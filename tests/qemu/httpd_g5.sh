@@ -13,6 +13,6 @@ python3 tests/qemu/httpd_check.py "$HTTP" sim/workloads/httpd/www || fail "httpd
 for ka in "" -k; do
 	ab $ka -q -n 1000 -c 8 "http://127.0.0.1:$HTTP/" >"$OUT" 2>&1 || { cat "$OUT"; fail "ab $ka failed"; }
 	grep -q '^Complete requests: *1000$' "$OUT" && grep -q '^Failed requests: *0$' "$OUT" \
-		|| { cat "$OUT"; fail "ab $ka -n 1000 -c 8 on g5"; }
+		|| { cat "$OUT"; fail "ab $ka -n 1000 -c 8 on g5: $(grep -E '^(Complete|Failed) requests|Connect:|Receive:|Length:|Exceptions:|apr_' "$OUT" | tr -s ' ' | tr '\n' ';')"; }
 	echo "g5: ab $ka -n 1000 -c 8: $(grep -E '^Requests per second' "$OUT")"
 done

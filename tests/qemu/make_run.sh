@@ -17,9 +17,12 @@ rc=$?
 tr -d '\r' <"$LOG" >"$OUT" && cp "$OUT" "$LOG"
 [ $rc = 0 ] || fail "KOV_RUN_SECONDS=6 sim/demo exited $rc"
 expect '^kov: ready profile=smp cpus=4 '
-expect '^KOV: ready: .*kovctl ping answered'
+# sim/demo's own lines share the terminal with the target's console, which QEMU writes
+# directly: one can land in the middle of a console line ("dcid: client 1 cKOV: ready: ...",
+# beside a loaded test suite), so they are looked for anywhere in a line.
+expect 'KOV: ready: .*kovctl ping answered'
 expect '^sleepbench: alive after [0-9]+ s: [0-9]+ acquisitions'
-expect '^KOV: 6 s up; stopping the target'
+expect 'KOV: 6 s up; stopping the target'
 pgrep -f "hostfwd=tcp:127.0.0.1:$PORT-" >/dev/null && fail "QEMU still runs after sim/demo stopped"
 
 # Console attached, viewer open; QEMU killed from outside: sim/demo ends and closes the viewer.
@@ -36,8 +39,8 @@ qemu=$(pgrep -f "hostfwd=tcp:127.0.0.1:$PORT-") || fail "cannot find the demo's 
 kill -9 $qemu
 for ((i = 0; i < 100; i++)); do kill -0 "$DEMO" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$DEMO" 2>/dev/null && fail "sim/demo still runs 10 s after QEMU was killed"
-expect '^KOV: the target stopped'
-expect '^KOV: closing the viewer'
+expect 'KOV: the target stopped'
+expect 'KOV: closing the viewer'
 for ((i = 0; i < 50; i++)); do kill -0 "$viewer" 2>/dev/null || break; sleep 0.1; done   # SIGTERM takes a moment
 kill -0 "$viewer" 2>/dev/null && fail "the viewer (pid $viewer) was left open"
 DEMO=
