@@ -9,6 +9,7 @@ void monitor_poll(uint64_t now)
 {
 	if (!monitor.streams)
 		return;
+	throttle_mark();
 	samples_drain();
 	throttle_poll();
 	if (now < monitor.next_interval_ns)

@@ -51,7 +51,9 @@ struct throttle_seen {
 	uint32_t factor, cost_bp, limit_bp;
 };
 extern struct throttle_seen throttle_seen;
-/* Charges the daemon's CPU time since its last turn and pushes the factor's changes. */
+/* The daemon's drain is measured from throttle_mark to throttle_poll, which charges its CPU
+ * time to the monitor's cost bound and pushes the factor's changes. */
+void throttle_mark(void);
 void throttle_poll(void);
 
 /* ---- the object map (objmap.c) ---------------------------------------------------------- */

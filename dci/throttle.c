@@ -1,6 +1,6 @@
 /* The monitor's cost bound seen from the daemon (proto/proto_throttle.h): each turn of the
- * loop while monitoring, the daemon charges its own CPU time to the KM's throttle (its drains,
- * encoding and sending are monitoring's cost) and pushes every change of the periods' factor
+ * loop while monitoring, the daemon charges the CPU time of its drain to the KM's throttle (the
+ * samples' draining, encoding and sending are sampling's cost; its other work is not) and pushes every change of the periods' factor
  * to the 1.7 subscribers as THROTTLE; THROTTLE_GET and THROTTLE_SET are answered here. */
 #include "dispatch.h"
 #include "monitor.h"
@@ -38,9 +38,14 @@ static bool throttle_call(uint32_t charge, uint32_t set_limit)
 	return true;
 }
 
+void throttle_mark(void)
+{
+	throttle_call(KM_THROTTLE_MARK, KM_THROTTLE_KEEP);
+}
+
 void throttle_poll(void)
 {
-	throttle_call(1, KM_THROTTLE_KEEP);
+	throttle_call(KM_THROTTLE_CHARGE, KM_THROTTLE_KEEP);
 }
 
 static void answer(struct client *c, uint32_t req)

@@ -131,16 +131,19 @@ void km_throttle_tick(struct km_cpu *c, uint64_t now)
 	__atomic_store_n(&thr.busy, 0, __ATOMIC_RELEASE);
 }
 
-/* The charging caller's CPU time since its previous charging call: a new caller (the daemon
- * restarted), or the first call since START, starts a new measure. */
+/* The charging caller's CPU time since its mark (or its previous charge): a new caller (the
+ * daemon restarted), or the first call since START, starts a new measure. The daemon marks
+ * before its drain and charges after it: what it does besides (answering a viewer's symbol
+ * tables and scans, the counting and lock streams) does not shrink with longer sampling
+ * periods, so charging it could only push the factor up for nothing. */
 static uint32_t caller_tid;
 static uint64_t caller_at;
 
-static void charge_caller(void)
+static void charge_caller(uint32_t how)
 {
 	uint32_t me = svc_running().tid;
 	uint64_t now = svc_thread_cpu_ticks();
-	if (me == caller_tid)
+	if (how == KM_THROTTLE_CHARGE && me == caller_tid)
 		km_throttle_charge(now - caller_at);
 	caller_tid = me;
 	caller_at = now;
@@ -173,8 +176,10 @@ long km_throttle_call(struct km_throttle_io *io)
 {
 	if (io->set_limit != KM_THROTTLE_KEEP && io->set_limit > THROTTLE_MAX_LIMIT_BP)
 		return -KOV_EINVAL;
+	if (io->charge > KM_THROTTLE_MARK)
+		return -KOV_EINVAL;
 	if (io->charge)
-		charge_caller();
+		charge_caller(io->charge);
 	int irq = hold();
 	if (io->set_limit != KM_THROTTLE_KEEP) {
 		thr.policy.limit_bp = io->set_limit;

@@ -265,6 +265,8 @@ struct km_state {
  * period by a factor (a power of two), back to 1 when the cost falls. Each change is an event,
  * numbered from 1. */
 #define KM_THROTTLE_KEEP 0xFFFFFFFFu   /* set_limit: leave the limit as it is */
+#define KM_THROTTLE_CHARGE 1u          /* charge: the caller's CPU time since its mark */
+#define KM_THROTTLE_MARK 2u            /* charge: measure the caller's CPU time from here */
 #define KM_THROTTLE_EVENTS 16          /* events returned per call at most */
 struct km_throttle_event {
 	uint64_t seq;               /* numbers the changes since boot, from 1 */
@@ -275,9 +277,10 @@ struct km_throttle_event {
 	uint32_t pad;
 };
 struct km_throttle_io {
-	uint32_t charge;            /* in: 1: the calling thread's CPU time since its previous
-	                               charging call is monitoring's cost (the daemon: its drains,
-	                               encoding and sending); 0: nothing is charged */
+	uint32_t charge;            /* in: KM_THROTTLE_MARK: the calling thread's CPU time is
+	                               measured from here; KM_THROTTLE_CHARGE: its CPU time since
+	                               its mark (or its previous charge) is monitoring's cost (the
+	                               daemon: its drains, encoding and sending); 0: neither */
 	uint32_t pad0;
 	uint64_t since;             /* in: return the events numbered after this */
 	uint32_t set_limit;         /* in: KM_THROTTLE_KEEP, or the new limit in basis points

@@ -848,7 +848,7 @@ static void throttle_poll(struct throttle_watch *w)
 {
 	collect_samples();
 	collect_counts();
-	struct km_throttle_io io = { .charge = 1, .since = w->since, .set_limit = KM_THROTTLE_KEEP };
+	struct km_throttle_io io = { .charge = KM_THROTTLE_CHARGE, .since = w->since, .set_limit = KM_THROTTLE_KEEP };
 	km_throttle(&io);
 	for (uint32_t i = 0; i < io.n_events; i++) {
 		const struct km_throttle_event *e = &io.events[i];
