@@ -9,13 +9,7 @@
 # tests/unit/test_optimizer.c).
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/swap_lib.bash"
-PORT=$(free_port)
-boot_bg --parallel --cpus 2 --port "$PORT" --timeout 100 --append "dci.token=s3cret" \
-	--workload "jbb:hot=100:terminals=6:warehouses=2:seconds=40:locks=coarse"
-trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
-wait_for '^dcid: listening' 40
-wait_for '^jbb: t=[0-9]+ ms tps=[1-9]' 30
-hot=$(grep -a '^jbb: warehouse 0 (hot) is object' "$LOG" | tr -d '\r' | sed 's/.* object //')
+boot_hot_jbb 100 seconds=40
 ctl --json optimize --seconds 20
 cat "$OUT"
 [ "$RC" = 0 ] || fail "optimize exited $RC"

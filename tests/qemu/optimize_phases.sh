@@ -10,13 +10,7 @@
 # measured by sim/case-study-swap (docs/case-study.md).
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/swap_lib.bash"
-PORT=$(free_port)
-boot_bg --parallel --cpus 2 --port "$PORT" --timeout 110 --append "dci.token=s3cret" \
-	--workload "jbb:hot=100:terminals=6:warehouses=2:seconds=62:locks=coarse:phase=30:hot2=100:think2=50"
-trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
-wait_for '^dcid: listening' 40
-wait_for '^jbb: t=[0-9]+ ms tps=[1-9]' 30
-hot=$(grep -a '^jbb: warehouse 0 (hot) is object' "$LOG" | tr -d '\r' | sed 's/.* object //')
+boot_hot_jbb 110 seconds=62:phase=30:hot2=100:think2=50
 k scan --json
 jbb=$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))

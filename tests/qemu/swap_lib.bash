@@ -9,6 +9,19 @@ k() { "$KOVCTL" --target "127.0.0.1:$PORT" --timeout 15 "$@" >"$OUT" 2>&1; RC=$?
 ctl() { k --token s3cret "$@"; }
 out_has() { grep -qE -- "$1" "$OUT" || { cat "$OUT"; fail "expected /$1/ from kovctl"; }; }
 
+# jbb's structural hot spot on the parallel machine (optimize_jbb.sh, optimize_phases.sh): every
+# transaction on warehouse 0, a coarse Warehouse, 6 terminals on 2 CPUs, plus jbb-options;
+# booted and running, with hot set to warehouse 0's COID.
+boot_hot_jbb() { # timeout jbb-options
+	PORT=$(free_port)
+	boot_bg --parallel --cpus 2 --port "$PORT" --timeout "$1" --append "dci.token=s3cret" \
+		--workload "jbb:hot=100:terminals=6:warehouses=2:locks=coarse:$2"
+	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"' EXIT
+	wait_for '^dcid: listening' 40
+	wait_for '^jbb: t=[0-9]+ ms tps=[1-9]' 30
+	hot=$(grep -a '^jbb: warehouse 0 (hot) is object' "$LOG" | tr -d '\r' | sed 's/.* object //')
+}
+
 # Sets pid and coid to those of the Counter swapstress serves (it may be a DCounter by now).
 swapstress_counter() {
 	k scan --json
