@@ -1,6 +1,9 @@
 # Slow clients on the metrics port do not stall the daemon: while sampling streams to a client,
 # two clients open /metrics and send "GET /metr" without ever finishing their request (and
-# open a new connection whenever one is closed). The DCI ping's median stays under 5 ms, the
+# open a new connection whenever one is closed). DCI pings are not held up by them: no ping
+# waits anywhere near a request's 5 s deadline (what a daemon blocked on a slow client would
+# make it wait), and their median stays within what the pings before measured on the same host
+# (twice that and 2 ms: the host's load moves both, a slow client only the second), the
 # stream loses no samples (no LOST_SAMPLES from the target's rings, no DROPPED from the
 # client's queue), a normal scrape is still answered, and the slow clients are closed at their
 # deadline with 408. The samples come from spinbench working a third of the time (10 ms rounds,
@@ -33,7 +36,7 @@ def pings(n, first):
         rtts.append((time.perf_counter() - t0) * 1000)
         assert fr[0] == k.PONG, fr
         time.sleep(0.05)
-    return statistics.median(rtts)
+    return statistics.median(rtts), max(rtts)
 
 def scrape():
     s = socket.create_connection(("127.0.0.1", mport), timeout=20)
@@ -47,7 +50,7 @@ def scrape():
     s.close()
     return data
 
-before = pings(40, 100)
+before, before_max = pings(40, 100)
 stop = False
 answers = []
 def slowloris():
@@ -70,16 +73,17 @@ slow = [threading.Thread(target=slowloris) for i in range(2)]
 for t in slow:
     t.start()
 time.sleep(0.5)
-during = pings(150, 1000)
+during, during_max = pings(150, 1000)
 body = scrape()
 stop = True
 for t in slow:
     t.join()
 assert body.startswith(b"HTTP/1.1 200 OK\r\n") and b"kov_cpus 2" in body, body[:200]
-print("ping median %.2f ms before, %.2f ms with two slow metrics clients; %d samples, "
-      "%d lost, %d frames dropped; the slow clients were answered %s" %
-      (before, during, tally.samples, tally.lost, tally.dropped_frames, answers))
-assert during < 5.0, "ping median %.2f ms with slow metrics clients" % during
+print("ping median %.2f ms (max %.1f) before, %.2f ms (max %.1f) with two slow metrics clients; "
+      "%d samples, %d lost, %d frames dropped; the slow clients were answered %s" %
+      (before, before_max, during, during_max, tally.samples, tally.lost, tally.dropped_frames, answers))
+assert during_max < 2500, "a ping waited %.0f ms: held up by a slow metrics client" % during_max
+assert during < 2 * before + 2, "ping median %.2f ms with slow metrics clients, %.2f ms before" % (during, before)
 assert tally.samples > 0, "no samples streamed"
 assert tally.lost == 0 and tally.dropped_frames == 0, (tally.lost, tally.dropped_frames)
 assert answers and all(a.startswith(b"HTTP/1.1 408 ") for a in answers), answers

@@ -25,12 +25,17 @@ for to in WarehouseFine Warehouse WarehouseFine; do
 	k scan --pid "$pid" --class "$to"
 	grep -q "$hot" "$OUT" || { cat "$OUT"; fail "the scan does not show $hot as a $to"; }
 done
-k --json top --metric spinlock --seconds 3 --n 3
+# Half of all transactions go to the hot warehouse, so its locks count the most contentions.
+# (The ranking by wait time is the host's: a lock holder the host stops for 300 ms gives one
+# contention of another object more wait than the warehouse's hundreds.)
+k --json top --metric spinlock --seconds 3 --n 10
 python3 -c '
 import json, sys
 rows = json.load(open(sys.argv[1]))["objects"]
-assert rows and rows[0]["coid"] == sys.argv[2] and rows[0]["class"] == "WarehouseFine", rows[:2]
-print("top by spinlock after the swaps:", rows[0]["class"], rows[0]["coid"])' "$OUT" "$hot" \
+assert rows, "no lock figures"
+most = max(rows, key=lambda r: r["contentions"])
+assert most["coid"] == sys.argv[2] and most["class"] == "WarehouseFine", (most, rows[:3])
+print("most contended after the swaps:", most["class"], most["coid"], most["contentions"], "contentions")' "$OUT" "$hot" \
 	|| { cat "$OUT"; fail "the lock figures after the swap"; }
 wait_for '^jbb: done' 60
 expect '^jbb: payments: every warehouse.s year-to-date equals what its payers paid$'

@@ -4,33 +4,9 @@
 # where the target counts their events (configured and started by the viewer itself with the
 # controller token) and attributed samples, the selected object's samples and symbolized hot
 # spots; panes it cannot count say so instead of drawing zeros. A target that is not there: the viewer still draws, says so, and exits cleanly.
-# Usage errors exit 2. Against lockbench on 4 CPUs (eight LockObj, one hot): the spin pane
-# plots the measured wait, the lock view's heaviest lock is the hot object's, F turns full
-# counting on and the acquisition pane gets software counts, the selected object shows its
-# lock with the call site symbolized.
+# Usage errors exit 2. The lock view against lockbench is viewer_locks.sh.
 source "$(dirname "$0")/lib.bash"
-
-# The viewer built with ASan and UBSan when make test built it (tests/fuzz/fuzz.mk): a memory
-# error or undefined behaviour fails the run. Leaks are not checked here: SDL, fontconfig and
-# the X libraries keep allocations until exit (the client code's leaks are checked by the
-# sanitized unit tests).
-VIEWER=build/asan/kov-viewer
-[ -x "$VIEWER" ] && export ASAN_OPTIONS=detect_leaks=0 || VIEWER=build/host/kov-viewer
-[ -x "$VIEWER" ] || fail "$VIEWER is not built"
-OUT=$(mktemp) PNG=$(mktemp --suffix=.png) CONF=$(mktemp) REC=$(mktemp)
-trap 'rm -f "$LOG" "$OUT" "$PNG" "$CONF" "$REC"' EXIT
-
-shot() { # seconds viewer-args...
-	local after=$1; shift
-	xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" "$@" --screenshot "$PNG" --after "$after" >"$OUT" 2>&1
-}
-
-# The PNG is width x height and not blank: its pixels take many values.
-png_ok() { # width height
-	python3 tests/qemu/png_check.py "$PNG" "$1" "$2" || fail "screenshot check: $(cat "$OUT")"
-}
-
-field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$OUT"; }
+source "$(dirname "$0")/viewer_lib.bash"
 
 # Usage errors.
 "$VIEWER" >/dev/null 2>&1; [ $? = 2 ] || fail "no --target must be a usage error"
@@ -173,56 +149,3 @@ grep -q '^viewer: pane "Spin-lock wait" available=1 points=[1-9].*over 1 CPU.s t
 head -c 300 "$REC" >"$CONF"
 "$VIEWER" --replay "$CONF" >"$OUT" 2>&1; [ $? = 1 ] && grep -q 'damaged' "$OUT" ||
 	fail "a damaged recording must be refused: $(cat "$OUT")"
-
-# Measured contention: lockbench, 4 threads on 4 CPUs, eight LockObj, the hot one holding its
-# lock 10 times longer; the viewer configures, starts (with the lock stream) and, with F on
-# the first LockObj, counts every acquisition of its lock.
-PORT=$(free_port)
-boot_bg --cpus 4 --port "$PORT" --timeout 90 --append "dci.token=s3cret" --workload lockbench:long:4:8:14:1
-trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG" "$OUT"* "$PNG" "$CONF" "$REC"' EXIT
-wait_for '^dcid: listening' 40
-wait_for '^lockbench: running' 30
-printf 'group main 100\n  PM_INST_CMPL 100003\n  PM_CYC\n' >"$CONF"
-shot 7 --target 127.0.0.1:"$PORT" --token s3cret --config "$CONF" --view locks --select LockObj --keys f ||
-	fail "lock view exited $?: $(cat "$OUT")"
-cat "$OUT"
-png_ok 1280 800
-cp "$OUT" "$OUT.locks"
-grep -a -q 'dcid: full lock counting on for pid [0-9]* (one object)' "$LOG" || fail "F: INSTRUMENT not sent"
-shot 4 --target 127.0.0.1:"$PORT" --token s3cret --select LockObj || fail "selected LockObj exited $?: $(cat "$OUT")"
-cat "$OUT"
-png_ok 1280 800
-wait_for '^lockbench: done' 30
-tr -d '\r' <"$LOG" >"$LOG.c" && mv "$LOG.c" "$LOG"
-python3 - "$LOG" "$OUT.locks" "$OUT" <<'PY' || fail "the viewer's lock figures disagree with lockbench"
-import re, sys
-log, locks, sel = (open(f, errors="replace").read() for f in sys.argv[1:4])
-hot = re.search(r"^lockbench: object \d+ lock=(0x[0-9a-f]+) rep=\S+ hot=1 ", log, re.M)
-assert hot, "lockbench printed no truth"
-hot = int(hot.group(1), 16)
-def pane(text, title):
-    m = re.search(r'^viewer: pane "%s" available=1 points=(\d+) last=(\S+) max=(\S+)' % re.escape(title), text, re.M)
-    assert m, f"no {title} pane in the report"
-    return int(m.group(1)), float(m.group(2)), float(m.group(3))
-# The spin pane: points of measured wait, some of them above zero (four threads contend).
-n, last, top = pane(locks, "Spin-lock wait")
-assert n >= 20 and top > 0, f"spin pane: {n} points, largest {top}"
-# The lock view: the hot object's lock first, as LockObj of lockbench, the eight listed.
-m = re.search(r"^viewer: locks: rows=(\d+) hidden=(\d+) top: (0x[0-9a-f]+) spin LockObj 0x[0-9a-f]+ lockbench \d+ wait=(\d+)", locks, re.M)
-assert m, "the lock view's report has no LockObj row first"
-assert int(m.group(1)) >= 8, f"the lock view lists {m.group(1)} locks, lockbench has 8"
-assert int(m.group(3), 16) == hot, f"the lock view's heaviest is {m.group(3)}, lockbench's hot lock {hot:#x}"
-assert int(m.group(4)) > 0
-# On a serial machine the spin pane's figures say so (the lock view and panels too).
-if re.search(r'^viewer: machine: cpus_run=take-turns ', locks, re.M):
-    assert re.search(r'^viewer: pane "Spin-lock wait" .*subtitle="serial machine: ', locks, re.M), "spin pane unlabelled"
-# The acquisition pane: software counts of the fully counted lock, a first-try share.
-acq, last, _ = pane(locks, "Lock acquisition success (software counts)")
-assert acq >= 5 and 0 < last <= 100, f"acquisition pane: {acq} points, last {last}"
-# The selected LockObj: its lock, its call site symbolized.
-m = re.search(r"^viewer: selected: selected_locks=(\d+) lock_sites=(\d+) symbolized_sites=(\d+)", sel, re.M)
-assert m and int(m.group(1)) == 1 and int(m.group(3)) >= 1, f"selected object's locks: {m and m.group(0)}"
-print(f"viewer: hot lock {hot:#x} heaviest in the lock view; spin pane {n} points up to {top:.1f}%; "
-      f"first-try acquisitions {last:.2f}% of the fully counted lock")
-PY
-exit 0
