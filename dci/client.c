@@ -185,7 +185,7 @@ bool client_queue(struct client *c, const void *frame, size_t len)
 /* The droppable types, in the order of a client's drop_frames / drop_records. */
 static const uint16_t droppable[DCID_DROPPABLE] = {
 	PROTO_SAMPLES, PROTO_INTERVAL_COUNTS, PROTO_LOCK_STATS, PROTO_INVOCATIONS, PROTO_LOCK_CONTENTION,
-	PROTO_SAMPLES_CHAINED,
+	PROTO_SAMPLES_CHAINED, PROTO_SAMPLES_PACKED,
 };
 
 bool client_drop_notice(struct client *c)

@@ -10,7 +10,7 @@
 #define DCID_HELLO_TIMEOUT_NS 3000000000ull
 #define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
 
-#define DCID_DROPPABLE 6
+#define DCID_DROPPABLE 7
 
 struct client {
 	bool used;

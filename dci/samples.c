@@ -1,4 +1,5 @@
-/* SAMPLES to every subscriber, SAMPLES_CHAINED (after the CHAINS they name) to 1.4 ones:
+/* SAMPLES to clients before 1.4, SAMPLES_CHAINED to 1.4 to 1.7 ones and SAMPLES_PACKED to
+ * later ones (both after the CHAINS they name):
  * each sample's rep mapped to its object's COID and generation through the object map, its
  * call chain interned (chains.h). Drained from the KM every turn of the daemon's loop. */
 #include "monitor.h"
@@ -51,7 +52,6 @@ static uint32_t chain_of(const struct km_sample *s, const struct km_frame *f, ui
 	return c.depth ? chains_intern(&c, index) : 0;
 }
 
-/* 1.4 clients: SAMPLES_CHAINED frames, each after the CHAINS it names that the client lacks. */
 /* The CHAINS a frame of samples names: sent before it to each client that lacks some. */
 struct chains_wanted { const uint32_t *index; uint32_t n, config_id; };
 
@@ -61,16 +61,34 @@ static bool send_chains(struct client *cl, void *ctx)
 	return chains_send(cl, w->index, w->n, w->config_id);
 }
 
-static void push_chained(long n, const struct proto_sample *p)
+/* A sample encoding that names chains, and the clients that take it. */
+struct chained_encoding {
+	uint16_t type;
+	struct audience who;
+	int (*begin)(struct proto_builder *b, void *buf, size_t cap, uint32_t req, uint16_t flags,
+		     const struct proto_samples_head *h);
+	int (*add)(struct proto_builder *b, const struct proto_sample *r);
+};
+
+static const struct chained_encoding packed = {
+	PROTO_SAMPLES_PACKED, AUDIENCE_FROM(8), proto_begin_samples_packed, proto_add_sample_packed,
+};
+static const struct chained_encoding chained_1_4 = {
+	PROTO_SAMPLES_CHAINED, AUDIENCE_RANGE(4, 8), proto_begin_samples_chained,
+	proto_add_sample_chained,
+};
+
+/* Frames of encoding e to its clients, each after the CHAINS it names that the client lacks. */
+static void push_chained(const struct chained_encoding *e, long n, const struct proto_sample *p)
 {
 	struct proto_builder b;
 	struct proto_samples_head h = { monitor.config_id };
 	long first = 0;
-	proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+	e->begin(&b, out_chained, sizeof out_chained, 0, 0, &h);
 	for (long i = 0; i <= n; i++) {
 		int rc = 0;
 		if (i < n) {
-			rc = proto_add_sample_chained(&b, &p[i]);
+			rc = e->add(&b, &p[i]);
 			if (rc != -PROTO_E_NOSPACE && rc != -PROTO_E_TOO_BIG)
 				continue;
 		}
@@ -78,12 +96,11 @@ static void push_chained(long n, const struct proto_sample *p)
 		size_t len = (size_t)proto_finish(&b);
 		struct chains_wanted w = { chain_index + first, (uint32_t)(i - first), h.config_id };
 		if (k)
-			subscribers_push_each(AUDIENCE_FROM(4), out_chained, len, PROTO_SAMPLES_CHAINED, k,
-					      send_chains, &w);
+			subscribers_push_each(e->who, out_chained, len, e->type, k, send_chains, &w);
 		if (i == n)
 			break;
 		first = i;
-		proto_begin_samples_chained(&b, out_chained, sizeof out_chained, 0, 0, &h);
+		e->begin(&b, out_chained, sizeof out_chained, 0, 0, &h);
 		i--;   /* the sample that did not fit starts the next frame */
 	}
 }
@@ -155,8 +172,10 @@ static void push_samples(long n)
 	uint32_t k = proto_builder_count(&b);
 	if (k)
 		subscribers_push(AUDIENCE_BELOW(4), monitor_out, (size_t)proto_finish(&b), PROTO_SAMPLES, k);
-	if (chained)
-		push_chained(n, wire);
+	if (subscribers_any(packed.who))
+		push_chained(&packed, n, wire);
+	if (subscribers_any(chained_1_4.who))
+		push_chained(&chained_1_4, n, wire);
 }
 
 static void tally_periods(long n)

@@ -4,7 +4,7 @@
 
 static bool subscribed(const struct client *c, struct audience a)
 {
-	return c->used && c->role != PROTO_ROLE_NONE && !c->closing && (c->minor >= a.minor) == a.from;
+	return c->used && c->role != PROTO_ROLE_NONE && !c->closing && c->minor >= a.from && c->minor < a.below;
 }
 
 /* The data streams go to the subscribers that did not ask for answers and events only. */

@@ -11,11 +11,13 @@
 
 struct client;
 
-/* The subscribers of minor `minor` or later (from), or of an earlier one (!from). */
-struct audience { uint16_t minor; bool from; };
-#define AUDIENCE_OF(minor, from) ((struct audience){ (minor), (from) })
-#define AUDIENCE_FROM(minor) AUDIENCE_OF(minor, true)
-#define AUDIENCE_BELOW(minor) AUDIENCE_OF(minor, false)
+/* The subscribers whose minor is in [from, below). */
+struct audience { uint32_t from, below; };
+#define AUDIENCE_RANGE(from, below) ((struct audience){ (from), (below) })
+#define AUDIENCE_FROM(minor) AUDIENCE_RANGE(minor, 0x10000u)
+#define AUDIENCE_BELOW(minor) AUDIENCE_RANGE(0, minor)
+/* Minor `minor` or later (from), or an earlier one (!from). */
+#define AUDIENCE_OF(minor, from) ((from) ? AUDIENCE_FROM(minor) : AUDIENCE_BELOW(minor))
 #define AUDIENCE_ALL AUDIENCE_FROM(0)
 
 /* Whether any subscriber takes the data streams (its HELLO did not say PROTO_F_NO_DATA):

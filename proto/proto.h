@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 7
+#define PROTO_MINOR 8
 
 /* The TCP ports the DCI daemon listens on unless told otherwise (dcid port=N metrics=N):
  * the wire protocol, and its OpenMetrics (Prometheus) exposition over HTTP. */
@@ -81,6 +81,7 @@ enum proto_type {
 	PROTO_SAMPLES_CHAINED = 0x0308,   /* since 1.4 */
 	PROTO_SWAPPED = 0x0309,           /* since 1.6 */
 	PROTO_THROTTLE = 0x030A,          /* since 1.7 */
+	PROTO_SAMPLES_PACKED = 0x030B,    /* since 1.8 */
 };
 
 /* Error codes: positive on the wire (ERROR.code, SERVER_HELLO.status), negated as return

@@ -78,7 +78,7 @@ static const struct proto_field sample_chained_fields[] = {
 	PF(struct proto_sample, chain_id, PF_U32),
 };
 
-static int check_sample_chained(const void *msg)
+int proto_check_sample_chained(const void *msg)
 {
 	const struct proto_sample *s = msg;
 	return s->depth ? PROTO_E_INCONSISTENT : check_sample(s);
@@ -294,7 +294,7 @@ static const struct proto_layout sample_layout = {
  * chain id; SAMPLES_CHAINED: the inline chain) reads as none. */
 static const struct proto_layout sample_chained_layout = {
 	sample_chained_fields, sizeof sample_chained_fields / sizeof sample_chained_fields[0], true,
-	sizeof(struct proto_sample), check_sample_chained, NULL, NULL,
+	sizeof(struct proto_sample), proto_check_sample_chained, NULL, NULL,
 };
 /* The fixed fields' check cannot see the frames: the whole record is checked by get_frames
  * and, encoding, by check_chain_fixed before anything is written. */
@@ -364,7 +364,7 @@ int proto_add_sample_chained(struct proto_builder *b, const struct proto_sample 
 		return -b->err;
 	if (b->type != PROTO_SAMPLES_CHAINED)
 		return -PROTO_E_INVALID;
-	int err = check_sample_chained(r);
+	int err = proto_check_sample_chained(r);
 	if (err)
 		return -err;
 	if (b->len > b->cap || b->cap - b->len < SAMPLE_CHAINED_SIZE)
@@ -400,17 +400,21 @@ bool proto_next_sample_chained(struct proto_iter *it, struct proto_sample *r)
 int proto_decode_any_samples(const struct proto_frame *f, struct proto_samples_head *h,
                              struct proto_iter *it)
 {
+	if (f->type == PROTO_SAMPLES_PACKED)
+		return proto_decode_samples_packed(f, h, it);
 	return proto_list_decode(f, proto_is_samples(f->type) ? f->type : PROTO_SAMPLES, h, it);
 }
 
 bool proto_next_any_sample(struct proto_iter *it, struct proto_sample *r)
 {
+	if (it->type == PROTO_SAMPLES_PACKED)
+		return proto_next_sample_packed(it, r);
 	return proto_is_samples(it->type) && proto_list_next(it, it->type, r);
 }
 
 bool proto_is_samples(uint16_t type)
 {
-	return type == PROTO_SAMPLES || type == PROTO_SAMPLES_CHAINED;
+	return type == PROTO_SAMPLES || type == PROTO_SAMPLES_CHAINED || type == PROTO_SAMPLES_PACKED;
 }
 
 PROTO_LIST_NAMES(chains, chain, PROTO_CHAINS, struct proto_samples_head, struct proto_chain)

@@ -497,6 +497,14 @@ int proto_decode_empty(const struct proto_frame *f);
 
 /* ---- list messages ------------------------------------------------------------------- */
 
+/* SAMPLES_PACKED (1.8): the record a packed record is written against, the one before it in
+ * its frame (all zero before the first). */
+struct proto_sample_base {
+	uint64_t timebase, pc, coid;
+	uint32_t gen, pid, tid, period, chain_id;
+	uint16_t cpu, event, flags;
+};
+
 /* Fields are private. A failed proto_begin_X makes proto_finish return its error. */
 struct proto_builder {
 	uint8_t *buf;
@@ -507,6 +515,7 @@ struct proto_builder {
 	uint16_t type;
 	int err;
 	const void *codec;           /* the type's entry in the codec's table */
+	struct proto_sample_base prev;   /* SAMPLES_PACKED only */
 };
 
 /* proto_begin_X writes the header and head: 0 or a negative error. proto_add_Y appends one
@@ -524,6 +533,7 @@ struct proto_iter {
 	uint32_t left;
 	uint16_t type;
 	const void *codec;           /* the type's entry in the codec's table */
+	struct proto_sample_base prev;   /* SAMPLES_PACKED only */
 };
 /* Records a proto_decode_X left to read. proto_next_Y returns false after the last. */
 uint32_t proto_iter_left(const struct proto_iter *it);
@@ -592,7 +602,17 @@ int proto_decode_samples_chained(const struct proto_frame *f, struct proto_sampl
                                  struct proto_iter *it);
 bool proto_next_sample_chained(struct proto_iter *it, struct proto_sample *r);
 
-/* Either sample type: SAMPLES (depth and chain set) or SAMPLES_CHAINED (period and chain_id). */
+/* SAMPLES_PACKED (1.8): SAMPLES_CHAINED's records, each written as what changed since the
+ * record before it in the frame (docs/protocol.md 8.18c), about a fifth of the bytes. */
+int proto_begin_samples_packed(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
+                               uint16_t flags, const struct proto_samples_head *h);
+int proto_add_sample_packed(struct proto_builder *b, const struct proto_sample *r);
+int proto_decode_samples_packed(const struct proto_frame *f, struct proto_samples_head *h,
+                                struct proto_iter *it);
+bool proto_next_sample_packed(struct proto_iter *it, struct proto_sample *r);
+
+/* Any sample type: SAMPLES (depth and chain set), SAMPLES_CHAINED or SAMPLES_PACKED (period
+ * and chain_id). */
 bool proto_is_samples(uint16_t type);
 int proto_decode_any_samples(const struct proto_frame *f, struct proto_samples_head *h,
                              struct proto_iter *it);

@@ -44,6 +44,7 @@ static const struct proto_type_info types[] = {
 	{ PROTO_INVOCATIONS, "INVOCATIONS", S, DROP, 0 },
 	{ PROTO_LOCK_CONTENTION, "LOCK_CONTENTION", S, DROP, 2 },
 	{ PROTO_SAMPLES_CHAINED, "SAMPLES_CHAINED", S, DROP, 4 },
+	{ PROTO_SAMPLES_PACKED, "SAMPLES_PACKED", S, DROP, 8 },
 	/* The samples that follow name these chains: never dropped. */
 	{ PROTO_CHAINS, "CHAINS", S, 0, 4 },
 	/* A swap changes what the objects are: never dropped. */

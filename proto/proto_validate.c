@@ -28,8 +28,25 @@ static int walk_list(const struct proto_frame *f)
 	return n == 0 ? 0 : -PROTO_E_INTERNAL;
 }
 
+/* Packed samples are not in the table (proto_packed.c): decoded and read back the same way. */
+static int walk_packed(const struct proto_frame *f)
+{
+	struct proto_samples_head h;
+	struct proto_sample s;
+	struct proto_iter it;
+	int err = proto_decode_samples_packed(f, &h, &it);
+	if (err)
+		return err;
+	uint32_t n = proto_iter_left(&it);
+	while (proto_next_sample_packed(&it, &s))
+		n--;
+	return n == 0 ? 0 : -PROTO_E_INTERNAL;
+}
+
 int proto_validate(const struct proto_frame *f)
 {
+	if (f->type == PROTO_SAMPLES_PACKED)
+		return walk_packed(f);
 	const struct proto_message *m = proto_message(f->type);
 	if (!m)
 		return -PROTO_E_UNKNOWN_TYPE;

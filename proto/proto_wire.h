@@ -192,6 +192,10 @@ extern const struct proto_message proto_session_messages[], proto_scan_messages[
 extern const size_t proto_session_message_count, proto_scan_message_count,
 	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count, proto_throttle_message_count;
 
+/* SAMPLES_CHAINED's rules for one record (proto_data.c), which SAMPLES_PACKED's records follow
+ * too (proto_packed.c): 0 or a positive error. */
+int proto_check_sample_chained(const void *msg);
+
 /* The table entry of a type, or NULL. */
 const struct proto_message *proto_message(uint16_t type);
 

@@ -6,7 +6,8 @@ static int stream_of(uint16_t type)
 {
 	switch (type) {
 	case PROTO_SAMPLES:
-	case PROTO_SAMPLES_CHAINED: return KOV_DROP_SAMPLES;
+	case PROTO_SAMPLES_CHAINED:
+	case PROTO_SAMPLES_PACKED: return KOV_DROP_SAMPLES;
 	case PROTO_INTERVAL_COUNTS: return KOV_DROP_COUNTS;
 	case PROTO_LOCK_STATS:
 	case PROTO_LOCK_CONTENTION: return KOV_DROP_LOCKS;

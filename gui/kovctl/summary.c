@@ -65,7 +65,8 @@ void kovctl_summarize(const struct proto_frame *f, char *buf, size_t n)
 		break;
 	}
 	case PROTO_SAMPLES:
-	case PROTO_SAMPLES_CHAINED: {
+	case PROTO_SAMPLES_CHAINED:
+	case PROTO_SAMPLES_PACKED: {
 		struct proto_samples_head h;
 		proto_decode_any_samples(f, &h, &it);
 		snprintf(buf, n, "config_id=%u samples=%u", (unsigned)h.config_id,

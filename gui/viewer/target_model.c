@@ -195,7 +195,8 @@ void target_take_frame(struct target *t, const struct proto_frame *f)
 	kov_losses_note(&t->losses, f);
 	switch (f->type) {
 	case PROTO_SAMPLES:
-	case PROTO_SAMPLES_CHAINED: on_samples(t, f); kov_live_frame(&t->stacks, f); break;
+	case PROTO_SAMPLES_CHAINED:
+	case PROTO_SAMPLES_PACKED: on_samples(t, f); kov_live_frame(&t->stacks, f); break;
 	case PROTO_CHAINS: kov_live_frame(&t->stacks, f); break;
 	case PROTO_INTERVAL_COUNTS: on_counts(t, f); break;
 	case PROTO_STATUS:

@@ -152,6 +152,11 @@ static void roundtrip(const struct proto_frame *f)
 			proto_begin_samples_chained, proto_add_sample_chained,
 			struct proto_samples_head, struct proto_sample);
 		break;
+	case PROTO_SAMPLES_PACKED:
+		REBUILD(proto_decode_samples_packed, proto_next_sample_packed,
+			proto_begin_samples_packed, proto_add_sample_packed,
+			struct proto_samples_head, struct proto_sample);
+		break;
 	default:
 		FAIL("a type proto_validate accepted has no encoder here");
 	}

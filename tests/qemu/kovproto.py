@@ -203,12 +203,14 @@ def wait_port(port, limit=30):
 PMU_CONFIG, START, STOP = 0x203, 0x205, 0x206
 SAMPLES, LOST_SAMPLES, DROPPED = 0x301, 0x305, 0x00A
 
-def pmu_config(req, events, config_id=0, slice_us=10000, group=b"g"):
-    """PMU_CONFIG of one group (share 100) sampling [(name, threshold), ...], kernel and user."""
+def pmu_config(req, events, config_id=0, slice_us=10000, group=b"g", chain_depth=0):
+    """PMU_CONFIG of one group (share 100) sampling [(name, threshold), ...], kernel and user,
+    with call chains of up to chain_depth frames."""
     g = s(group) + struct.pack(">HH", 100, len(events))
     for name, threshold in events:
         g += s(name) + struct.pack(">Q", threshold)
-    return frame(PMU_CONFIG, req, struct.pack(">IHHQHH", config_id, 3, 3, slice_us, 0, 1) + g)
+    flags = 3 | (4 if chain_depth else 0)
+    return frame(PMU_CONFIG, req, struct.pack(">IHHQHH", config_id, 3, flags, slice_us, chain_depth, 1) + g)
 
 def start(req, streams=1, interval_us=0):
     return frame(START, req, struct.pack(">II", streams, interval_us))
@@ -240,3 +242,47 @@ def call(conn, data, req, tally=None):
             return fr
         if tally:
             tally.add(fr)
+
+SAMPLES_CHAINED, SAMPLES_PACKED = 0x308, 0x30B
+SAMPLE_FIELDS = ("timebase", "pc", "coid", "gen", "pid", "tid", "cpu", "event", "flags",
+                 "period", "chain")
+
+def samples_chained(p):
+    """SAMPLES_CHAINED's records (section 8.18a) as tuples in SAMPLE_FIELDS' order."""
+    (n,) = struct.unpack(">I", p[4:8])
+    return [struct.unpack(">QQQIIIHHHII", p[8 + 50 * i:58 + 50 * i]) for i in range(n)]
+
+def samples_packed(p):
+    """SAMPLES_PACKED's records (section 8.18c), read from the document's description."""
+    (n,) = struct.unpack(">I", p[4:8])
+    pos, prev, out = 8, [0] * 11, []
+    def varint():
+        nonlocal pos
+        v = shift = 0
+        while True:
+            b = p[pos]
+            pos += 1
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return v
+    def delta(before):
+        z = varint()
+        return (before + ((z >> 1) ^ -(z & 1))) % (1 << 64)
+    for _ in range(n):
+        same = p[pos]
+        pos += 1
+        r = list(prev)
+        r[0], r[1] = delta(prev[0]), delta(prev[1])
+        if not same & 0x01:
+            r[2] = delta(prev[2])
+            r[3] = varint()
+        if not same & 0x02:
+            r[4], r[5] = varint(), varint()
+        for bit, i in ((0x04, 6), (0x08, 7), (0x10, 8), (0x20, 9), (0x40, 10)):
+            if not same & bit:
+                r[i] = varint()
+        out.append(tuple(r))
+        prev = r
+    assert pos == len(p), "bytes after the last record"
+    return out

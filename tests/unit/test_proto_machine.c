@@ -149,7 +149,7 @@ static void check_at(int want, uint16_t type, uint32_t req, enum proto_side side
 static void test_types(void **state)
 {
 	(void)state;
-	assert_int_equal(PROTO_MINOR, 7);   /* 1.7 added THROTTLE_GET, THROTTLE_SET and THROTTLE */
+	assert_int_equal(PROTO_MINOR, 8);   /* 1.7 added THROTTLE_GET, THROTTLE_SET and THROTTLE; 1.8 SAMPLES_PACKED */
 	static const uint16_t t17[] = { PROTO_THROTTLE_GET, PROTO_THROTTLE_SET, PROTO_THROTTLE };
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(proto_type_info(t17[i])->minor, 7);

@@ -1,5 +1,5 @@
-/* The codec's table (proto/proto_wire.h): every message type the protocol names has exactly one
- * entry of the right shape, every layout describes its structure (fields inside it, in wire
+/* The codec's table (proto/proto_wire.h): every message type the protocol names but
+ * SAMPLES_PACKED has exactly one entry of the right shape, every layout describes its structure (fields inside it, in wire
  * order, strings with sane limits, scratch space big enough), and the smallest record each
  * list declares is what an all-zero record really encodes to, and the hand-written writer of
  * SAMPLES_CHAINED records (the monitor's hot path) writes what the table would. The messages'
@@ -61,6 +61,13 @@ static void test_every_type_has_one_entry(void **state)
 	for (uint32_t t = 0; t < 0x400; t++) {
 		const struct proto_type_info *info = proto_type_info((uint16_t)t);
 		const struct proto_message *m = proto_message((uint16_t)t);
+		/* The one type outside the table: each SAMPLES_PACKED record is written against the
+		 * one before it, which no layout can say (proto/proto_packed.c, test_proto_packed). */
+		if (t == PROTO_SAMPLES_PACKED) {
+			assert_non_null(info);
+			assert_null(m);
+			continue;
+		}
 		assert_true(!info == !m);
 		if (!m)
 			continue;
