@@ -112,7 +112,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 			  .width = w, .height = h };
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
 	double *ms = calloc((size_t)frames, sizeof *ms), *cpu = calloc((size_t)frames, sizeof *cpu);
-	double (*ph)[PHASES] = calloc((size_t)frames, sizeof *ph);
+	struct phase_clock *ph = calloc((size_t)frames, sizeof *ph);
 	/* The first frames, not counted: the first loads the fonts, and the charts are made two
 	 * a frame (their time is printed on its own). */
 	uint64_t t_first = kov_now_ns();
@@ -140,7 +140,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 		cairo_surface_flush(surf);
 		ms[f] = (double)(kov_now_ns() - t0) / 1e6;
 		cpu[f] = (double)(bench_thread_cpu_ns() - c0) / 1e6;
-		memcpy(ph[f], v.phases.ms, sizeof ph[f]);
+		ph[f] = v.phases;
 	}
 	bench_report("viewer-bench", ms, cpu, ph, frames);
 	printf("viewer-bench: objects=%zu rows=%zu panes=%d history_s=%d points_per_pane=%zu "

@@ -482,11 +482,10 @@ size_t help_lines(void);
  * every pane, offscreen; prints the frame times. */
 int viewer_bench(int objects, int history_s, int frames, int w, int h);
 /* Prints frame times ms[0..n) (median, p95, max) and the same per phase (ph[f] the phases of
- * frame f), with the phases' mean in the slowest 5% of the frames, and cpu_ms[0..n) (or
- * nothing, NULL): the drawing thread's own CPU time per frame (bench_report.c). */
+ * frame f, wall-clock and CPU time), with the phases' mean in the slowest 5% of the frames,
+ * and cpu_ms[0..n) (or nothing, NULL): the drawing thread's own CPU time per frame, with the
+ * slowest 1% of the frames by it phase by phase (bench_report.c). */
 void bench_report(const char *label, const double *ms, const double *cpu_ms,
-		  const double (*ph)[PHASES], int n);
-/* The calling thread's CPU time: a frame's own cost, without the host's other work. */
-uint64_t bench_thread_cpu_ns(void);
+		  const struct phase_clock *ph, int n);
 
 #endif
