@@ -112,6 +112,7 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 			  .width = w, .height = h };
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
 	double *ms = calloc((size_t)frames, sizeof *ms), *cpu = calloc((size_t)frames, sizeof *cpu);
+	double *ref = calloc((size_t)frames, sizeof *ref);
 	struct phase_clock *ph = calloc((size_t)frames, sizeof *ph);
 	/* The first frames, not counted: the first loads the fonts, and the charts are made two
 	 * a frame (their time is printed on its own). */
@@ -141,12 +142,15 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h)
 		ms[f] = (double)(kov_now_ns() - t0) / 1e6;
 		cpu[f] = (double)(bench_thread_cpu_ns() - c0) / 1e6;
 		ph[f] = v.phases;
+		ref[f] = bench_reference_ms();
 	}
 	bench_report("viewer-bench", ms, cpu, ph, frames);
+	bench_reference_report("viewer-bench", ref, cpu, frames);
 	printf("viewer-bench: objects=%zu rows=%zu panes=%d history_s=%d points_per_pane=%zu "
 	       "frames=%d size=%dx%d charts_redrawn=%zu\n", t.scan.n_objects, v.tree.n, PANES,
 	       history_s, t.pane[0].s.n, frames, w, h, v.charts_drawn);
 	free(ph);
+	free(ref);
 	free(cpu);
 	free(ms);
 	cairo_surface_destroy(surf);

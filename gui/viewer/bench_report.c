@@ -110,3 +110,20 @@ void bench_report(const char *label, const double *ms, const double *cpu_ms,
 	if (cpu_ms)
 		slowest_frames(label, ms, cpu_ms, ph, n);
 }
+
+void bench_reference_report(const char *label, const double *ref_ms, const double *cpu_ms, int n)
+{
+	double *v = malloc((size_t)n * sizeof *v), r50, r95, rmax, c50, c95, cmax;
+	if (n <= 0 || !v) {
+		free(v);
+		return;
+	}
+	memcpy(v, ref_ms, (size_t)n * sizeof *v);
+	quantiles(v, n, &r50, &r95, &rmax);
+	memcpy(v, cpu_ms, (size_t)n * sizeof *v);
+	quantiles(v, n, &c50, &c95, &cmax);
+	printf("%s: reference median_ms=%.2f p95_ms=%.2f max_ms=%.2f max/median=%.1f, frames' cpu "
+	       "max/median=%.1f (the same fixed work after every frame, CPU time: the host's share "
+	       "of the slow frames)\n", label, r50, r95, rmax, rmax / r50, cmax / c50);
+	free(v);
+}

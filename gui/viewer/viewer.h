@@ -487,5 +487,11 @@ int viewer_bench(int objects, int history_s, int frames, int w, int h);
  * slowest 1% of the frames by it phase by phase (bench_report.c). */
 void bench_report(const char *label, const double *ms, const double *cpu_ms,
 		  const struct phase_clock *ph, int n);
+/* The CPU time of a fixed piece of work, the same every call (bench_ref.c): what the host
+ * makes of the same work from frame to frame. */
+double bench_reference_ms(void);
+/* Prints ref_ms[0..n), bench_reference_ms's times beside the frames', with the ratio of each
+ * one's maximum to its median beside the other's (bench_report.c). */
+void bench_reference_report(const char *label, const double *ref_ms, const double *cpu_ms, int n);
 
 #endif
