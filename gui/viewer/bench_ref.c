@@ -1,7 +1,7 @@
 /* --bench's reference work (viewer.h's bench_reference_ms): the same fixed computation after
  * every frame, timed in the drawing thread's CPU time like the frames. On a shared host a
  * thread's CPU time is not only its own work: beside a test suite on this 2-core host the
- * same work took from 1x to 5x its median, and a frame that is slow when the reference is too
+ * same work took up to 11x its median, and a frame that is slow when the reference is too
  * was slowed by the host, not by what it drew (callgrind counts the same instructions in every
  * frame but the first). */
 #include <stdint.h>

@@ -151,11 +151,7 @@ static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, d
 		cairo_paint(cr);
 		cairo_restore(cr);
 	}
-	/* What it shows, for the screenshot report. */
-	uint64_t t;
-	double val;
-	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++)
-		v->drawn_points++;
+	v->drawn_points += series_since(&p->s, from);   /* for the screenshot report */
 }
 
 /* One mark on a pane's time axis: a dashed line where it happened, labelled (the label below

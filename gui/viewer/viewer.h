@@ -39,6 +39,8 @@ void series_push(struct series *s, uint64_t t, double v);
 /* Points with t in [from, to): min/avg/max and how many; false when none. */
 bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *min, double *avg,
 	double *max, size_t *count);
+/* How many of the newest points are at or after `from`, up to the first older one. */
+size_t series_since(const struct series *s, uint64_t from);
 /* The i-th newest point (0 = newest); false past the oldest. */
 bool series_at(const struct series *s, size_t i, uint64_t *t, double *v);
 
