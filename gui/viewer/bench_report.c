@@ -1,11 +1,11 @@
 /* The benchmarks' figures (viewer.h's bench_report): frame times as median, 95th percentile
  * and maximum, and per phase the same, plus where the slowest twentieth of the frames spent
  * their time, which is what says what to fix; and the drawing thread's CPU time per frame,
- * which a busy host's other processes do not lengthen (they do lengthen the wall-clock
- * times: on this 2-core host, beside a test suite, the same model's slowest frame moved
- * between 40 and 93 ms from run to run). The slowest hundredth of the frames by CPU time is
- * printed frame by frame, phase by phase: a maximum is one or two frames, and a mean over the
- * slowest twentieth hides what they did. */
+ * which leaves out a busy host's waits for a core (on this 2-core host, beside a test suite,
+ * the same model's slowest wall-clock frame moved between 40 and 93 ms from run to run), though
+ * not the host slowing the thread itself (bench_ref.c). The slowest hundredth of the frames by
+ * CPU time is printed frame by frame, phase by phase: a maximum is one or two frames, and a
+ * mean over the slowest twentieth hides what they did. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
