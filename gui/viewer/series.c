@@ -40,15 +40,18 @@ bool series_at(const struct series *s, size_t i, uint64_t *t, double *v)
 
 size_t series_since(const struct series *s, uint64_t from)
 {
-	/* Newest first, over the ring's two runs of memory without an index computed per point. */
-	size_t m = 0;
-	for (size_t k = s->head; k-- > 0 && m < s->n; m++)
-		if (s->t[k] < from)
-			return m;
-	for (size_t k = SERIES_CAP; k-- > s->head && m < s->n; m++)
-		if (s->t[k] < from)
-			return m;
-	return m;
+	/* Points are pushed with the monotonic clock's time, so the ring holds them oldest to
+	 * newest and those at or after `from` are the newest m: a binary search for m (the
+	 * charts ask for it every frame, over ten minutes of points). */
+	size_t lo = 0, hi = s->n;   /* the i-th newest is at or after from for i < lo, not at hi */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->t[(s->head + SERIES_CAP - 1 - mid) % SERIES_CAP] >= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *min, double *avg,
