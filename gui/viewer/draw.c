@@ -14,14 +14,21 @@ void draw_rgb(cairo_t *cr, unsigned hex)
  * falls between pixels (the panes' heights are fractions of the window's) blurs over two
  * pixels, and Cairo strokes and fills such a box through its general rasterizer, a fifth of
  * --bench's instructions for ten boxes. */
-void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line)
+void draw_box_pixels(cairo_t *cr, double x, double y, double w, double h, double px[4], double *lw)
 {
-	double x0 = x, y0 = y, x1 = x + w, y1 = y + h, lw = 1, zero = 0;
+	double x0 = x, y0 = y, x1 = x + w, y1 = y + h, one = 1, zero = 0;
 	cairo_user_to_device(cr, &x0, &y0);
 	cairo_user_to_device(cr, &x1, &y1);
-	cairo_user_to_device_distance(cr, &lw, &zero);
-	x0 = round(x0), y0 = round(y0), x1 = round(x1), y1 = round(y1);
-	lw = lw > 1 ? round(lw) : 1;
+	cairo_user_to_device_distance(cr, &one, &zero);
+	px[0] = round(x0), px[1] = round(y0), px[2] = round(x1), px[3] = round(y1);
+	*lw = one > 1 ? round(one) : 1;
+}
+
+void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line)
+{
+	double b[4], lw;
+	draw_box_pixels(cr, x, y, w, h, b, &lw);
+	double x0 = b[0], y0 = b[1], x1 = b[2], y1 = b[3];
 	cairo_save(cr);
 	cairo_identity_matrix(cr);
 	cairo_new_path(cr);

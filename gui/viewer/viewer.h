@@ -58,7 +58,7 @@ struct pane {
 	struct series s2;                 /* a second opinion drawn dashed (PANE_SPIN: instruction
 	                                     samples in the wait loop); unallocated elsewhere */
 	cairo_surface_t *chart;           /* the chart as last drawn (draw.c) */
-	uint64_t chart_key[6];            /* what it showed */
+	uint64_t chart_key[7];            /* what it showed */
 };
 
 #define OBJ_HIST 256                  /* report intervals of history per object */
@@ -472,6 +472,9 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);
 /* Cairo's source colour from 0xRRGGBB; a filled box with a one-point outline. */
 void draw_rgb(cairo_t *cr, unsigned hex);
 void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line);
+/* Where draw_box puts that box in the device's pixels: px = x0, y0, x1, y1, and its line's
+ * width in pixels. */
+void draw_box_pixels(cairo_t *cr, double x, double y, double w, double h, double px[4], double *lw);
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
 
