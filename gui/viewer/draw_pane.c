@@ -104,54 +104,97 @@ static void draw_chart(cairo_t *cr, struct view *v, const struct pane *p, double
 }
 
 enum { CHARTS_PER_FRAME = 1 };
+enum { PANE_FILL = 0xFFFFFF };   /* a pane's background, which its chart is drawn on */
+
+/* Where a chart's image goes, in whole pixels: at (dx, dy), its columns in0..in1 inside the
+ * pane's box (the rest, under the edge labels, runs over the box's line). */
+struct chart_place {
+	double dx, dy;
+	int in0, in1;
+};
+
+static struct chart_place chart_place(cairo_t *cr, double x, double y, double box_x, double box_w,
+				      int pw)
+{
+	struct chart_place c = { x, y, 0, 0 };
+	cairo_user_to_device(cr, &c.dx, &c.dy);
+	c.dx = round(c.dx);
+	c.dy = round(c.dy);
+	double b[4], lw;
+	draw_box_pixels(cr, box_x, y, box_w, 1, b, &lw);
+	c.in0 = (int)fmin(fmax(b[0] + lw - c.dx, 0), pw);
+	c.in1 = (int)fmin(fmax(b[2] - lw - c.dx, c.in0), pw);
+	return c;
+}
+
+/* The image: inside the box on the pane's own background, so that it can be copied there
+ * rather than blended; outside it transparent. */
+static void redraw_chart(struct view *v, struct pane *p, const struct chart_place *at, int pw,
+			 int ph, double margin, double cw, double ch, double mx, uint64_t now,
+			 uint64_t from)
+{
+	if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||
+	    cairo_image_surface_get_height(p->chart) != ph) {
+		if (p->chart)
+			cairo_surface_destroy(p->chart);
+		p->chart = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+	}
+	cairo_t *c2 = cairo_create(p->chart);
+	cairo_set_operator(c2, CAIRO_OPERATOR_CLEAR);
+	cairo_paint(c2);
+	cairo_set_operator(c2, CAIRO_OPERATOR_OVER);
+	cairo_rectangle(c2, at->in0, 0, at->in1 - at->in0, ph);
+	draw_rgb(c2, PANE_FILL);
+	cairo_fill(c2);
+	cairo_scale(c2, v->scale, v->scale);
+	cairo_translate(c2, margin, 0);
+	draw_chart(c2, v, p, cw, ch, mx, now, from);
+	cairo_destroy(c2);
+	v->charts_drawn++;
+}
 
 /* Charts are redrawn only when something they show changed: a new point, the window, the
- * size, or time moving the axis by a whole column; otherwise the cached image is painted. */
+ * size, or time moving the axis by a whole column; otherwise the cached image is painted.
+ * (box_x, box_w): the pane's box across. */
 static void paint_chart(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
-			double cw, double ch, double mx, uint64_t now, uint64_t from)
+			double cw, double ch, double box_x, double box_w, double mx, uint64_t now,
+			uint64_t from)
 {
 	const double margin = 14;   /* room for the edge markers' labels */
 	int pw = (int)ceil((cw + 2 * margin) * v->scale), ph = (int)ceil((ch + 16) * v->scale);
+	struct chart_place at = chart_place(cr, x - margin, y, box_x, box_w, pw);
 	uint64_t column_ns = (uint64_t)(v->window_s * 1e9 / (cw > 1 ? cw : 1));
-	uint64_t key[6] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
+	uint64_t key[7] = { (uint64_t)pw << 32 | (uint32_t)ph, (uint64_t)(v->window_s * 1000),
 			    p->s.n << 32 ^ p->s.head, column_ns ? now / column_ns : now,
-			    (uint64_t)(mx * 1e6), p->s2.n << 32 ^ p->s2.head };
+			    (uint64_t)(mx * 1e6), p->s2.n << 32 ^ p->s2.head,
+			    (uint64_t)at.in0 << 32 | (uint32_t)at.in1 };
 	/* At most CHARTS_PER_FRAME charts are redrawn in a frame; the others show their cached
 	 * image (behind by a point, a column, or the window's new size) or, before their first
 	 * image, nothing, for a few frames: a 60 s window moves every chart's axis by a column
 	 * every 70 ms, and five charts redrawn together made the slow frames. */
 	if (memcmp(key, p->chart_key, sizeof key) && v->charts_this_frame < CHARTS_PER_FRAME) {
 		v->charts_this_frame++;
-		if (!p->chart || cairo_image_surface_get_width(p->chart) != pw ||
-		    cairo_image_surface_get_height(p->chart) != ph) {
-			if (p->chart)
-				cairo_surface_destroy(p->chart);
-			p->chart = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
-		}
-		cairo_t *c2 = cairo_create(p->chart);
-		cairo_set_operator(c2, CAIRO_OPERATOR_CLEAR);
-		cairo_paint(c2);
-		cairo_set_operator(c2, CAIRO_OPERATOR_OVER);
-		cairo_scale(c2, v->scale, v->scale);
-		cairo_translate(c2, margin, 0);
-		draw_chart(c2, v, p, cw, ch, mx, now, from);
-		cairo_destroy(c2);
+		redraw_chart(v, p, &at, pw, ph, margin, cw, ch, mx, now, from);
 		memcpy(p->chart_key, key, sizeof key);
-		v->charts_drawn++;
 	}
+	/* On whole pixels: the panes' heights are fractions of the window's, and an image
+	 * painted between pixels is resampled (blurred, and the slowest of the frame's paints:
+	 * a quarter of --bench's instructions for four charts). Inside the box copied, as
+	 * blending its mostly empty pixels cost as much again as the rest of the panes. */
 	if (p->chart) {
 		cairo_save(cr);
-		cairo_translate(cr, x - margin, y);
-		cairo_scale(cr, 1 / v->scale, 1 / v->scale);
-		cairo_set_source_surface(cr, p->chart, 0, 0);
-		cairo_paint(cr);
+		cairo_identity_matrix(cr);
+		cairo_set_source_surface(cr, p->chart, at.dx, at.dy);
+		cairo_rectangle(cr, at.dx + at.in0, at.dy, at.in1 - at.in0, ph);
+		cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+		cairo_fill(cr);
+		cairo_rectangle(cr, at.dx, at.dy, at.in0, ph);
+		cairo_rectangle(cr, at.dx + at.in1, at.dy, pw - at.in1, ph);
+		cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+		cairo_fill(cr);
 		cairo_restore(cr);
 	}
-	/* What it shows, for the screenshot report. */
-	uint64_t t;
-	double val;
-	for (size_t i = 0; series_at(&p->s, i, &t, &val) && t >= from; i++)
-		v->drawn_points++;
+	v->drawn_points += series_since(&p->s, from);   /* for the screenshot report */
 }
 
 /* One mark on a pane's time axis: a dashed line where it happened, labelled (the label below
@@ -201,7 +244,7 @@ static void draw_swap_marks(cairo_t *cr, struct view *v, double cx, double cy, d
 void draw_metric_pane(cairo_t *cr, struct view *v, struct pane *p, double x, double y,
 		      double w, double h, uint64_t now)
 {
-	draw_box(cr, x, y, w, h, 0xFFFFFF, 0xD6D9DE);
+	draw_box(cr, x, y, w, h, PANE_FILL, 0xD6D9DE);
 	draw_rgb(cr, 0x1F2328);
 	double title_w = text_draw(cr, x + 8, y + 5, FONT_BOLD, p->title);
 	uint64_t from = now - (uint64_t)(v->window_s * 1e9);
@@ -236,7 +279,7 @@ void draw_metric_pane(cairo_t *cr, struct view *v, struct pane *p, double x, dou
 	}
 	if (series_stats(&p->s2, from, to, &mn2, &avg2, &mx2, &count) && mx2 > mx)
 		mx = mx2;
-	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, mx, now, from);
+	paint_chart(cr, v, p, x + 8, y + 24, w - 16, h - 44, x, w, mx, now, from);
 	draw_swap_marks(cr, v, x + 8, y + 24, w - 16, h - 44, now);
 	v->drawn_series++;
 	/* Hover: the value nearest the pointer's time. */

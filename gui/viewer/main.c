@@ -211,7 +211,8 @@ static void frame(struct app *a, uint64_t now)
  * left out. False until it has them all. */
 static bool bench_frame(struct app *a, uint64_t start, uint64_t cpu_start)
 {
-	static double *ms, *cpu, (*ph)[PHASES];
+	static double *ms, *cpu;
+	static struct phase_clock *ph;
 	static int n, warm;
 	static uint64_t samples_at_start;
 	const struct target *t = &a->targets[a->v.current];
@@ -227,10 +228,10 @@ static bool bench_frame(struct app *a, uint64_t start, uint64_t cpu_start)
 	}
 	ms[n] = (double)(kov_now_ns() - start) / 1e6;
 	cpu[n] = (double)(bench_thread_cpu_ns() - cpu_start) / 1e6;
-	memcpy(ph[n], a->v.phases.ms, sizeof ph[n]);
+	ph[n] = a->v.phases;
 	if (++n < a->o.bench_frames)
 		return false;
-	bench_report("viewer-live", ms, cpu, (const double (*)[PHASES])ph, n);
+	bench_report("viewer-live", ms, cpu, ph, n);
 	printf("viewer-live: objects=%zu tree_rows=%zu samples_during=%llu\n", t->scan.n_objects,
 	       a->v.tree.n, (unsigned long long)(t->samples_total - samples_at_start));
 	return true;

@@ -39,6 +39,15 @@ void raster_box(struct raster *r, double x, double y, double w, double h, unsign
 	uint32_t a = (uint32_t)lround(alpha * 255), keep = 255 - a;
 	uint32_t sr = ((rgb >> 16) & 255) * a / 255, sg = ((rgb >> 8) & 255) * a / 255,
 		 sb = (rgb & 255) * a / 255;
+	if (a == 255) {   /* opaque: the blend below would give the colour itself */
+		uint32_t px = 0xFF000000u | (rgb & 0xFFFFFFu);
+		for (int py = y0; py < y1; py++) {
+			uint32_t *row = (uint32_t *)(r->data + (size_t)py * (size_t)r->stride);
+			for (int x = x0; x < x1; x++)
+				row[x] = px;
+		}
+		return;
+	}
 	for (int py = y0; py < y1; py++) {
 		uint32_t *row = (uint32_t *)(r->data + (size_t)py * (size_t)r->stride);
 		for (int px = x0; px < x1; px++) {

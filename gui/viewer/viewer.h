@@ -39,6 +39,8 @@ void series_push(struct series *s, uint64_t t, double v);
 /* Points with t in [from, to): min/avg/max and how many; false when none. */
 bool series_stats(const struct series *s, uint64_t from, uint64_t to, double *min, double *avg,
 	double *max, size_t *count);
+/* How many of the newest points are at or after `from`, up to the first older one. */
+size_t series_since(const struct series *s, uint64_t from);
 /* The i-th newest point (0 = newest); false past the oldest. */
 bool series_at(const struct series *s, size_t i, uint64_t *t, double *v);
 
@@ -56,7 +58,7 @@ struct pane {
 	struct series s2;                 /* a second opinion drawn dashed (PANE_SPIN: instruction
 	                                     samples in the wait loop); unallocated elsewhere */
 	cairo_surface_t *chart;           /* the chart as last drawn (draw.c) */
-	uint64_t chart_key[6];            /* what it showed */
+	uint64_t chart_key[7];            /* what it showed */
 };
 
 #define OBJ_HIST 256                  /* report intervals of history per object */
@@ -470,6 +472,9 @@ void draw_view(cairo_t *cr, struct view *v, uint64_t now_ns);
 /* Cairo's source colour from 0xRRGGBB; a filled box with a one-point outline. */
 void draw_rgb(cairo_t *cr, unsigned hex);
 void draw_box(cairo_t *cr, double x, double y, double w, double h, unsigned fill, unsigned line);
+/* Where draw_box puts that box in the device's pixels: px = x0, y0, x1, y1, and its line's
+ * width in pixels. */
+void draw_box_pixels(cairo_t *cr, double x, double y, double w, double h, double px[4], double *lw);
 /* The tree row under (x, y) in points, or (size_t)-1. */
 size_t view_row_at(const struct view *v, double x, double y);
 
@@ -482,11 +487,16 @@ size_t help_lines(void);
  * every pane, offscreen; prints the frame times. */
 int viewer_bench(int objects, int history_s, int frames, int w, int h);
 /* Prints frame times ms[0..n) (median, p95, max) and the same per phase (ph[f] the phases of
- * frame f), with the phases' mean in the slowest 5% of the frames, and cpu_ms[0..n) (or
- * nothing, NULL): the drawing thread's own CPU time per frame (bench_report.c). */
+ * frame f, wall-clock and CPU time), with the phases' mean in the slowest 5% of the frames,
+ * and cpu_ms[0..n) (or nothing, NULL): the drawing thread's own CPU time per frame, with the
+ * slowest 1% of the frames by it phase by phase (bench_report.c). */
 void bench_report(const char *label, const double *ms, const double *cpu_ms,
-		  const double (*ph)[PHASES], int n);
-/* The calling thread's CPU time: a frame's own cost, without the host's other work. */
-uint64_t bench_thread_cpu_ns(void);
+		  const struct phase_clock *ph, int n);
+/* The CPU time of a fixed piece of work, the same every call (bench_ref.c): what the host
+ * makes of the same work from frame to frame. */
+double bench_reference_ms(void);
+/* Prints ref_ms[0..n), bench_reference_ms's times beside the frames', with the ratio of each
+ * one's maximum to its median beside the other's (bench_report.c). */
+void bench_reference_report(const char *label, const double *ref_ms, const double *cpu_ms, int n);
 
 #endif
