@@ -23,6 +23,8 @@ struct machine_info {
 	unsigned int cpu_count;     /* CPUs present in the device tree */
 	uint32_t cpu_hw_id[8];      /* their interrupt server numbers, boot CPU first */
 	const char *bootargs;       /* kernel command line, "" if none */
+	const char *power_ctl;      /* what powers off, restarts and keeps the clock: "RTAS",
+	                               "PMU99", "CUDA", or "none" */
 };
 
 struct platform {
@@ -58,6 +60,12 @@ struct platform {
 	enum platform_hpt { HPT_NATIVE, HPT_HYPERVISOR } hpt;
 	/* Powers the machine off; QEMU exits. */
 	void (*power_off)(void) __attribute__((noreturn));
+	/* Restarts the machine through its firmware (QEMU resets and boots again); returns only if
+	 * the request was not taken. */
+	void (*reboot)(void);
+	/* Reads the battery-backed clock: seconds since 1970-01-01 UTC; false if there is none or
+	 * it did not answer. */
+	bool (*rtc_read)(int64_t *unix_seconds);
 };
 
 extern const struct platform *platform;
@@ -74,5 +82,8 @@ bool fdt_has_string(const struct fdt *f, int node, const char *name, const char 
 
 /* Stops the machine for good (powers off where possible, else spins with interrupts off). */
 void machine_halt(void) __attribute__((noreturn));
+
+/* Restarts the machine; if the platform cannot, says so and halts. */
+void machine_reboot(void) __attribute__((noreturn));
 
 #endif

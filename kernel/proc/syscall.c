@@ -169,6 +169,24 @@ static long sys_futex_wake(uint64_t addr, uint64_t count)
 	return n;
 }
 
+/* The request is checked before the privilege so that the fuzzer's wrong calls are refused for
+ * what they are; the console says who asked before the machine goes. */
+static long sys_power(uint64_t what, uint64_t magic)
+{
+	if ((what != POWER_OFF && what != POWER_REBOOT) || magic != POWER_MAGIC)
+		return -KOV_EINVAL;
+	struct process *p = current_process();
+	if (!p->privileged)
+		return -KOV_EPERM;
+	if (what == POWER_REBOOT && !platform->reboot)
+		return -KOV_ENOSYS;
+	kprintf("kov: %s requested by pid %u (%s)\n", what == POWER_OFF ? "power-off" : "reboot",
+		p->pid, p->name);
+	if (what == POWER_OFF)
+		machine_halt();
+	machine_reboot();
+}
+
 #define SCAN_MAX_RECORDS 4096
 
 static long sys_km_scan(uint64_t ubuf, uint64_t max, uint64_t utotals)
@@ -323,6 +341,9 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_CO_SWAP_CMD:
 		rc = process_co_swap_cmd(a[0], a[1]);
+		break;
+	case SYS_POWER:
+		rc = sys_power(a[0], a[1]);
 		break;
 	default:
 		rc = monitor_or_net_syscall(tf, a);

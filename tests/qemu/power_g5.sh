@@ -1,0 +1,65 @@
+# The Power Mac's system controller, both kinds QEMU's mac99 has: PMU99 (mac99,via=pmu, the
+# G5's) and CUDA (plain mac99). On each the kernel reads the real-time clock at boot (QEMU starts
+# it from the host's clock, so the date must be today's), powers off when the halt program asks
+# (QEMU exits by itself, well before the time limit) and restarts when reboot asks (the kernel
+# boots a second time in the same QEMU run, through OpenBIOS). The platform self-report lists
+# every path with its state.
+source "$(dirname "$0")/lib.bash"
+
+rtc_is_now() { # CONTROLLER: the boot's rtc line names it and is within 10 minutes of the host
+	local line when now
+	line=$(grep -a -m1 -E '^rtc: [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} UTC \('"$1"'\)$' "$LOG") \
+		|| fail "no rtc line naming $1"
+	when=$(date -u -d "$(sed -E 's/^rtc: (.*) UTC .*/\1/' <<<"$line") UTC" +%s) || fail "bad date: $line"
+	now=$(date -u +%s)
+	[ $((now - when)) -le 600 ] && [ $((when - now)) -le 600 ] \
+		|| fail "the $1 clock says $line, the host $(date -u '+%F %T')"
+	echo "$line (host $(date -u '+%F %T'))"
+}
+
+halts() { # sim/run options: boots with the halt program; QEMU must exit by itself
+	local t0 s
+	t0=$(date +%s)
+	boot_until_off 60 --profile g5 --workload halt "$@"
+	s=$(($(date +%s) - t0))
+	[ "$s" -lt 30 ] || fail "power-off took ${s}s"
+	expect '^kov: power-off requested by pid [0-9]+ \(halt\)$'
+	expect_not 'PANIC'
+	echo "powered off, QEMU gone after ${s}s ($*)"
+}
+
+reboots() { # sim/run options: boots with the reboot program; the kernel must boot again
+	boot_bg --profile g5 --reboots --workload reboot --timeout 60 "$@"
+	wait_for '^kov: reboot requested by pid [0-9]+ \(reboot\)' 30
+	wait_boots 2 30
+	local boots
+	boots=$(grep -a -c '^KOV kernel ' "$LOG")
+	[ "$boots" -ge 2 ] || fail "the kernel did not boot again ($boots boot(s))"
+	[ "$(grep -a -c '^kov: ready ' "$LOG")" -ge 2 ] || fail "the second boot did not reach ready"
+	kill -- -"$SIM_PID" 2>/dev/null
+	wait "$SIM_PID" 2>/dev/null
+	tr -d '\r' <"$LOG" >"$LOG.c" && mv "$LOG.c" "$LOG"
+	expect_not 'PANIC'
+	echo "rebooted: $boots boots in one QEMU run ($*)"
+}
+
+# PMU99: the G5's controller.
+halts --pmu
+rtc_is_now PMU99
+expect '^platform: mac99 \(PowerMac3,1\), emulated by QEMU$'
+for path in power-off reboot clock; do
+	expect "^platform: $path: exercised; PMU99, under QEMU mac99,via=pmu"
+done
+expect '^platform: console: exercised; ESCC channel A'
+expect '^platform: second CPU start: not exercised; QEMU mac99 has one CPU'
+expect '^platform: DART: not exercised'
+expect '^platform: nap in idle: cannot be checked here'
+expect '^platform: PMU events: exercised; [1-9][0-9]* of [0-9]+ hardware events measured here by the boot probe'
+reboots --pmu
+rtc_is_now PMU99
+
+# CUDA: plain mac99.
+halts
+rtc_is_now CUDA
+expect '^platform: power-off: exercised; CUDA, under QEMU mac99$'
+reboots
