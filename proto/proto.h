@@ -18,7 +18,7 @@
 
 #define PROTO_MAGIC 0x4B4F5650u          /* "KOVP" */
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 7
+#define PROTO_MINOR 8
 
 /* The TCP ports the DCI daemon listens on unless told otherwise (dcid port=N metrics=N):
  * the wire protocol, and its OpenMetrics (Prometheus) exposition over HTTP. */
@@ -53,6 +53,8 @@ enum proto_type {
 	PROTO_WAKEUPS_GET = 0x000D,       /* since 1.5 */
 	PROTO_WAKEUPS = 0x000E,           /* since 1.5 */
 	PROTO_THROTTLE_GET = 0x000F,      /* since 1.7 */
+	PROTO_POWER_OFF = 0x0010,         /* since 1.8 */
+	PROTO_REBOOT = 0x0011,            /* since 1.8 */
 	/* scan and symbols */
 	PROTO_SCAN_REQUEST = 0x0101,
 	PROTO_SCAN_PROCESSES = 0x0102,

@@ -177,6 +177,10 @@ struct proto_throttle;
 int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
                         struct proto_throttle *out);
 
+/* POWER_OFF or REBOOT (controller only): 0 once the target answered OK, after which it goes
+ * down. KOV_E_USAGE without asking when the target is older than 1.8. */
+int kov_client_power(struct kov_client *c, bool reboot);
+
 /* ---- small helpers ------------------------------------------------------------------- */
 
 uint64_t kov_now_ns(void);                       /* CLOCK_MONOTONIC */

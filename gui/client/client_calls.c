@@ -141,3 +141,18 @@ int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
 	kov_answer_free(&a);
 	return err;
 }
+
+int kov_client_power(struct kov_client *c, bool reboot)
+{
+	if (c->target.major == 1 && c->target.minor < 8)
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: power-off and "
+		                "reboot came with 1.8", (unsigned)c->target.major,
+		                (unsigned)c->target.minor);
+	struct kov_answer a;
+	int err = call_empty(c, reboot ? PROTO_REBOOT : PROTO_POWER_OFF, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_OK);
+	kov_answer_free(&a);
+	return err;
+}

@@ -92,6 +92,8 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_CATALOGUE_GET:
 	case PROTO_CONFIG_GET:
 	case PROTO_STOP:
+	case PROTO_POWER_OFF:
+	case PROTO_REBOOT:
 		n = proto_encode_empty(out, sizeof out, f->type, f->req, f->flags);
 		break;
 	case PROTO_DROPPED:

@@ -69,12 +69,19 @@ def live(port, token):
     c.close()
     return sent, got
 
+def power_seeds():
+    """POWER_OFF and REBOOT (1.8), never asked live (the target would go down): from the
+    controller and, refused, from an observer."""
+    for role in (1, 2):
+        proto_seed(SERVER, role, [k.frame(0x10, 1, b""), k.frame(0x11, 2, b"")])
+
 def main():
     port, token, recording, dtb = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
     sent, got = live(port, token)
     for f in sent:
         proto_seed(SERVER, 0 if f[4:6] == b"\0\1" else 2, [f])
     proto_seed(SERVER, 0, sent, piece=5)
+    power_seeds()
     for f in got:                          # big symbol tables are represented by smaller ones
         if len(f) < 8192:
             proto_seed(CLIENT, 2, [f])

@@ -86,20 +86,20 @@ w = d["wake_ups"]
 assert w["rescues"] == 0 and w["watchdog_resets"] == 0, w
 assert all(isinstance(w[x], int) for x in ("prods", "late_max_us", "ticks_pending")), w
 # Older clients keep working: a 1.4 client gets the SERVER_HELLO it knows; a 1.5 one (and
-# 1.6 and 1.7 ones) SERVER_HELLO_EX with the same cpus_run, and WAKEUPS for WAKEUPS_GET. The
-# server says it speaks 1.7.
+# 1.6 to 1.8 ones) SERVER_HELLO_EX with the same cpus_run, and WAKEUPS for WAKEUPS_GET. The
+# server says it speaks 1.8.
 for minor, want in ((4, k.SERVER_HELLO), (5, k.SERVER_HELLO_EX), (6, k.SERVER_HELLO_EX),
-                    (7, k.SERVER_HELLO_EX)):
+                    (7, k.SERVER_HELLO_EX), (8, k.SERVER_HELLO_EX)):
     c = k.Conn(int(sys.argv[2]))
     st, role, reason = c.handshake(minor=minor)
-    assert st == 0 and c.welcome_type == want and c.server_minor == 7, (minor, st, reason, c.welcome_type)
+    assert st == 0 and c.welcome_type == want and c.server_minor == 8, (minor, st, reason, c.welcome_type)
     if minor >= 5:
         assert c.cpus_run == d["cpus_run"], (c.cpus_run, d["cpus_run"])
         wk = c.wakeups(9)
         assert wk["rescues"] == 0 and wk["resets"] == 0 and wk["timebase"] > 0, wk
     c.ping(2, 7)            # the connection goes on either way
     c.close()
-print("info: cpus_run=%s wake_ups=%s; 1.4 client: SERVER_HELLO, 1.5 to 1.7: SERVER_HELLO_EX" % (d["cpus_run"], w))
+print("info: cpus_run=%s wake_ups=%s; 1.4 client: SERVER_HELLO, 1.5 to 1.8: SERVER_HELLO_EX" % (d["cpus_run"], w))
 PY
 
 	# The kernel, the daemon and a workload, each with objects linked as a tree.

@@ -63,3 +63,34 @@ halts
 rtc_is_now CUDA
 expect '^platform: power-off: exercised; CUDA, under QEMU mac99$'
 reboots
+
+# kovctl reboot and poweroff (POWER_OFF, REBOOT: the controller's, protocol 1.8) on the G5's
+# PMU99: an observer is refused, the controller restarts the target (the daemon comes back on
+# the second boot) and then powers it off (QEMU exits by itself).
+KOVCTL=build/host/kovctl
+PORT=$(free_port)
+boot_bg --profile g5 --pmu --reboots --port "$PORT" --append dci.token=pw --timeout 100
+wait_for '^dcid: listening on 7242' 60
+"$KOVCTL" --target "127.0.0.1:$PORT" reboot >/dev/null 2>&1
+[ $? = 3 ] || fail "kovctl reboot without --token did not exit 3 (needs the controller)"
+out=$("$KOVCTL" --target "127.0.0.1:$PORT" --token pw reboot 2>&1) || fail "kovctl reboot: $out"
+[ "$out" = "127.0.0.1:$PORT: restarting" ] || fail "kovctl reboot said: $out"
+wait_for '^dcid: reboot asked by the controller' 10
+wait_boots 2 60
+until [ "$(grep -a -c '^dcid: listening on 7242' "$LOG")" -ge 2 ]; do
+	kill -0 "$SIM_PID" 2>/dev/null || fail "the target stopped before its daemon came back"
+	sleep 0.2
+done
+out=$("$KOVCTL" --target "127.0.0.1:$PORT" --token pw --json poweroff 2>&1) \
+	|| fail "kovctl poweroff: $out"
+grep -q '"done": *"poweroff"' <<<"$out" || fail "kovctl --json poweroff said: $out"
+for ((i = 0; i < 300; i++)); do
+	kill -0 "$SIM_PID" 2>/dev/null || break
+	sleep 0.1
+done
+! kill -0 "$SIM_PID" 2>/dev/null || fail "QEMU still runs 30 s after kovctl poweroff"
+tr -d '\r' <"$LOG" >"$LOG.c" && mv "$LOG.c" "$LOG"
+expect '^kov: reboot requested by pid [0-9]+ \(dcid\)$'
+expect '^kov: power-off requested by pid [0-9]+ \(dcid\)$'
+expect_not 'PANIC'
+echo "kovctl: reboot (2 boots) then poweroff, QEMU gone"

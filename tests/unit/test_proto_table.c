@@ -13,7 +13,7 @@
 #include "proto/proto_wire.h"
 
 static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET, PROTO_THROTTLE_GET,
-	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP };
+	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP, PROTO_POWER_OFF, PROTO_REBOOT };
 
 static bool is_empty_type(uint16_t t)
 {
