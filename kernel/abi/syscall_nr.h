@@ -90,7 +90,8 @@
 #define SYS_POWER         57  /* (POWER_OFF or POWER_REBOOT, POWER_MAGIC): powers the machine off
                                  or restarts it; does not return (privileged; -EINVAL for any
                                  other request or magic, -ENOSYS where the platform cannot) */
-#define SYS_COUNT     58
+#define SYS_PLATFORM      58  /* (struct km_platform *) -> 0 (kernel/abi/km_abi.h) */
+#define SYS_COUNT     59
 
 #define POWER_OFF    1
 #define POWER_REBOOT 2

@@ -8,6 +8,7 @@
 #include "common/lib/format.h"
 #include "common/lib/string.h"
 #include "kernel/include/kov_hooks.h"
+#include "kernel/abi/km_abi.h"
 
 static int64_t boot_rtc;
 static bool boot_rtc_ok;
@@ -140,4 +141,22 @@ void platform_report(void)
 	for (unsigned i = 0; i < n; i++)
 		kprintf("platform: %s: %s; %s\n", paths[i].name, path_state_name(paths[i].state),
 			paths[i].detail);
+}
+
+void platform_report_fill(struct km_platform *out)
+{
+	struct platform_path paths[PLATFORM_PATHS_MAX];
+	memset(out, 0, sizeof *out);
+	out->rtc_boot = boot_rtc;
+	out->rtc_ok = boot_rtc_ok;
+	out->emulated = emulated();
+	format_buf(out->platform, sizeof out->platform, "%s", platform->name);
+	format_buf(out->power_ctl, sizeof out->power_ctl, "%s", machine.power_ctl);
+	unsigned n = platform_paths(paths);
+	for (unsigned i = 0; i < n && i < KM_PLATFORM_PATHS; i++) {
+		format_buf(out->paths[i].name, sizeof out->paths[i].name, "%s", paths[i].name);
+		out->paths[i].state = paths[i].state;
+		format_buf(out->paths[i].detail, sizeof out->paths[i].detail, "%s", paths[i].detail);
+		out->n_paths = i + 1;
+	}
 }

@@ -13,6 +13,7 @@ void rtc_boot_read(void);
 /* The clock as read at boot (seconds since 1970 UTC); false if it could not be read. */
 bool rtc_boot_time(int64_t *unix_seconds);
 
+/* The values are SYS_PLATFORM's (KM_PATH_* in kernel/abi/km_abi.h). */
 enum path_state {
 	PATH_EXERCISED,      /* this path ran under QEMU, in the configuration named */
 	PATH_NEW,            /* exercised under QEMU, but this machine is not QEMU: first contact */
@@ -34,7 +35,11 @@ unsigned platform_paths(struct platform_path *paths);
 
 const char *path_state_name(enum path_state s);   /* "exercised", "new", ... */
 
-/* Prints one "platform: NAME: STATE, DETAIL" line per path. */
+/* Prints one "platform: NAME: STATE; DETAIL" line per path. */
 void platform_report(void);
+
+/* The same for SYS_PLATFORM, into a kernel copy of struct km_platform. */
+struct km_platform;
+void platform_report_fill(struct km_platform *out);
 
 #endif

@@ -18,6 +18,8 @@
 #include "../mm/kmem.h"
 #include "../mm/page_alloc.h"
 #include "kernel/mem/initrd.h"
+#include "../arch/platform_report.h"
+#include "../abi/km_abi.h"
 
 #define WRITE_MAX (64 * 1024)
 #define WRITE_LINE_MAX 512       /* longer lines reach the console in pieces */
@@ -187,6 +189,19 @@ static long sys_power(uint64_t what, uint64_t magic)
 	machine_reboot();
 }
 
+static long sys_platform(uint64_t ubuf)
+{
+	if (!user_range_ok(ubuf, sizeof(struct km_platform)))
+		return -KOV_EFAULT;
+	struct km_platform *k = kmalloc(sizeof *k);
+	if (!k)
+		return -KOV_ENOMEM;
+	platform_report_fill(k);
+	long rc = copy_to_user(ubuf, k, sizeof *k);
+	kfree(k);
+	return rc;
+}
+
 #define SCAN_MAX_RECORDS 4096
 
 static long sys_km_scan(uint64_t ubuf, uint64_t max, uint64_t utotals)
@@ -344,6 +359,9 @@ void syscall_dispatch(struct trap_frame *tf)
 		break;
 	case SYS_POWER:
 		rc = sys_power(a[0], a[1]);
+		break;
+	case SYS_PLATFORM:
+		rc = sys_platform(a[0]);
 		break;
 	default:
 		rc = monitor_or_net_syscall(tf, a);

@@ -478,6 +478,10 @@ static void make_call(struct fuzzer *f, struct call *c)
 		c->a[1] = c->a[1] == POWER_MAGIC ? 0 : c->a[1];
 		c->must_fail = true;
 		break;
+	case 47:
+		c->nr = SYS_PLATFORM;
+		c->a[0] = buf_arg(f, c, sizeof(struct km_platform), true);
+		break;
 	default:   /* the harmless ones, with any arguments */
 		c->nr = (long[]){ SYS_YIELD, SYS_GETPID, SYS_CLOCK, SYS_GETCPU }[below(r, 4)];
 		break;
