@@ -257,6 +257,10 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	kprintf("kov: memory %lu MiB in %u region(s); timebase %lu Hz; %u symbols\n",
 		(unsigned long)(machine.mem_total >> 20), machine.mem_count,
 		(unsigned long)machine.tb_freq, symbol_count());
+	if (machine.mem_unused)
+		kprintf("kov: %lu MiB above %lu MiB left out: devices cannot reach it without the "
+			"IOMMU\n", (unsigned long)(machine.mem_unused >> 20),
+			(unsigned long)(platform->dma_limit >> 20));
 	rtc_boot_read();
 
 	char arg[16];

@@ -31,6 +31,12 @@ static void read_memory(const struct fdt *f)
 		for (int i = 0; (i + 1) * entry <= len && machine.mem_count < MAX_MEM_REGIONS; i++) {
 			uint64_t base = fdt_cells(reg, i * (int)(ac + sc), (int)ac);
 			uint64_t size = fdt_cells(reg, i * (int)(ac + sc) + (int)ac, (int)sc);
+			uint64_t limit = platform->dma_limit;
+			if (limit && base + size > limit) {
+				uint64_t cut = base >= limit ? size : base + size - limit;
+				machine.mem_unused += cut;
+				size -= cut;
+			}
 			if (size == 0)
 				continue;
 			machine.mem[machine.mem_count++] = (struct mem_region){ base, size };

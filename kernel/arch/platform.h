@@ -18,6 +18,7 @@ struct machine_info {
 	uint32_t pvr;
 	uint64_t tb_freq;           /* timebase ticks per second */
 	uint64_t mem_total;
+	uint64_t mem_unused;        /* bytes above platform->dma_limit, left out of mem[] */
 	struct mem_region mem[MAX_MEM_REGIONS];
 	unsigned int mem_count;
 	unsigned int cpu_count;     /* CPUs present in the device tree */
@@ -58,6 +59,10 @@ struct platform {
 	/* How the hashed page table is written: directly, or through the hypervisor's calls
 	 * (kernel/mm/mmu.c picks the code for it). */
 	enum platform_hpt { HPT_NATIVE, HPT_HYPERVISOR } hpt;
+	/* Devices reach memory only below this physical address without an IOMMU the kernel
+	 * does not drive (mac99: the G5's U3 DART), so memory above it is left unused, as Linux
+	 * does with its IOMMU off; 0: no limit. */
+	uint64_t dma_limit;
 	/* Powers the machine off; QEMU exits. */
 	void (*power_off)(void) __attribute__((noreturn));
 	/* Restarts the machine through its firmware (QEMU resets and boots again); returns only if

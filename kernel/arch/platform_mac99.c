@@ -165,6 +165,7 @@ const struct platform platform_mac99 = {
 	.external_interrupt = openpic_interrupt,
 	.irq_route = openpic_route,
 	.hpt = HPT_NATIVE,
+	.dma_limit = 2ull << 30,
 	.power_off = mac99_power_off,
 	.reboot = mac99_reboot,
 	.rtc_read = mac99_rtc_read,

@@ -102,8 +102,9 @@ static void mac99_paths(struct platform_path *p, unsigned *n)
 	    "QEMU mac99 has one CPU; K2 GPIO reset release and timebase sync not implemented; "
 	    "%u CPU(s) here, 1 runs", machine.cpu_count);
 	add(p, n, "DART", PATH_UNEXERCISED,
-	    "not used (QEMU models none); %lu MiB here, DMA goes to physical addresses",
-	    (unsigned long)(machine.mem_total >> 20));
+	    "bypassed, memory limited to 2 GiB (QEMU mac99 has at most 2); %lu MiB used, %lu MiB "
+	    "above left out", (unsigned long)(machine.mem_total >> 20),
+	    (unsigned long)(machine.mem_unused >> 20));
 	add(p, n, "nap in idle", PATH_UNCHECKABLE, "HID0[NAP] set; QEMU's 970 ignores it");
 }
 
