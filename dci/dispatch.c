@@ -29,6 +29,7 @@ static const struct handler handlers[] = {
 	{ PROTO_THROTTLE_SET, monitor_throttle_set, false },
 	{ PROTO_POWER_OFF, answer_power, false },
 	{ PROTO_REBOOT, answer_power, false },
+	{ PROTO_PLATFORM_GET, answer_platform, false },
 };
 
 static const struct handler *handler_of(uint16_t type)

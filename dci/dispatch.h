@@ -37,5 +37,7 @@ request_handler answer_throttle_get;
 request_handler monitor_throttle_set;
 /* ---- power-off and restart (power.c) ---- */
 request_handler answer_power;
+/* ---- the platform's self-report (platform.c) ---- */
+request_handler answer_platform;
 
 #endif

@@ -10,6 +10,11 @@
 #include "kernel/include/kov_hooks.h"
 #include "kernel/abi/km_abi.h"
 
+_Static_assert((int)PATH_EXERCISED == (int)KM_PATH_EXERCISED && (int)PATH_NEW == (int)KM_PATH_NEW &&
+	       (int)PATH_UNEXERCISED == (int)KM_PATH_UNEXERCISED &&
+	       (int)PATH_UNCHECKABLE == (int)KM_PATH_UNCHECKABLE,
+	       "SYS_PLATFORM passes the states as they are");
+
 static int64_t boot_rtc;
 static bool boot_rtc_ok;
 

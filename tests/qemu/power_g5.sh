@@ -64,13 +64,31 @@ rtc_is_now CUDA
 expect '^platform: power-off: exercised; CUDA, under QEMU mac99$'
 reboots
 
-# kovctl reboot and poweroff (POWER_OFF, REBOOT: the controller's, protocol 1.8) on the G5's
-# PMU99: an observer is refused, the controller restarts the target (the daemon comes back on
+# kovctl info's platform report (PLATFORM_GET), then kovctl reboot and poweroff (POWER_OFF,
+# REBOOT: the controller's, protocol 1.8) on the G5's PMU99: an observer is refused, the controller restarts the target (the daemon comes back on
 # the second boot) and then powers it off (QEMU exits by itself).
 KOVCTL=build/host/kovctl
 PORT=$(free_port)
 boot_bg --profile g5 --pmu --reboots --port "$PORT" --append dci.token=pw --timeout 100
 wait_for '^dcid: listening on 7242' 60
+# kovctl info carries the self-report (PLATFORM_GET, 1.8) and the clock read at boot.
+out=$("$KOVCTL" --target "127.0.0.1:$PORT" info 2>&1) || fail "kovctl info: $out"
+grep -qE '^platform   mac99, PMU99; clock at boot 20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC; emulated by QEMU$' <<<"$out" \
+	|| fail "kovctl info's platform line: $(grep -a '^platform' <<<"$out")"
+grep -q '^path       power-off: exercised; PMU99, under QEMU mac99,via=pmu$' <<<"$out" \
+	|| fail "kovctl info lacks the power-off path: $out"
+grep -q '^path       second CPU start: not exercised; ' <<<"$out" || fail "kovctl info lacks the second CPU"
+out=$("$KOVCTL" --target "127.0.0.1:$PORT" --json info 2>&1) || fail "kovctl --json info: $out"
+python3 - "$out" "$(grep -a -c '^platform: ' "$LOG")" <<'PY' || fail "kovctl --json info's platform: $out"
+import json, sys, time
+p = json.loads(sys.argv[1])["platform"]
+assert p["name"] == "mac99" and p["controller"] == "PMU99" and p["emulated"] is True, p
+assert abs(p["rtc_boot"] - time.time()) < 600, p["rtc_boot"]
+# The same paths as the boot's self-report (its first line names the machine).
+assert len(p["paths"]) == int(sys.argv[2]) - 1, (len(p["paths"]), sys.argv[2])
+states = {x["path"]: x["state"] for x in p["paths"]}
+assert states["reboot"] == "exercised" and states["DART"] == "not exercised", states
+PY
 "$KOVCTL" --target "127.0.0.1:$PORT" reboot >/dev/null 2>&1
 [ $? = 3 ] || fail "kovctl reboot without --token did not exit 3 (needs the controller)"
 out=$("$KOVCTL" --target "127.0.0.1:$PORT" --token pw reboot 2>&1) || fail "kovctl reboot: $out"
