@@ -18,6 +18,7 @@
 #define CUDA_POWERDOWN    0x0a
 #define CUDA_RESET_SYSTEM 0x11
 #define CUDA_REPLY_MAX 16
+#define CUDA_PACKET_MAX 256   /* longer than any packet CUDA sends */
 
 static struct spinlock cuda_lock;
 
@@ -36,7 +37,8 @@ static int receive(uint8_t *reply, unsigned cap)
 	via_write(VIA_B, via_read(VIA_B) & ~CUDA_TIP);
 	unsigned n = 0;
 	for (;;) {
-		if (!via_wait_sr(CUDA_WAIT_US)) {
+		/* A controller that never releases TREQ must not hold the kernel here. */
+		if (n == CUDA_PACKET_MAX || !via_wait_sr(CUDA_WAIT_US)) {
 			release();
 			return -1;
 		}
