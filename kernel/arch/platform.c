@@ -4,6 +4,7 @@
 #include "common/lib/bytes.h"
 #include "common/lib/string.h"
 #include "console.h"
+#include "../lib/mem_limit.h"
 
 extern const struct platform platform_pseries, platform_mac99;
 static const struct platform *const platforms[] = { &platform_pseries, &platform_mac99 };
@@ -31,12 +32,7 @@ static void read_memory(const struct fdt *f)
 		for (int i = 0; (i + 1) * entry <= len && machine.mem_count < MAX_MEM_REGIONS; i++) {
 			uint64_t base = fdt_cells(reg, i * (int)(ac + sc), (int)ac);
 			uint64_t size = fdt_cells(reg, i * (int)(ac + sc) + (int)ac, (int)sc);
-			uint64_t limit = platform->dma_limit;
-			if (limit && base + size > limit) {
-				uint64_t cut = base >= limit ? size : base + size - limit;
-				machine.mem_unused += cut;
-				size -= cut;
-			}
+			machine.mem_unused += mem_limit_cut(base, &size, platform->dma_limit);
 			if (size == 0)
 				continue;
 			machine.mem[machine.mem_count++] = (struct mem_region){ base, size };
