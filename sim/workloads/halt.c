@@ -1,5 +1,5 @@
 /* Powers the machine off, like the console's halt: started by the kernel (workload=halt, or
- * run=halt) it is privileged and the kernel cuts power through the platform (RTAS, PMU99 or
+ * by init) it is privileged and the kernel cuts power through the platform (RTAS, PMU99 or
  * CUDA); QEMU exits.
  *
  * Usage: halt [delay before, s (0)] */
