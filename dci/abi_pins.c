@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "kernel/abi/km_abi.h"
 #include "proto/proto.h"
+#include "proto/proto_platform.h"
 
 #define PIN(a, b) _Static_assert((a) == (b), #a " must equal " #b)
 #define SAME_FIELD(ks, kf, ps, pf) \
@@ -92,3 +93,13 @@ SAME_FIELD(km_lock_stats, qlen_max, proto_lock, qlen_max);
 SAME_FIELD(km_lock_stats, other_sites, proto_lock, other_sites);
 SAME_FIELD(km_lock_site, pc, proto_lock_site, pc);
 SAME_FIELD(km_lock_site, count, proto_lock_site, count);
+
+/* The platform's self-report (dci/platform.c sends km_platform_path.state as it is). */
+PIN((int)KM_PATH_EXERCISED, (int)PROTO_PATH_EXERCISED);
+PIN((int)KM_PATH_NEW, (int)PROTO_PATH_NEW);
+PIN((int)KM_PATH_UNEXERCISED, (int)PROTO_PATH_UNEXERCISED);
+PIN((int)KM_PATH_UNCHECKABLE, (int)PROTO_PATH_UNCHECKABLE);
+_Static_assert(sizeof(((struct km_platform_path *)0)->name) <= PROTO_PLATFORM_NAME_MAX + 1,
+	       "a path's name must fit PLATFORM's");
+_Static_assert(sizeof(((struct km_platform_path *)0)->detail) <= PROTO_PLATFORM_DETAIL_MAX + 1,
+	       "a path's detail must fit PLATFORM's");

@@ -40,6 +40,8 @@ struct target {
 	uint32_t n_events;
 	void *ksyms;                      /* kernel symbol table (common/syms/ksyms.h) */
 	long ksyms_size;
+	struct km_platform platform;      /* the boot clock and the platform's self-report */
+	bool has_platform;
 };
 extern struct target target;
 

@@ -27,6 +27,9 @@ static const struct handler handlers[] = {
 	{ PROTO_SWAP, monitor_swap, false },
 	{ PROTO_THROTTLE_GET, answer_throttle_get, false },
 	{ PROTO_THROTTLE_SET, monitor_throttle_set, false },
+	{ PROTO_POWER_OFF, answer_power, false },
+	{ PROTO_REBOOT, answer_power, false },
+	{ PROTO_PLATFORM_GET, answer_platform, false },
 };
 
 static const struct handler *handler_of(uint16_t type)
@@ -44,6 +47,8 @@ void dispatch_frame(struct client *c, const struct proto_frame *f)
 		return;
 	if (rc == -PROTO_E_NOT_CONTROLLER) {
 		client_error(c, f->req, f->type, PROTO_E_NOT_CONTROLLER,
+			     f->type == PROTO_POWER_OFF || f->type == PROTO_REBOOT ?
+			     "only the controller may power the target off or restart it" :
 			     "only the controller may change the monitor's configuration");
 		return;
 	}

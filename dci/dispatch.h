@@ -35,5 +35,9 @@ request_handler monitor_swap;
 /* ---- the monitor's cost bound (throttle.c) ---- */
 request_handler answer_throttle_get;
 request_handler monitor_throttle_set;
+/* ---- power-off and restart (power.c) ---- */
+request_handler answer_power;
+/* ---- the platform's self-report (platform.c) ---- */
+request_handler answer_platform;
 
 #endif

@@ -154,6 +154,33 @@ static void throttle_figures(struct expo *t)
 		}
 }
 
+static const char *const path_states[] = { "exercised", "new", "not-exercised", "uncheckable" };
+
+/* What the kernel said of its platform at boot: the clock it read and each path's state. */
+static void platform_figures(struct expo *t)
+{
+	const struct km_platform *p = &target.platform;
+	if (!target.has_platform)
+		return;
+	if (p->rtc_ok) {
+		expo_family(t, "kov_rtc_boot_seconds", EXPO_GAUGE, "seconds", "The real-time clock as "
+			    "the kernel read it at boot, in seconds since 1970-01-01 UTC.");
+		expo_simple(t, (uint64_t)p->rtc_boot);
+	}
+	expo_family(t, "kov_platform_path", EXPO_INFO, 0, "One series per platform path: whether "
+		    "it was exercised under emulation, is new on this machine, was not exercised, or "
+		    "cannot be checked here.");
+	for (uint32_t k = 0; k < p->n_paths && k < KM_PLATFORM_PATHS; k++) {
+		const struct km_platform_path *e = &p->paths[k];
+		expo_sample(t);
+		expo_label(t, "path", e->name);
+		expo_label(t, "state", e->state < 4 ? path_states[e->state] : "unknown");
+		expo_label(t, "detail", e->detail);
+		expo_label(t, "controller", p->power_ctl);
+		expo_value(t, 1);
+	}
+}
+
 static void objects(struct expo *t, const struct snapshot *s)
 {
 	const struct km_info *i = &target.info;
@@ -221,6 +248,7 @@ bool metrics_render(struct expo *t)
 	daemon_counters(t);
 	throttle_figures(t);
 	kernel_counters(t);
+	platform_figures(t);
 
 	struct km_netinfo ni;
 	if (netinfo(&ni) == 0) {

@@ -28,6 +28,7 @@ bool target_load(void)
 	if (!target.events || km_catalogue(target.events, (unsigned)n) != n)
 		return false;
 	target.n_events = (uint32_t)n;
+	target.has_platform = platform_info(&target.platform) == 0;
 	long size = km_ksyms(0, 0);
 	if (size > 0 && (target.ksyms = malloc((size_t)size)) && km_ksyms(target.ksyms, (size_t)size) == size)
 		target.ksyms_size = size;

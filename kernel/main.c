@@ -8,6 +8,7 @@
 #include "arch/smp.h"
 #include "arch/smp_kind.h"
 #include "arch/wake_guard.h"
+#include "arch/platform_report.h"
 #include "mm/mmu.h"
 #include "mm/page_alloc.h"
 #include "common/co/cobj.h"
@@ -256,6 +257,11 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 	kprintf("kov: memory %lu MiB in %u region(s); timebase %lu Hz; %u symbols\n",
 		(unsigned long)(machine.mem_total >> 20), machine.mem_count,
 		(unsigned long)machine.tb_freq, symbol_count());
+	if (machine.mem_unused)
+		kprintf("kov: %lu MiB above %lu MiB left out: devices cannot reach it without the "
+			"IOMMU\n", (unsigned long)(machine.mem_unused >> 20),
+			(unsigned long)(platform->dma_limit >> 20));
+	rtc_boot_read();
 
 	char arg[16];
 	if (bootarg_str(machine.bootargs, "hang", arg, sizeof arg))
@@ -282,6 +288,7 @@ void kmain(uint64_t fdt, uint64_t from_firmware)
 			kprintf(" cpu%u=%lu", i, (unsigned long)percpu_area[i].ticks);
 	kprintf("%s\n", ticking ? "" : " (some CPU is not ticking)");
 	wake_guard_start();
+	platform_report();
 	if (cpus > 1)
 		kprintf("smp: cpus %s\n", smp_run_kind_name(smp_run_kind()));
 

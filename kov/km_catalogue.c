@@ -1,6 +1,7 @@
 #include "km_catalogue.h"
 #include "pmu_probe.h"
 #include "kernel/include/kov_services.h"
+#include "kernel/include/kov_hooks.h"
 
 struct catalogue km_catalogue;
 
@@ -82,4 +83,17 @@ const char *km_pmu_name(void)
 {
 	const struct pmu_backend *b = catalogue_pmu_in_use(&km_catalogue);
 	return b ? b->name : "none";
+}
+
+void km_hw_basis(unsigned *hardware, unsigned *measured, unsigned *assumed)
+{
+	*hardware = *measured = *assumed = 0;
+	for (size_t i = 0; i < catalogue_count(&km_catalogue); i++) {
+		const struct event_status *s = catalogue_status(&km_catalogue, i);
+		if (catalogue_desc(&km_catalogue, i)->source != EVSRC_HW)
+			continue;
+		(*hardware)++;
+		*measured += s->counts_here && s->basis == BASIS_MEASURED;
+		*assumed += s->counts_here && s->basis == BASIS_ASSUMED;
+	}
 }

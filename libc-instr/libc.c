@@ -28,6 +28,11 @@ int spawn(const char *program, const char *args)
 	return (int)__syscall(SYS_SPAWN, (long)program, (long)args, 0, 0, 0);
 }
 int kill(int pid) { return (int)__syscall(SYS_KILL, pid, 0, 0, 0, 0); }
+int power(int what)
+{
+	stdout_flush_all();
+	return (int)__syscall(SYS_POWER, what, (long)POWER_MAGIC, 0, 0, 0);
+}
 int wait_pid(int pid, int *status)
 {
 	return (int)uthread_blocking_syscall(SYS_WAIT, pid, (long)status, 0, 0);

@@ -50,6 +50,10 @@ int getpeername(int fd, struct sockaddr_in *addr, socklen_t *len)
 int netinfo(struct km_netinfo *out) { return (int)__syscall(SYS_NETINFO, (long)out, 0, 0, 0, 0); }
 
 int km_info(struct km_info *out) { return (int)__syscall(SYS_KM_INFO, (long)out, 0, 0, 0, 0); }
+int platform_info(struct km_platform *out)
+{
+	return (int)__syscall(SYS_PLATFORM, (long)out, 0, 0, 0, 0);
+}
 long km_catalogue(struct km_event_info *buf, unsigned int max)
 {
 	return __syscall(SYS_KM_CATALOGUE, (long)buf, max, 0, 0, 0);

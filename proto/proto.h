@@ -53,6 +53,10 @@ enum proto_type {
 	PROTO_WAKEUPS_GET = 0x000D,       /* since 1.5 */
 	PROTO_WAKEUPS = 0x000E,           /* since 1.5 */
 	PROTO_THROTTLE_GET = 0x000F,      /* since 1.7 */
+	PROTO_POWER_OFF = 0x0010,         /* since 1.8 */
+	PROTO_REBOOT = 0x0011,            /* since 1.8 */
+	PROTO_PLATFORM_GET = 0x0012,      /* since 1.8 */
+	PROTO_PLATFORM = 0x0013,          /* since 1.8 */
 	/* scan and symbols */
 	PROTO_SCAN_REQUEST = 0x0101,
 	PROTO_SCAN_PROCESSES = 0x0102,

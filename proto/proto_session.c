@@ -297,6 +297,8 @@ const struct proto_message proto_session_messages[] = {
 	{ PROTO_SERVER_HELLO_EX, &server_hello_ex_layout, NULL, 0, NULL },
 	{ PROTO_WAKEUPS_GET, NULL, NULL, 0, NULL },
 	{ PROTO_WAKEUPS, &wakeups_layout, NULL, 0, NULL },
+	{ PROTO_POWER_OFF, NULL, NULL, 0, NULL },
+	{ PROTO_REBOOT, NULL, NULL, 0, NULL },
 };
 const size_t proto_session_message_count =
 	sizeof proto_session_messages / sizeof proto_session_messages[0];

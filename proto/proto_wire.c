@@ -113,6 +113,7 @@ static const struct {
 	{ proto_data_messages, &proto_data_message_count },
 	{ proto_swap_messages, &proto_swap_message_count },
 	{ proto_throttle_messages, &proto_throttle_message_count },
+	{ proto_platform_messages, &proto_platform_message_count },
 };
 
 const struct proto_message *proto_message(uint16_t type)

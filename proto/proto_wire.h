@@ -12,6 +12,7 @@
 #include "proto.h"
 #include "proto_swap.h"
 #include "proto_throttle.h"
+#include "proto_platform.h"
 #include "common/lib/bytes.h"
 #include "common/lib/string.h"
 
@@ -188,9 +189,11 @@ struct proto_message {
 
 /* Each topic file's part of the table. */
 extern const struct proto_message proto_session_messages[], proto_scan_messages[],
-	proto_pmu_messages[], proto_data_messages[], proto_swap_messages[], proto_throttle_messages[];
+	proto_pmu_messages[], proto_data_messages[], proto_swap_messages[], proto_throttle_messages[],
+	proto_platform_messages[];
 extern const size_t proto_session_message_count, proto_scan_message_count,
-	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count, proto_throttle_message_count;
+	proto_pmu_message_count, proto_data_message_count, proto_swap_message_count, proto_throttle_message_count,
+	proto_platform_message_count;
 
 /* SAMPLES_CHAINED's rules for one record (proto_data.c), which SAMPLES_PACKED's records follow
  * too (proto_packed.c): 0 or a positive error. */
@@ -211,6 +214,7 @@ union proto_any_head {
 	struct proto_samples_head samples;
 	struct proto_counts_head counts;
 	struct proto_interval interval;
+	struct proto_platform_head platform;
 };
 union proto_any_record {
 	struct proto_drop drop;
@@ -225,6 +229,7 @@ union proto_any_record {
 	struct proto_lock lock;
 	struct proto_invocation invocation;
 	struct proto_lost lost;
+	struct proto_platform_path platform_path;
 };
 union proto_any_fixed {
 	struct proto_hello hello;

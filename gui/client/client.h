@@ -22,6 +22,7 @@
 #include "proto/proto.h"
 #include "proto/proto_swap.h"
 #include "proto/proto_throttle.h"
+#include "proto/proto_platform.h"
 
 enum kov_status {
 	KOV_OK = 0,
@@ -176,6 +177,27 @@ int kov_swapped_read(const struct proto_frame *f, struct kov_swapped *out);
 struct proto_throttle;
 int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
                         struct proto_throttle *out);
+
+/* PLATFORM_GET: the clock the target's kernel read at boot and its self-report of the platform's
+ * paths, copied out of the frame. KOV_E_USAGE without asking when the target is older than 1.8. */
+#define KOV_PLATFORM_PATHS 16
+struct kov_platform_path {
+	uint8_t state;                           /* enum proto_path_state */
+	char name[PROTO_PLATFORM_NAME_MAX + 1];
+	char detail[PROTO_PLATFORM_DETAIL_MAX + 1];
+};
+struct kov_platform {
+	bool rtc_ok, emulated;
+	uint64_t rtc_boot;                       /* seconds since 1970 UTC, if rtc_ok */
+	char platform[PROTO_NAME_MAX + 1], power_ctl[PROTO_NAME_MAX + 1];
+	size_t n_paths;                          /* at most KOV_PLATFORM_PATHS are kept */
+	struct kov_platform_path paths[KOV_PLATFORM_PATHS];
+};
+int kov_client_platform(struct kov_client *c, struct kov_platform *out);
+
+/* POWER_OFF or REBOOT (controller only): 0 once the target answered OK, after which it goes
+ * down. KOV_E_USAGE without asking when the target is older than 1.8. */
+int kov_client_power(struct kov_client *c, bool reboot);
 
 /* ---- small helpers ------------------------------------------------------------------- */
 

@@ -1,4 +1,5 @@
 /* Requests whose answer is one fixed frame: PING, STATUS_GET, WAKEUPS_GET and SWAP. */
+#include <string.h>
 #include "client/client_priv.h"
 
 /* The answer's one frame must be of the expected type and decode (it was validated on
@@ -138,6 +139,55 @@ int kov_client_throttle(struct kov_client *c, bool set, uint32_t limit_bp,
 	err = single(c, &a, PROTO_THROTTLE);
 	if (!err)
 		proto_decode_throttle(&a.frames[0].f, out);
+	kov_answer_free(&a);
+	return err;
+}
+
+int kov_client_power(struct kov_client *c, bool reboot)
+{
+	if (c->target.major == 1 && c->target.minor < 8)
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: power-off and "
+		                "reboot came with 1.8", (unsigned)c->target.major,
+		                (unsigned)c->target.minor);
+	struct kov_answer a;
+	int err = call_empty(c, reboot ? PROTO_REBOOT : PROTO_POWER_OFF, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_OK);
+	kov_answer_free(&a);
+	return err;
+}
+
+int kov_client_platform(struct kov_client *c, struct kov_platform *out)
+{
+	if (c->target.major == 1 && c->target.minor < 8)
+		return kov_fail(c, KOV_E_USAGE, "the target speaks protocol %u.%u: the platform's "
+		                "self-report came with 1.8", (unsigned)c->target.major,
+		                (unsigned)c->target.minor);
+	struct kov_answer a;
+	int err = call_empty(c, PROTO_PLATFORM_GET, &a);
+	if (err)
+		return err;
+	err = single(c, &a, PROTO_PLATFORM);
+	struct proto_platform_head h;
+	struct proto_iter it;
+	if (!err && proto_decode_platform(&a.frames[0].f, &h, &it) != 0)
+		err = kov_fail(c, KOV_E_PROTOCOL, "the target's PLATFORM does not decode");
+	if (!err) {
+		memset(out, 0, sizeof *out);
+		out->rtc_ok = h.rtc_ok;
+		out->emulated = h.emulated;
+		out->rtc_boot = h.rtc_boot;
+		proto_str_copy(out->platform, sizeof out->platform, h.platform);
+		proto_str_copy(out->power_ctl, sizeof out->power_ctl, h.power_ctl);
+		struct proto_platform_path r;
+		while (proto_next_platform_path(&it, &r) && out->n_paths < KOV_PLATFORM_PATHS) {
+			struct kov_platform_path *p = &out->paths[out->n_paths++];
+			p->state = r.state;
+			proto_str_copy(p->name, sizeof p->name, r.name);
+			proto_str_copy(p->detail, sizeof p->detail, r.detail);
+		}
+	}
 	kov_answer_free(&a);
 	return err;
 }

@@ -1,7 +1,9 @@
 /* kovctl info: the target's description from the handshake (how its CPUs ran included), its
- * kernel's wake-up counters (WAKEUPS_GET, read now) and its event catalogue. */
+ * kernel's wake-up counters (WAKEUPS_GET, read now), its platform's self-report (PLATFORM_GET)
+ * and its event catalogue. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "kovctl/kovctl.h"
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
@@ -24,8 +26,61 @@ static void wakeups_json(struct json *j, const struct proto_wakeups *w)
 	json_end_object(j);
 }
 
+/* The clock at boot as "YYYY-MM-DD HH:MM:SS UTC". */
+static const char *utc(uint64_t seconds, char *buf, size_t size)
+{
+	time_t tt = (time_t)seconds;
+	struct tm tm;
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, size, "%llu s since 1970", (unsigned long long)seconds);
+	return buf;
+}
+
+/* The self-report as an object, or null from a target before 1.8. */
+static void platform_json(struct json *j, const struct kov_platform *p)
+{
+	json_key(j, "platform");
+	if (!p) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_str(j, "name", p->platform);
+	json_kv_str(j, "controller", p->power_ctl);
+	json_kv_bool(j, "emulated", p->emulated);
+	json_key(j, "rtc_boot");
+	p->rtc_ok ? json_u64(j, p->rtc_boot) : json_null(j);
+	json_key(j, "paths");
+	json_begin_array(j);
+	for (size_t i = 0; i < p->n_paths; i++) {
+		json_begin_object(j);
+		json_kv_str(j, "path", p->paths[i].name);
+		json_kv_str(j, "state", proto_path_state_name(p->paths[i].state));
+		json_kv_str(j, "detail", p->paths[i].detail);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void print_platform(const struct kov_target *t, const struct kov_platform *p)
+{
+	char when[48];
+	if (!p) {
+		printf("platform   not reported (protocol %u.%u target)\n", (unsigned)t->major,
+		       (unsigned)t->minor);
+		return;
+	}
+	printf("platform   %s, %s; clock at boot %s; %s\n", p->platform, p->power_ctl,
+	       p->rtc_ok ? utc(p->rtc_boot, when, sizeof when) : "not read",
+	       p->emulated ? "emulated by QEMU" : "not QEMU: paths exercised only under QEMU are new");
+	for (size_t i = 0; i < p->n_paths; i++)
+		printf("path       %s: %s; %s\n", p->paths[i].name,
+		       proto_path_state_name(p->paths[i].state), p->paths[i].detail);
+}
+
 static void info_json(struct kovctl *k, const struct kov_target *t, const struct proto_wakeups *w,
-                      const struct kov_event *ev, size_t n)
+                      const struct kov_platform *p, const struct kov_event *ev, size_t n)
 {
 	struct json *j = &k->j;
 	json_begin_object(j);
@@ -35,6 +90,7 @@ static void info_json(struct kovctl *k, const struct kov_target *t, const struct
 	json_kv_u64(j, "cpus", t->cpus);
 	kovctl_machine_report(k);
 	wakeups_json(j, w);
+	platform_json(j, p);
 	json_kv_hex(j, "pvr", t->pvr);
 	json_kv_str(j, "processor", kov_pvr_name(t->pvr));
 	json_kv_u64(j, "memory", t->memory);
@@ -121,8 +177,15 @@ int cmd_info(struct kovctl *k)
 			return kovctl_client_error(k);
 		wakeups = &wake;
 	}
+	static struct kov_platform plat;
+	const struct kov_platform *platform = NULL;
+	if (t->major == 1 && t->minor >= 8) {
+		if (kov_client_platform(k->c, &plat))
+			return kovctl_client_error(k);
+		platform = &plat;
+	}
 	if (k->o->json) {
-		info_json(k, t, wakeups, ev, n);
+		info_json(k, t, wakeups, platform, ev, n);
 		return EXIT_OK;
 	}
 	printf("target     %s\n", k->target);
@@ -130,6 +193,7 @@ int cmd_info(struct kovctl *k)
 	printf("model      %s\n", t->model[0] ? t->model : "-");
 	printf("cpus       %u (%s)\n", (unsigned)t->cpus, cpus_how(t));
 	print_wakeups(t, wakeups);
+	print_platform(t, platform);
 	printf("pvr        0x%08x (%s)\n", (unsigned)t->pvr, kov_pvr_name(t->pvr));
 	printf("memory     ");
 	print_memory(t->memory);

@@ -28,7 +28,7 @@
 enum kovctl_cmd { CMD_NONE, CMD_INFO, CMD_SCAN, CMD_SYMBOLS, CMD_WATCH, CMD_PING, CMD_STATUS,
                   CMD_STREAM, CMD_EVENTS, CMD_CONFIGURE, CMD_START, CMD_STOP, CMD_COUNTS, CMD_TOP,
                   CMD_RECORD, CMD_REPLAY, CMD_LOCKSTAT, CMD_INSTRUMENT, CMD_EXPORT, CMD_SWAP,
-                  CMD_OPTIMIZE, CMD_THROTTLE };
+                  CMD_OPTIMIZE, CMD_THROTTLE, CMD_POWEROFF, CMD_REBOOT };
 
 struct kovctl_opts {
 	bool help;
@@ -146,6 +146,7 @@ int cmd_swap(struct kovctl *k);
 void kovctl_swapped_report(struct kovctl *k, const struct kov_swapped *s);
 int cmd_optimize(struct kovctl *k);
 int cmd_throttle(struct kovctl *k);
+int cmd_power(struct kovctl *k);   /* poweroff and reboot */
 /* EXIT_OK, or EXIT_NOT_CONTROLLER with the reason on stderr. */
 int kovctl_need_controller(struct kovctl *k);
 

@@ -34,6 +34,8 @@ static int run(struct kovctl *k)
 	case CMD_SWAP: return cmd_swap(k);
 	case CMD_OPTIMIZE: return cmd_optimize(k);
 	case CMD_THROTTLE: return cmd_throttle(k);
+	case CMD_POWEROFF:
+	case CMD_REBOOT: return cmd_power(k);
 	default: return EXIT_USAGE;
 	}
 }

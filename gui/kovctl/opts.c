@@ -72,6 +72,10 @@ const char kovctl_usage[] =
 	"                               M intervals' cool-down after each (5); until Ctrl-C or N s;\n"
 	"                               --dry-run (an observer is enough): decide, swap nothing\n"
 	"\n"
+	"the machine (need --token):\n"
+	"  poweroff                     power the target off (PMU99, CUDA or RTAS); QEMU exits\n"
+	"  reboot                       restart the target; its firmware boots KOV again\n"
+	"\n"
 	"options:\n"
 	"  --target HOST:PORT   the target ([v6addr]:PORT for IPv6)\n"
 	"  --token T            the controller token (default: observe)\n"
@@ -110,6 +114,8 @@ static const struct cmd_def cmds[] = {
 	{ "instrument", CMD_INSTRUMENT, "--pid --coid --what" },
 	{ "swap", CMD_SWAP, "--pid --coid --to" },
 	{ "throttle", CMD_THROTTLE, "--limit" },
+	{ "poweroff", CMD_POWEROFF, "" },
+	{ "reboot", CMD_REBOOT, "" },
 	{ "optimize", CMD_OPTIMIZE,
 	  "--seconds --interval --threshold --intervals --cooldown --back --pairs --dry-run" },
 };

@@ -309,4 +309,23 @@ struct km_swap_answer {
 	char to[KM_CLASS_NAME];
 };
 
+/* SYS_PLATFORM: the clock read at boot and the platform's self-report of its paths
+ * (kernel/arch/platform_report.h; the boot's "platform:" lines). */
+#define KM_PLATFORM_PATHS 12
+enum km_path_state { KM_PATH_EXERCISED, KM_PATH_NEW, KM_PATH_UNEXERCISED, KM_PATH_UNCHECKABLE };
+struct km_platform_path {
+	char name[24];
+	uint32_t state;             /* KM_PATH_* */
+	char detail[112];
+};
+struct km_platform {
+	int64_t rtc_boot;           /* seconds since 1970-01-01 UTC, if rtc_ok */
+	uint32_t rtc_ok;
+	uint32_t n_paths;
+	uint32_t emulated;          /* the machine is one of QEMU's */
+	char platform[16];          /* "pseries", "mac99" */
+	char power_ctl[16];         /* "RTAS", "PMU99", "CUDA", "none" */
+	struct km_platform_path paths[KM_PLATFORM_PATHS];
+};
+
 #endif

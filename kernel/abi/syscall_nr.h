@@ -87,7 +87,15 @@
 #define SYS_KM_THROTTLE   56  /* (struct km_throttle_io *) -> 0: reports the caller's own work
                                  on samples, sets the cost limit, returns the throttle's state
                                  and its events (privileged; -EINVAL for a limit over 10000) */
-#define SYS_COUNT     57
+#define SYS_POWER         57  /* (POWER_OFF or POWER_REBOOT, POWER_MAGIC): powers the machine off
+                                 or restarts it; does not return (privileged; -EINVAL for any
+                                 other request or magic, -ENOSYS where the platform cannot) */
+#define SYS_PLATFORM      58  /* (struct km_platform *) -> 0 (kernel/abi/km_abi.h) */
+#define SYS_COUNT     59
+
+#define POWER_OFF    1
+#define POWER_REBOOT 2
+#define POWER_MAGIC  0x4b4f5650u      /* "KOVP": a stray call with a random number does nothing */
 
 #define KILLED_STATUS 137             /* the exit status of a killed process (128 + 9) */
 

@@ -18,11 +18,14 @@ struct machine_info {
 	uint32_t pvr;
 	uint64_t tb_freq;           /* timebase ticks per second */
 	uint64_t mem_total;
+	uint64_t mem_unused;        /* bytes above platform->dma_limit, left out of mem[] */
 	struct mem_region mem[MAX_MEM_REGIONS];
 	unsigned int mem_count;
 	unsigned int cpu_count;     /* CPUs present in the device tree */
 	uint32_t cpu_hw_id[8];      /* their interrupt server numbers, boot CPU first */
 	const char *bootargs;       /* kernel command line, "" if none */
+	const char *power_ctl;      /* what powers off, restarts and keeps the clock: "RTAS",
+	                               "PMU99", "CUDA", or "none" */
 };
 
 struct platform {
@@ -56,8 +59,18 @@ struct platform {
 	/* How the hashed page table is written: directly, or through the hypervisor's calls
 	 * (kernel/mm/mmu.c picks the code for it). */
 	enum platform_hpt { HPT_NATIVE, HPT_HYPERVISOR } hpt;
+	/* Devices reach memory only below this physical address without an IOMMU the kernel
+	 * does not drive (mac99: the G5's U3 DART), so memory above it is left unused, as Linux
+	 * does with its IOMMU off; 0: no limit. */
+	uint64_t dma_limit;
 	/* Powers the machine off; QEMU exits. */
 	void (*power_off)(void) __attribute__((noreturn));
+	/* Restarts the machine through its firmware (QEMU resets and boots again); returns only if
+	 * the request was not taken. */
+	void (*reboot)(void);
+	/* Reads the battery-backed clock: seconds since 1970-01-01 UTC; false if there is none or
+	 * it did not answer. */
+	bool (*rtc_read)(int64_t *unix_seconds);
 };
 
 extern const struct platform *platform;
@@ -74,5 +87,8 @@ bool fdt_has_string(const struct fdt *f, int node, const char *name, const char 
 
 /* Stops the machine for good (powers off where possible, else spins with interrupts off). */
 void machine_halt(void) __attribute__((noreturn));
+
+/* Restarts the machine; if the platform cannot, says so and halts. */
+void machine_reboot(void) __attribute__((noreturn));
 
 #endif

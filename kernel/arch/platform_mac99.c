@@ -1,10 +1,13 @@
 /* Power Mac G5 and QEMU's mac99: bare metal. The console is the ESCC (Zilog 8530) channel A
- * inside the mac-io chip; power goes through the CUDA microcontroller behind the VIA. All
- * device addresses come from the device tree the Open Firmware stage flattened. */
+ * inside the mac-io chip; power, restart and the clock go through the system controller behind
+ * the VIA (PMU99 or CUDA: mac_power.h). All device addresses come from the device tree the
+ * Open Firmware stage flattened. */
 #include "platform.h"
 #include "cpu.h"
 #include "common/lib/string.h"
 #include "openpic.h"
+#include "mac_power.h"
+#include "via.h"
 
 uint8_t real_ci_read8(uint64_t phys);
 void real_ci_write8(uint64_t phys, uint8_t value);
@@ -14,21 +17,10 @@ void real_ci_write8(uint64_t phys, uint8_t value);
 #define ESCC_CHA_DATA       0x30
 #define ESCC_TX_READY       0x04
 #define MACIO_VIA_OFFSET    0x16000
-#define VIA_REG(n)          ((uint64_t)(n) << 9)   /* VIA registers are 512 bytes apart */
-#define VIA_B   0
-#define VIA_SR  10
-#define VIA_ACR 11
-#define VIA_IFR 13
-#define VIA_TACK 0x10
-#define VIA_TIP  0x20
-#define VIA_SR_OUT 0x10
-#define VIA_SR_INT 0x04
-#define CUDA_PACKET    1
-#define CUDA_POWERDOWN 0x0a
 
 static uint64_t macio_base = 0x80000000;
 static uint64_t escc_base;
-static bool have_cuda;
+static const struct mac_power *power;
 static uint64_t pic_base;
 
 static bool mac99_probe(const struct fdt *f)
@@ -53,6 +45,23 @@ static int find_node_named(const struct fdt *f, int node, const char *prefix)
 	return -1;
 }
 
+/* The controller the device tree names, and where its VIA is. */
+static void find_power_controller(const struct fdt *f, int macio)
+{
+	int node = macio >= 0 ? find_node_named(f, macio, "via-pmu") : -1;
+	power = node >= 0 ? &via_pmu : 0;
+	if (!power) {
+		node = macio >= 0 ? find_node_named(f, macio, "via-cuda") : -1;
+		power = node >= 0 ? &via_cuda : 0;
+	}
+	int len;
+	const void *reg = node >= 0 ? fdt_prop(f, node, "reg", &len) : 0;
+	via_base = macio_base + (reg && len >= 4 ? fdt_cells(reg, 0, 1) : MACIO_VIA_OFFSET);
+	machine.power_ctl = power ? power->name : "none";
+	if (power)
+		power->init();
+}
+
 static void mac99_console_init(const struct fdt *f)
 {
 	int macio = find_node_named(f, fdt_root(f), "mac-io");
@@ -66,7 +75,7 @@ static void mac99_console_init(const struct fdt *f)
 	const void *reg = escc >= 0 ? fdt_prop(f, escc, "reg", &len) : 0;
 	if (reg && len >= 4)
 		escc_base = macio_base + fdt_cells(reg, 0, 1);
-	have_cuda = macio >= 0 && find_node_named(f, macio, "via-cuda") >= 0;
+	find_power_controller(f, macio);
 	int pic = macio >= 0 ? find_node_named(f, macio, "interrupt-controller") : -1;
 	reg = pic >= 0 ? fdt_prop(f, pic, "reg", &len) : 0;
 	if (reg && len >= 4)
@@ -125,40 +134,23 @@ static void mac99_idle(void)
 	irq_enable();
 }
 
-static uint8_t via_read(int reg)
-{
-	return real_ci_read8(macio_base + MACIO_VIA_OFFSET + VIA_REG(reg));
-}
-
-static void via_write(int reg, uint8_t v)
-{
-	real_ci_write8(macio_base + MACIO_VIA_OFFSET + VIA_REG(reg), v);
-}
-
-static void cuda_wait_shift(void)
-{
-	for (int i = 0; i < 1000000 && !(via_read(VIA_IFR) & VIA_SR_INT); i++)
-		;
-	(void)via_read(VIA_SR);   /* reading the shift register acknowledges it */
-}
-
-/* Sends the two-byte CUDA power-down packet: TIP low starts the transfer, each further byte
- * is clocked by toggling TACK, TIP high ends it. */
 __attribute__((noreturn)) static void mac99_power_off(void)
 {
-	if (have_cuda) {
-		via_write(VIA_ACR, via_read(VIA_ACR) | VIA_SR_OUT);
-		via_write(VIA_SR, CUDA_PACKET);
-		via_write(VIA_B, via_read(VIA_B) & ~VIA_TIP);
-		cuda_wait_shift();
-		via_write(VIA_SR, CUDA_POWERDOWN);
-		via_write(VIA_B, via_read(VIA_B) ^ VIA_TACK);
-		cuda_wait_shift();
-		via_write(VIA_B, via_read(VIA_B) | VIA_TIP | VIA_TACK);
-		cuda_wait_shift();
-	}
+	if (power)
+		power->power_off();
 	for (;;)
 		;
+}
+
+static void mac99_reboot(void)
+{
+	if (power)
+		power->reboot();
+}
+
+static bool mac99_rtc_read(int64_t *unix_seconds)
+{
+	return power && power->rtc_read(unix_seconds);
 }
 
 const struct platform platform_mac99 = {
@@ -173,5 +165,8 @@ const struct platform platform_mac99 = {
 	.external_interrupt = openpic_interrupt,
 	.irq_route = openpic_route,
 	.hpt = HPT_NATIVE,
+	.dma_limit = 2ull << 30,
 	.power_off = mac99_power_off,
+	.reboot = mac99_reboot,
+	.rtc_read = mac99_rtc_read,
 };

@@ -6,6 +6,7 @@
 #include "percpu.h"
 #include "irq.h"
 #include "wake_guard.h"
+#include "common/lib/civil_time.h"
 
 static uint64_t vterm = 0x71000000;
 
@@ -22,6 +23,7 @@ static void pseries_console_init(const struct fdt *f)
 	if (node >= 0 && fdt_prop_u32(f, node, "reg", &reg))
 		vterm = reg;
 	rtas_init(f);
+	machine.power_ctl = "RTAS";
 }
 
 /* H_PUT_TERM_CHAR takes up to 16 bytes packed big-endian into two registers. */
@@ -130,6 +132,23 @@ __attribute__((noreturn)) static void pseries_power_off(void)
 		;
 }
 
+static void pseries_reboot(void)
+{
+	rtas_call("system-reboot", 0, 1, 0);
+}
+
+/* get-time-of-day answers status, year, month, day, hour, minute, second, nanoseconds. */
+static bool pseries_rtc_read(int64_t *unix_seconds)
+{
+	uint32_t r[8];
+	if (rtas_call("get-time-of-day", 0, 8, r) != 0)
+		return false;
+	struct civil_time t = { (int32_t)r[1], (uint8_t)r[2], (uint8_t)r[3], (uint8_t)r[4],
+				(uint8_t)r[5], (uint8_t)r[6] };
+	return r[2] <= 12 && r[3] <= 31 && r[4] < 24 && r[5] < 60 && r[6] < 60 &&
+	       civil_to_unix(&t, unix_seconds);
+}
+
 const struct platform platform_pseries = {
 	.name = "pseries",
 	.profile = "smp",
@@ -147,4 +166,6 @@ const struct platform platform_pseries = {
 	.irq_route = pseries_irq_route,
 	.hpt = HPT_HYPERVISOR,
 	.power_off = pseries_power_off,
+	.reboot = pseries_reboot,
+	.rtc_read = pseries_rtc_read,
 };

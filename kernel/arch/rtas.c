@@ -7,7 +7,7 @@
 
 static const char *const rtas_services[] = {
 	"start-cpu", "stop-self", "power-off", "system-reboot", "query-cpu-stopped-state",
-	"ibm,set-xive", "ibm,int-on", "ibm,int-off",
+	"ibm,set-xive", "ibm,int-on", "ibm,int-off", "get-time-of-day",
 };
 #define RTAS_SERVICES (sizeof rtas_services / sizeof rtas_services[0])
 

@@ -3,8 +3,8 @@
  * Registers are little-endian 32-bit words in BAR 0, reached through the kernel's
  * cache-inhibited I/O window (kernel/mm/mmu.h). Rings of 16-byte little-endian descriptors in
  * ordinary memory; the device reads and writes them and the buffers by bus-master DMA at
- * physical addresses (QEMU's mac99 has no IOMMU; a real G5's U3 DART would need the buffers
- * mapped). The receive interrupt (RXDONE, a level-sensitive PCI line through the mac-io
+ * physical addresses (QEMU's mac99 has no IOMMU; on a real G5 the U3 DART stays off, so
+ * platform_mac99.c keeps memory below 2 GiB where the device reaches it). The receive interrupt (RXDONE, a level-sensitive PCI line through the mac-io
  * OpenPIC) is masked in the device while the receive thread drains; without a routable
  * interrupt the ring is polled from the idle loop and every tick. */
 #include "nic.h"

@@ -19,6 +19,9 @@ struct km_proc;
 void km_probe(void);
 /* After km_probe and the secondary CPUs: rings for every CPU. */
 void km_init(void);
+/* After km_probe: how many of the catalogue's hardware events the boot probe measured
+ * counting and how many are assumed to count (the platform's self-report names both). */
+void km_hw_basis(unsigned *hardware, unsigned *measured, unsigned *assumed);
 
 /* The 0xF00 handler, with translation on. */
 void km_pmu_interrupt(struct trap_frame *tf);

@@ -22,6 +22,9 @@ int wait_pid(int pid, int *status);
 /* Ends process pid (status KILLED_STATUS): privileged programs any process, others their
  * children; 0 or a negative KOV_E* error. */
 int kill(int pid);
+/* Powers the machine off (POWER_OFF) or restarts it (POWER_REBOOT); returns only on refusal:
+ * -KOV_EPERM unprivileged, -KOV_ENOSYS if the platform cannot. */
+int power(int what);
 void yield(void);
 void *sbrk(long increment);
 uint64_t clock_ns(void);

@@ -75,6 +75,9 @@ int netinfo(struct km_netinfo *out);
 
 /* The KM's information calls (privileged processes only): kernel/abi/km_abi.h. */
 int km_info(struct km_info *out);
+/* The clock read at boot and the platform's self-report (SYS_PLATFORM). */
+struct km_platform;
+int platform_info(struct km_platform *out);
 long km_catalogue(struct km_event_info *buf, unsigned int max);
 long km_ksyms(void *buf, size_t cap);
 long km_processes(struct km_process *buf, unsigned int max);

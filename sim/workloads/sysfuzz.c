@@ -472,6 +472,16 @@ static void make_call(struct fuzzer *f, struct call *c)
 		c->a[2] = chance(r, 50) ? good_ptr(f, 4) : bad_ptr(f, true);
 		c->a[3] = below(r, 3);
 		break;
+	case 46:   /* never with the magic: it would power the machine off */
+		c->nr = SYS_POWER;
+		c->a[0] = chance(r, 50) ? POWER_OFF + below(r, 2) : c->a[0];
+		c->a[1] = c->a[1] == POWER_MAGIC ? 0 : c->a[1];
+		c->must_fail = true;
+		break;
+	case 47:
+		c->nr = SYS_PLATFORM;
+		c->a[0] = buf_arg(f, c, sizeof(struct km_platform), true);
+		break;
 	default:   /* the harmless ones, with any arguments */
 		c->nr = (long[]){ SYS_YIELD, SYS_GETPID, SYS_CLOCK, SYS_GETCPU }[below(r, 4)];
 		break;

@@ -12,6 +12,7 @@
 #include "proto/proto.h"
 #include "proto/proto_swap.h"
 #include "proto/proto_throttle.h"
+#include "proto/proto_platform.h"
 #include "client/scan.h"
 #include "client/lockstat.h"
 
@@ -92,11 +93,18 @@ static void roundtrip(const struct proto_frame *f)
 	case PROTO_CATALOGUE_GET:
 	case PROTO_CONFIG_GET:
 	case PROTO_STOP:
+	case PROTO_POWER_OFF:
+	case PROTO_REBOOT:
+	case PROTO_PLATFORM_GET:
 		n = proto_encode_empty(out, sizeof out, f->type, f->req, f->flags);
 		break;
 	case PROTO_DROPPED:
 		REBUILD(proto_decode_dropped, proto_next_drop, proto_begin_dropped, proto_add_drop,
 			struct proto_dropped_head, struct proto_drop);
+		break;
+	case PROTO_PLATFORM:
+		REBUILD(proto_decode_platform, proto_next_platform_path, proto_begin_platform,
+			proto_add_platform_path, struct proto_platform_head, struct proto_platform_path);
 		break;
 	case PROTO_SCAN_PROCESSES:
 		REBUILD(proto_decode_scan_processes, proto_next_process, proto_begin_scan_processes,

@@ -76,7 +76,7 @@ check_profile() { # profile pvr-prefix processor sim/run-options...
 
 	ok info --json
 	python3 -m json.tool "$OUT" >/dev/null || fail "info --json is not JSON"
-	python3 - "$OUT" "$PORT" <<'PY' || { cat "$OUT"; fail "info --json: cpus_run, wake_ups, or the handshake by protocol minor"; }
+	python3 - "$OUT" "$PORT" <<'PY' || { cat "$OUT"; fail "info --json: cpus_run, wake_ups, platform, or the handshake by protocol minor"; }
 import json, sys
 sys.path.insert(0, "tests/qemu")
 import kovproto as k
@@ -85,6 +85,17 @@ assert d["cpus_run"] in k.CPUS_RUN, d["cpus_run"]
 w = d["wake_ups"]
 assert w["rescues"] == 0 and w["watchdog_resets"] == 0, w
 assert all(isinstance(w[x], int) for x in ("prods", "late_max_us", "ticks_pending")), w
+# The platform's self-report (PLATFORM, 1.8): pseries through RTAS, every path exercised;
+# plain mac99 through CUDA, its second CPU not exercised.
+p = d["platform"]
+state = {x["path"]: x["state"] for x in p["paths"]}
+assert p["emulated"] and all(state[x] == "exercised" for x in ("console", "power-off", "reboot", "clock")), p
+if d["profile"] == "g5":
+    assert p["name"] == "mac99" and p["controller"] == "CUDA", p
+    assert state["second CPU start"] == "not exercised", state
+else:
+    assert p["name"] == "pseries" and p["controller"] == "RTAS", p
+    assert all(v == "exercised" for v in state.values()), state
 # Older clients keep working: a 1.4 client gets the SERVER_HELLO it knows; a 1.5 one (and
 # later ones) SERVER_HELLO_EX with the same cpus_run, and WAKEUPS for WAKEUPS_GET. The
 # server says it speaks 1.8.

@@ -49,6 +49,17 @@ boot_bg() {
 	trap 'kill -- -$SIM_PID 2>/dev/null; rm -f "$LOG"' EXIT
 }
 
+# Waits until the console shows N ready lines: the target booted N times (at most $2 seconds).
+wait_boots() {
+	local n=$1 limit=${2:-30} i
+	for ((i = 0; i < limit * 10; i++)); do
+		[ "$(grep -a -c '^kov: ready ' "$LOG")" -ge "$n" ] && return 0
+		kill -0 "$SIM_PID" 2>/dev/null || fail "the target stopped before booting $n times"
+		sleep 0.1
+	done
+	fail "fewer than $n boots within ${limit}s"
+}
+
 # Waits until the console shows regex $1 (at most $2 seconds, default 30).
 wait_for() {
 	local re=$1 limit=${2:-30} i

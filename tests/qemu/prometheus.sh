@@ -4,7 +4,8 @@
 # OpenMetrics it answers OpenMetrics 1.0.0 ending in # EOF, which the client's OpenMetrics
 # parser reads; both carry the same families and samples, among them how the CPUs ran
 # (kov_info's cpus_run) and the kernel's wake-up counters (the same counters kovctl info
-# reads, read just after: never ahead of them). Other paths, methods and malformed
+# reads, read just after: never ahead of them), the platform's self-report of its paths and
+# the clock read at boot (today's date). Other paths, methods and malformed
 # requests get their HTTP errors. Then a real Prometheus server (Debian's prometheus, which
 # asks for OpenMetrics) scrapes it: the scrape succeeds (up == 1) and the target-level and
 # per-object series are stored.
@@ -83,6 +84,14 @@ for metric, key in (("kov_wake_rescues_total", "rescues"), ("kov_wake_resets_tot
                     ("kov_wake_prods_total", "prods"), ("kov_ticks_pending_total", "ticks_pending")):
     assert 0 <= value[metric] <= later[key], (metric, value[metric], key, later[key])
 assert 0 <= value["kov_wake_late_max_seconds"] <= later["late_max_us"] / 1e6 + 1e-6, (value, later)
+# The platform's self-report (one series per path) and the clock the kernel read at boot.
+paths = om["kov_platform_path"]
+assert paths[0] == "info" and len(paths[1]) >= 5, paths
+got = {dict(labels)["path"]: dict(labels)["state"] for _, labels in paths[1]}
+assert set(got.values()) <= {"exercised", "new", "not-exercised", "uncheckable"}, got
+assert got["power-off"] == "exercised" and got["clock"] == "exercised", got
+import time
+assert abs(value["kov_rtc_boot_seconds"] - time.time()) < 600, value["kov_rtc_boot_seconds"]
 # The same samples in both formats (the uptime and byte counts move between the two fetches).
 names = lambda fams: sorted(n for _, samples in fams.values() for n, _ in samples)
 assert names(text) == names(om), set(names(text)) ^ set(names(om))

@@ -24,4 +24,8 @@ check "no --append, --workload or --run" --profile g5 --cdrom build/kov.iso --ap
 check "no boot image 'nowhere.iso'" --profile g5 --cdrom nowhere.iso
 sim/run --help | grep -q -- '--profile smp' || { echo "FAIL: --help"; exit 1; }
 sim/run --help | grep -q -- '--forward HOST:GUEST' || { echo "FAIL: --help lacks --forward"; exit 1; }
+# A reset ends the run (-no-reboot) unless --reboots asks QEMU to restart the target.
+sim/run --dry-run 2>/dev/null | grep -q -- ' -no-reboot' || { echo "FAIL: no -no-reboot by default"; exit 1; }
+! sim/run --dry-run --reboots 2>/dev/null | grep -q -- '-no-reboot' || { echo "FAIL: --reboots kept -no-reboot"; exit 1; }
+sim/run --help | grep -q -- '--reboots' || { echo "FAIL: --help lacks --reboots"; exit 1; }
 echo "all bad options refused"

@@ -203,6 +203,10 @@ static void test_opts_commands(void **state)
 	assert_int_equal(parse("--target h:1 stream --seconds 3 --depth 8"), 0);
 	assert_true(o.seconds == 3);
 	assert_int_equal(o.depth, 8);
+	assert_int_equal(parse("--target h:1 --token t poweroff"), 0);
+	assert_int_equal(o.cmd, CMD_POWEROFF);
+	assert_int_equal(parse("reboot --target h:1"), 0);
+	assert_int_equal(o.cmd, CMD_REBOOT);
 	assert_int_equal(parse("info --help"), 0);
 	assert_true(o.help);
 	assert_int_equal(parse("-h"), 0);

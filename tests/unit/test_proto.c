@@ -16,6 +16,7 @@
 #include "proto/proto.h"
 #include "proto/proto_throttle.h"
 #include "proto/proto_swap.h"
+#include "proto/proto_platform.h"
 
 #define BUF 4096
 #define REQ(type) (0x00A00000u + (type))
@@ -504,6 +505,82 @@ EMPTY(throttle_get, PROTO_THROTTLE_GET)
 EMPTY(catalogue_get, PROTO_CATALOGUE_GET)
 EMPTY(config_get, PROTO_CONFIG_GET)
 EMPTY(stop, PROTO_STOP)
+EMPTY(power_off, PROTO_POWER_OFF)
+EMPTY(reboot, PROTO_REBOOT)
+EMPTY(platform_get, PROTO_PLATFORM_GET)
+
+/* PLATFORM (1.8): a G5 under QEMU with its clock, three paths of every kind but one. */
+static const struct proto_platform_head platform_head = {
+	1795919411, 1, 1, PROTO_STR("mac99"), PROTO_STR("PMU99") };
+static const struct proto_platform_path platform_paths[] = {
+	{ PROTO_PATH_EXERCISED, PROTO_STR("power-off"), PROTO_STR("PMU99, under QEMU mac99,via=pmu") },
+	{ PROTO_PATH_UNEXERCISED, PROTO_STR("second CPU start"), PROTO_STR("") },
+	{ PROTO_PATH_UNCHECKABLE, PROTO_STR("nap in idle"), PROTO_STR("QEMU's 970 ignores it") },
+};
+
+static int build_platform(uint8_t *b, size_t cap)
+{
+	struct proto_builder bl;
+	int err = proto_begin_platform(&bl, b, cap, 0, 0, &platform_head);
+	for (size_t i = 0; !err && i < N(platform_paths); i++)
+		err = proto_add_platform_path(&bl, &platform_paths[i]);
+	return err ? err : proto_finish(&bl);
+}
+
+static void check_platform(const struct proto_frame *f)
+{
+	struct proto_platform_head h;
+	struct proto_iter it;
+	struct proto_platform_path p;
+	struct proto_builder bl;
+	uint8_t again[BUF];
+	assert_int_equal(proto_decode_platform(f, &h, &it), 0);
+	assert_int_equal(h.rtc_boot, platform_head.rtc_boot);
+	assert_int_equal(h.rtc_ok, 1);
+	assert_int_equal(h.emulated, 1);
+	assert_str(h.platform, platform_head.platform);
+	assert_str(h.power_ctl, platform_head.power_ctl);
+	assert_int_equal(proto_iter_left(&it), N(platform_paths));
+	assert_int_equal(proto_begin_platform(&bl, again, BUF, f->req, f->flags, &h), 0);
+	for (size_t i = 0; i < N(platform_paths); i++) {
+		assert_true(proto_next_platform_path(&it, &p));
+		assert_int_equal(p.state, platform_paths[i].state);
+		assert_str(p.name, platform_paths[i].name);
+		assert_str(p.detail, platform_paths[i].detail);
+		assert_int_equal(proto_add_platform_path(&bl, &p), 0);
+	}
+	assert_false(proto_next_platform_path(&it, &p));
+	assert_same_frame(f, again, proto_finish(&bl));
+}
+
+/* What PLATFORM refuses: an unknown state, a clock reading without rtc_ok, flags above 1, a
+ * path without a name, and more paths than any platform has. */
+static void platform_refusals(void **state)
+{
+	(void)state;
+	uint8_t b[BUF];
+	struct proto_builder bl;
+	struct proto_platform_head h = platform_head;
+	h.rtc_ok = 0;
+	assert_int_equal(proto_begin_platform(&bl, b, BUF, 0, 0, &h), -PROTO_E_INCONSISTENT);
+	h = platform_head;
+	h.emulated = 2;
+	assert_int_equal(proto_begin_platform(&bl, b, BUF, 0, 0, &h), -PROTO_E_INCONSISTENT);
+	assert_int_equal(proto_begin_platform(&bl, b, BUF, 0, 0, &platform_head), 0);
+	struct proto_platform_path p = platform_paths[0];
+	p.state = PROTO_PATH_STATES;
+	assert_int_equal(proto_add_platform_path(&bl, &p), -PROTO_E_INCONSISTENT);
+	p = platform_paths[0];
+	p.name = PROTO_STR("");
+	assert_int_equal(proto_add_platform_path(&bl, &p), -PROTO_E_STRING);
+	/* 64 paths at most. */
+	assert_int_equal(proto_begin_platform(&bl, b, BUF, 0, 0, &platform_head), 0);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(proto_add_platform_path(&bl, &platform_paths[1]), 0);
+	assert_int_equal(proto_add_platform_path(&bl, &platform_paths[1]), -PROTO_E_COUNT);
+	assert_string_equal(proto_path_state_name(PROTO_PATH_NEW), "new on this machine");
+	assert_string_equal(proto_path_state_name(9), "unknown state");
+}
 
 static int build_dropped(uint8_t *b, size_t cap)
 {
@@ -1220,6 +1297,10 @@ static const struct kind kinds[] = {
 	{ "throttle_set", PROTO_THROTTLE_SET, build_throttle_set, check_throttle_set },
 	{ "throttle", PROTO_THROTTLE, build_throttle, check_throttle },
 	{ "stop", PROTO_STOP, build_stop, check_stop },
+	{ "power_off", PROTO_POWER_OFF, build_power_off, check_power_off },
+	{ "reboot", PROTO_REBOOT, build_reboot, check_reboot },
+	{ "platform_get", PROTO_PLATFORM_GET, build_platform_get, check_platform_get },
+	{ "platform", PROTO_PLATFORM, build_platform, check_platform },
 	{ "samples", PROTO_SAMPLES, build_samples, check_samples },
 	{ "counts", PROTO_INTERVAL_COUNTS, build_counts, check_counts },
 	{ "locks", PROTO_LOCK_STATS, build_locks, check_locks },
@@ -1305,7 +1386,7 @@ static void every_type_round_trips(void **state)
 		if (!found)
 			fail_msg("type 0x%04x (%s) has no round trip", t, proto_type_name((uint16_t)t));
 	}
-	assert_int_equal(known, 41);
+	assert_int_equal(known, 45);
 }
 
 static void nested_lists_read_either_way(void **state)
@@ -2574,6 +2655,7 @@ int main(void)
 		cmocka_unit_test(fuzz_decoders_stay_in_bounds),
 		cmocka_unit_test(malformed_frames_are_never_internal),
 		cmocka_unit_test(test_lock_contention_inconsistent),
+		cmocka_unit_test(platform_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,7 +149,20 @@ static void check_at(int want, uint16_t type, uint32_t req, enum proto_side side
 static void test_types(void **state)
 {
 	(void)state;
-	assert_int_equal(PROTO_MINOR, 8);   /* 1.7 added THROTTLE_GET, THROTTLE_SET and THROTTLE; 1.8 SAMPLES_PACKED */
+	assert_int_equal(PROTO_MINOR, 8);   /* 1.8 added SAMPLES_PACKED, POWER_OFF, REBOOT, PLATFORM_GET, PLATFORM */
+	check_at(0, PROTO_PLATFORM_GET, 1, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
+	check_at(0, PROTO_PLATFORM, 1, PROTO_SIDE_CLIENT, PROTO_ROLE_OBSERVER);
+	assert_int_equal(proto_type_info(PROTO_PLATFORM)->minor, 8);
+	assert_false(proto_droppable(PROTO_PLATFORM));
+	static const uint16_t t18[] = { PROTO_POWER_OFF, PROTO_REBOOT };
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(proto_type_info(t18[i])->minor, 8);
+		assert_true(proto_requires_controller(t18[i]));
+		/* The controller's alone: an observer is refused, and a server never sends them. */
+		check_at(-PROTO_E_NOT_CONTROLLER, t18[i], 1, PROTO_SIDE_SERVER, PROTO_ROLE_OBSERVER);
+		check_at(0, t18[i], 1, PROTO_SIDE_SERVER, PROTO_ROLE_CONTROLLER);
+		check_at(-PROTO_E_UNEXPECTED, t18[i], 1, PROTO_SIDE_CLIENT, PROTO_ROLE_CONTROLLER);
+	}
 	static const uint16_t t17[] = { PROTO_THROTTLE_GET, PROTO_THROTTLE_SET, PROTO_THROTTLE };
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(proto_type_info(t17[i])->minor, 7);

@@ -13,7 +13,7 @@
 #include "proto/proto_wire.h"
 
 static const uint16_t empty_types[] = { PROTO_OK, PROTO_STATUS_GET, PROTO_WAKEUPS_GET, PROTO_THROTTLE_GET,
-	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP };
+	PROTO_CATALOGUE_GET, PROTO_CONFIG_GET, PROTO_STOP, PROTO_POWER_OFF, PROTO_REBOOT, PROTO_PLATFORM_GET };
 
 static bool is_empty_type(uint16_t t)
 {
@@ -91,7 +91,7 @@ static void test_every_type_has_one_entry(void **state)
 	}
 	size_t entries = proto_session_message_count + proto_scan_message_count +
 		proto_pmu_message_count + proto_data_message_count + proto_swap_message_count +
-		proto_throttle_message_count;
+		proto_throttle_message_count + proto_platform_message_count;
 	assert_int_equal(known, (int)entries);
 }
 
@@ -127,12 +127,18 @@ static void test_record_minimum(void **state)
 			rec.chain.id = 1;
 			rec.chain.depth = 1;
 		}
+		if (t == PROTO_PLATFORM) {
+			head.platform.platform = PROTO_STR("p");
+			head.platform.power_ctl = PROTO_STR("c");
+			rec.platform_path.name = PROTO_STR("n");
+		}
 		assert_int_equal(proto_list_begin(&b, buf, sizeof buf, (uint16_t)t, 1, 0, &head), 0);
 		size_t before = b.len;
 		int rc = proto_list_add(&b, (uint16_t)t, &rec);
 		if (rc)
 			fail_msg("type 0x%04x: a minimal record is refused (%d)", (unsigned)t, rc);
-		size_t strings = t == PROTO_SCAN_PROCESSES || t == PROTO_SCAN_OBJECTS ? 1 :
+		size_t strings = t == PROTO_SCAN_PROCESSES || t == PROTO_SCAN_OBJECTS ||
+			t == PROTO_PLATFORM ? 1 :
 			t == PROTO_EVENT_CATALOGUE ? 2 : 0;
 		assert_int_equal(b.len - before - strings, m->rec_min);
 	}
