@@ -264,12 +264,8 @@ static int handle_answer_frame(struct kov_client *c, const struct proto_frame *f
 			return err;
 	}
 	struct kov_answer *a = &p->ans;
-	if (a->count % 16 == 0) {
-		struct kov_frame *nf = realloc(a->frames, (a->count + 16) * sizeof *nf);
-		if (!nf)
-			goto nomem;
-		a->frames = nf;
-	}
+	if (!kov_grow((void **)&a->frames, &a->cap, a->count + 1, sizeof *a->frames))
+		goto nomem;
 	if (copy_frame(f, &a->frames[a->count]) < 0)
 		goto nomem;
 	a->count++;

@@ -82,6 +82,7 @@ struct kov_answer {
 	struct kov_frame *frames;
 	size_t count;
 	uint64_t bytes;              /* whole frame sizes, summed */
+	size_t cap;                  /* frames' room (kov_grow) */
 };
 
 void kov_frame_free(struct kov_frame *fr);

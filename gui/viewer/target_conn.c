@@ -32,7 +32,7 @@ static void replay_poll(struct target *t, uint64_t now)
 			struct proto_symbols_head h;
 			struct proto_iter it;
 			if (proto_decode_symbols(&fr->f, &h, &it) == 0) {
-				struct kov_answer a = { (struct kov_frame *)fr, 1, 0 };
+				struct kov_answer a = { (struct kov_frame *)fr, 1, 0, 1 };
 				t->sym_space = h.pid;
 				take_symbols(t, &a);
 				kov_live_frame(&t->stacks, &fr->f);
