@@ -4,7 +4,8 @@
 # enters it. Then the kernel must come up as with -kernel: the ready line, DHCP on the sungem,
 # the DCI daemon answering through the forwarded port. Three boots: the image as built on
 # mac99 (CUDA); an image with a command line in its boot script on mac99,via=pmu (PMU99); the
-# image as a hard disk (what dd makes of a USB stick or disk: 512-byte sectors), to ready.
+# image as a hard disk (what dd makes of a USB stick or disk: 512-byte sectors), to ready. The
+# two CD boots print the platform's self-report for their power controller.
 source "$(dirname "$0")/lib.bash"
 
 KOVCTL=build/host/kovctl ISO=build/kov.iso
@@ -39,8 +40,18 @@ from_firmware() { # DEV: OpenBIOS booted DEV:,\\:tbxi itself and the kernel came
 	[ "$(field profile)" = g5 ] || fail "profile is '$(field profile)'"
 }
 
+# The platform's self-report, as the real machine would print it booted from this CD.
+self_report() { # CONTROLLER QEMU-MACHINE
+	expect '^platform: mac99 \(PowerMac3,1\), emulated by QEMU$'
+	expect "^platform: power-off: exercised; $1, under QEMU $2\$"
+	expect "^platform: reboot: exercised; $1, under QEMU $2\$"
+	expect '^platform: second CPU start: not exercised; QEMU mac99 has one CPU'
+	expect '^platform: DART: not exercised; '
+}
+
 boot_cd "$ISO"
 expect '^kov: cmdline ""$'
+self_report CUDA mac99
 
 # The command line reaches the kernel through the boot script (/chosen bootargs): a faster
 # clock and a workload, as sim/run --append would give them.
@@ -52,6 +63,7 @@ boot_cd "$dir/kov.iso" --pmu
 expect '^kov: cmdline "hz=250 workload=cotree:forever"$'
 expect '^timer: hz=250 '
 expect '^kov: workload cotree started, pid [0-9]+$'
+self_report PMU99 mac99,via=pmu
 
 boot_check --profile g5 --disk "$ISO"
 from_firmware hd
