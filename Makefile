@@ -85,7 +85,7 @@ HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 
 .PHONY: test-loaded all kernel image host unit-tests test run bench peer-bench case-study eval soak setup clean help
-all: kernel image host unit-tests
+all: kernel $(B)/kov.iso host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
 host: $(HOST_TOOLS)
@@ -152,7 +152,9 @@ $(B)/kov.bin: $(B)/kov.elf
 
 # The boot CD: the kernel in a 32-bit ELF (what Open Firmware loads; also the file a network
 # boot serves) and a CHRP boot script on an ISO 9660/HFS hybrid (scripts/mkimage says why).
-image: $(B)/kov.iso
+# `make image` is a user's command, so it installs what is missing first, as test and run do.
+image: setup
+	@$(MAKE) --no-print-directory $(B)/kov.iso
 $(B)/kov.iso: $(B)/kov.bin scripts/mkimage
 	@CROSS=$(CROSS) scripts/mkimage $(B)/kov.bin $(B)/kov-of.elf $@
 	@echo "  ISO $@"

@@ -165,6 +165,7 @@ struct replay_obj { uint32_t pid, gen; uint64_t coid, n; };
 struct replay {
 	uint64_t frames, by_type[8], duration_ns;
 	uint64_t samples, no_object, intervals, not_ranked;
+	uint64_t first_timebase, last_timebase;   /* the samples' span on the target's clock */
 	struct kov_losses losses;    /* what the recording says was lost, dropped, discarded */
 	uint64_t per_event[256];
 	char names[256][PROTO_NAME_MAX + 1];
@@ -200,6 +201,10 @@ static void replay_frame(struct replay *rp, struct kov_frame *fr)
 		struct proto_sample s;
 		proto_decode_any_samples(f, &h, &it);
 		while (proto_next_any_sample(&it, &s)) {
+			if (!rp->samples || s.timebase < rp->first_timebase)
+				rp->first_timebase = s.timebase;
+			if (s.timebase > rp->last_timebase)
+				rp->last_timebase = s.timebase;
 			rp->samples++;
 			rp->per_event[s.event & 255]++;
 			if (s.flags & PROTO_SMP_NO_OBJECT) {
@@ -269,6 +274,8 @@ int cmd_replay(struct kovctl *k)
 		json_kv_u64(&k->j, "frames", rp.frames);
 		json_kv_double(&k->j, "seconds", (double)rp.duration_ns / 1e9);
 		json_kv_u64(&k->j, "samples", rp.samples);
+		json_kv_u64(&k->j, "first_timebase", rp.first_timebase);
+		json_kv_u64(&k->j, "last_timebase", rp.last_timebase);
 		json_kv_u64(&k->j, "no_object", rp.no_object);
 		json_kv_u64(&k->j, "intervals", rp.intervals);
 		kovctl_losses_report(k, &rp.losses, false);

@@ -4,6 +4,8 @@
  *   kmcheck spin ITER THR [THREADS]  spinbench under instruction sampling
  *   kmcheck ipc THOUSANDS            ipcbench with instructions and cycles counted (their
  *                                    pairing; QEMU's cycles are emulated)
+ *   kmcheck pmc5 PROGRAM [ARGS...]   PM_INST_CMPL / PM_CYC over PROGRAM run with ARGS:
+ *                                    under -icount, the share of executed instructions counted
  *   kmcheck mux THOUSANDS            ipcbench with one group, then two groups at 50/50
  *   kmcheck overload THOUSANDS THR   sampling faster than the rings hold, drained late
  *   kmcheck cost THOUSANDS THR DEPTH [CHAIN [general]]  instructions per sample (handler,
@@ -258,6 +260,27 @@ static void ipc(long thousands)
 	 * and paired over the same slices, not any processor's IPC. */
 	check(milli >= 990 && milli <= 1010, "PM_INST_CMPL / PM_CYC of one group is 1 under -icount "
 	      "(emulated cycles: one virtual ns per instruction; within 1%)");
+}
+
+/* QEMU's instruction counter against the instructions it executed: under -icount (shift 0)
+ * its cycle counter is virtual time, one ns per instruction executed, kernel and user (QEMU
+ * ignores the mode filters), so PM_INST_CMPL / PM_CYC over a program on one CPU is the share
+ * of the executed instructions the counter saw. The program must keep its CPU busy: idle time
+ * is cycles without instructions. */
+static void pmc5(const char *program, const char *args)
+{
+	struct km_config c = config(KM_UNIT_MICROSECONDS, 10000);
+	group(&c, "pmc5", 100);
+	add(&c, "PM_INST_CMPL", 0);
+	add(&c, "PM_CYC", 0);
+	apply(&c);
+	run_monitored(program, args);
+	uint64_t i = tot.raw[0][event("PM_INST_CMPL")], y = tot.raw[0][event("PM_CYC")];
+	uint64_t per_mille = y ? i * 1000 / y : 0;
+	printf("kmcheck: pmc5 %s %s counted=%lu executed=%lu ratio=%lu.%03lu exit=%d\n", program, args,
+	       (unsigned long)i, (unsigned long)y, (unsigned long)(per_mille / 1000),
+	       (unsigned long)(per_mille % 1000), last_status);
+	check(y > 0 && last_status == 0, "the program ran to its end with both counters counting");
 }
 
 /* scaled = raw * enabled / running, as the protocol defines it */
@@ -972,6 +995,12 @@ int main(int argc, char **argv)
 		     argc > 4 ? number(argv[4]) : 1);
 	else if (strcmp(mode, "ipc") == 0)
 		ipc(number(argc > 2 ? argv[2] : "20000"));
+	else if (strcmp(mode, "pmc5") == 0 && argc > 2) {
+		char args[128] = "";
+		for (int i = 3; i < argc; i++)
+			snprintf(args + strlen(args), sizeof args - strlen(args), "%s%s", i > 3 ? "," : "", argv[i]);
+		pmc5(argv[2], args);
+	}
 	else if (strcmp(mode, "mux") == 0)
 		mux(number(argc > 2 ? argv[2] : "20000"));
 	else if (strcmp(mode, "overload") == 0)
