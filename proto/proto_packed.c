@@ -69,6 +69,13 @@ static uint64_t get_varint(struct rd *r, uint64_t max)
 	return 0;
 }
 
+/* What the next record is written against: this record's fields. */
+static struct proto_sample_base base_of(const struct proto_sample *s)
+{
+	return (struct proto_sample_base){ s->timebase, s->pc, s->coid, s->gen, s->pid, s->tid,
+					   s->period, s->chain_id, s->cpu, s->event, s->flags };
+}
+
 int proto_begin_samples_packed(struct proto_builder *b, void *buf, size_t cap, uint32_t req,
                                uint16_t flags, const struct proto_samples_head *h)
 {
@@ -131,8 +138,7 @@ int proto_add_sample_packed(struct proto_builder *b, const struct proto_sample *
 	memcpy(b->buf + b->len, rec, n);
 	b->len += n;
 	b->count++;
-	b->prev = (struct proto_sample_base){ r->timebase, r->pc, r->coid, r->gen, r->pid, r->tid,
-					      r->period, r->chain_id, r->cpu, r->event, r->flags };
+	b->prev = base_of(r);
 	return 0;
 }
 
@@ -168,8 +174,7 @@ static void get_packed(struct rd *r, struct proto_sample_base *prev, struct prot
 		rd_fail(r, PROTO_E_INCONSISTENT);
 	if (!r->err)
 		rd_fail(r, proto_check_sample_chained(s));
-	*prev = (struct proto_sample_base){ s->timebase, s->pc, s->coid, s->gen, s->pid, s->tid,
-					    s->period, s->chain_id, s->cpu, s->event, s->flags };
+	*prev = base_of(s);
 }
 
 int proto_decode_samples_packed(const struct proto_frame *f, struct proto_samples_head *h,
