@@ -237,22 +237,38 @@ static bool bench_frame(struct app *a, uint64_t start, uint64_t cpu_start)
 	return true;
 }
 
+/* How long --select and --keys may wait for their object before the screenshot is taken anyway. */
+#define SCRIPT_WAIT_NS 60000000000ull
+
 /* Frames until quit, or until --screenshot's time (--click's click first, shot the frame
  * after): 0, or 1 when the screenshot could not be written. */
 static int run(struct app *a)
 {
 	struct options *o = &a->o;
 	uint64_t start = kov_now_ns();
+	bool scripted = o->select || o->keys || o->config_keys;
 	while (!a->quit) {
 		uint64_t now = kov_now_ns(), cpu_now = o->bench_frames ? bench_thread_cpu_ns() : 0;
 		frame(a, now);
+		/* --after counts from when the scripted input is done, so a slow host (a late scan)
+		 * cannot shoot the screen before --select and --keys had anything to act on. */
+		if (scripted && !o->select && !o->keys && !o->config_keys) {
+			scripted = false;
+			start = now;
+		} else if (scripted && now - start >= SCRIPT_WAIT_NS) {
+			fprintf(stderr, "kov-viewer: %s%s not done after %llu s; the screenshot shows why\n",
+				o->select ? "--select " : "--keys", o->select ? o->select : "",
+				SCRIPT_WAIT_NS / 1000000000ull);
+			scripted = false;
+			o->after = 0;
+		}
 		if (o->bench_frames && bench_frame(a, now, cpu_now))
 			return 0;
 		if (o->resize_w) {   /* --resize: as a person would, after the first frame */
 			SDL_SetWindowSize(a->d.win, o->resize_w, o->resize_h);
 			o->resize_w = 0;
 		}
-		bool due = o->screenshot && now - start >= (uint64_t)(o->after * 1e9);
+		bool due = o->screenshot && !scripted && now - start >= (uint64_t)(o->after * 1e9);
 		if (due && o->click) {
 			input_click(&a->v, o->click_x, o->click_y);   /* on what was just drawn */
 			o->click = false;

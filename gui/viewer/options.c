@@ -41,7 +41,8 @@ static const char usage[] =
 	"      ? the keys over the window, Ctrl-Q quit\n"
 	"--size WxH is the window's first size: the layout follows the window as it is resized.\n"
 	"--view flame|callers opens the flame graph (callers: of the --select'ed object);\n"
-	"--keys types keys once an object is selected, --hover and --click put the pointer\n"
+	"--keys types keys once an object is selected, --after counts from when --select,\n"
+	"--keys and --config-keys are done (at most 60 s), --hover and --click put the pointer\n"
 	"and click (just before the screenshot) at X,Y points, --resize WxH resizes the window\n"
 	"after its first frame, for tests.\n";
 
