@@ -1,8 +1,9 @@
-/* SWAP (proto/proto_swap.h): the controller asks for a process's object to be hot-swapped; the
- * KM hands the request to that process's runtime, which swaps it (common/co/co_swap.h) and
- * reports each phase. The answer, SWAPPED, goes to the asker and, as an event of the stream,
- * to every other subscriber that knows the message. The daemon waits for the runtime meanwhile
- * (at most SWAP_USER_TIMEOUT_US, kernel/abi/scan.h). */
+/* SWAP (proto/proto_swap.h): the controller asks for a process's object, or one of the
+ * kernel's (pid 0), to be hot-swapped. The KM hands a process's request to that process's
+ * runtime, which swaps it (common/co/co_swap.h) and reports each phase; a kernel object is
+ * swapped by the KM's caller, this daemon's thread, in the kernel. The answer, SWAPPED, goes to
+ * the asker and, as an event of the stream, to every other subscriber that knows the message.
+ * The daemon waits meanwhile (at most SWAP_USER_TIMEOUT_US, kernel/abi/scan.h). */
 #include "dispatch.h"
 #include "dcid.h"
 #include "monitor.h"
@@ -27,7 +28,6 @@ static void refuse(struct client *c, const struct proto_frame *f, long rc)
 {
 	client_error(c, f->req, f->type, rc == -KOV_ESRCH ? PROTO_E_NOT_FOUND : PROTO_E_UNAVAILABLE,
 		     rc == -KOV_ESRCH ? "no such process" :
-		     rc == -KOV_ENOSYS ? "the kernel's objects cannot be hot-swapped yet" :
 		     rc == -KOV_ENODEV ? "that process has no clustered-object runtime" :
 		     rc == -KOV_ETIMEDOUT ? "that process's runtime did not answer in time" :
 		     "the KM refused it");
@@ -38,10 +38,6 @@ void monitor_swap(struct client *c, const struct proto_frame *f)
 	struct proto_swap m;
 	proto_decode_swap(f, &m);
 	uint32_t index;
-	if (m.pid == PROTO_PID_KERNEL) {
-		refuse(c, f, -KOV_ENOSYS);
-		return;
-	}
 	if (!index_of_coid(m.pid, m.coid, &index)) {
 		client_error(c, f->req, f->type, PROTO_E_NOT_FOUND, "no such object in that process's space");
 		return;

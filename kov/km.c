@@ -433,8 +433,8 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 	return rc;
 }
 
-/* A hot swap of one of a process's objects, by its runtime (common/co/co_swap.h). The kernel's
- * own objects cannot be swapped yet: its runtime does not walk its threads' kernel stacks. */
+/* A hot swap of one of a process's objects, by its runtime, or of one of the kernel's, by the
+ * calling thread (common/co/co_swap.h). */
 static long swap(uint64_t pid, uint64_t index, uint64_t class_uaddr, uint64_t answer_uaddr)
 {
 	char cls[KM_CLASS_NAME];
@@ -444,15 +444,18 @@ static long swap(uint64_t pid, uint64_t index, uint64_t class_uaddr, uint64_t an
 		return -KOV_EFAULT;
 	if (strnlen(cls, sizeof cls) == sizeof cls)
 		return -KOV_EINVAL;   /* no terminating NUL */
-	if (pid == 0)
-		return -KOV_ENOSYS;
-	struct process *p = pid <= 0xFFFFFFFFull ? svc_process_get((uint32_t)pid) : 0;
-	if (!p)
-		return -KOV_ESRCH;
-	long rc = await_runtime(p, svc_swap_request(p, (uint32_t)index, cls), SWAP_USER_TIMEOUT_US);
 	struct km_swap_answer answer;
-	svc_swap_answer(p, &answer);
-	svc_process_put(p);
+	long rc = 0;
+	if (pid == 0) {
+		svc_kernel_swap((uint32_t)index, cls, &answer);
+	} else {
+		struct process *p = pid <= 0xFFFFFFFFull ? svc_process_get((uint32_t)pid) : 0;
+		if (!p)
+			return -KOV_ESRCH;
+		rc = await_runtime(p, svc_swap_request(p, (uint32_t)index, cls), SWAP_USER_TIMEOUT_US);
+		svc_swap_answer(p, &answer);
+		svc_process_put(p);
+	}
 	if (rc == 0 && copy_to_user(answer_uaddr, &answer, sizeof answer))
 		return -KOV_EFAULT;
 	return rc;

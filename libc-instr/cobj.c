@@ -282,6 +282,15 @@ void co_runtime_relax(void)
 	__syscall(SYS_YIELD, 0, 0, 0, 0, 0);
 }
 
+/* A thread sleeping in the kernel cannot hold up a held call's CPU: nothing to pin. */
+void co_runtime_pin(void)
+{
+}
+
+void co_runtime_unpin(void)
+{
+}
+
 uint64_t co_runtime_now_ns(void)
 {
 	return clock_ns();

@@ -100,8 +100,14 @@ bool co_runtime_outside(unsigned i, const uint64_t seen[CO_SEEN_MAX], void *cons
 			uint32_t *walked);
 /* True if pc lies in a method body (CO_METHOD). */
 bool co_runtime_method_pc(uint64_t pc);
-/* Lets other threads run while this one waits. */
+/* Lets other threads run while this one waits; not a quiescent point (a held call is inside
+ * its caller's methods). Where the thread may not leave its CPU, it spins. */
 void co_runtime_relax(void);
+/* The swapper from its block phase to its end: calls held in the mediator wait for it, and a
+ * held call that cannot leave its CPU (the kernel's, with interrupts off) must never be the
+ * thread that took its CPU. The kernel disables preemption; a process needs nothing. */
+void co_runtime_pin(void);
+void co_runtime_unpin(void);
 uint64_t co_runtime_now_ns(void);
 /* Reads a word of another thread's sleeping stack; false if the address cannot be one. */
 bool co_runtime_stack_word(uint64_t addr, uint64_t *value);

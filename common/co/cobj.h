@@ -130,6 +130,11 @@ coid_t co_new_single(const struct co_class *cls, void *rep);
 /* Makes an object with one rep per CPU, each made by make_rep(root, cpu) on the CPU's first
  * call and freed with kfree at reclamation. 0 if out of memory or tables full. */
 coid_t co_new_per_cpu(const struct co_class *cls, void *(*make_rep)(struct co_root *root, unsigned int cpu));
+/* The same roots without a COID, for a hot swap's new instance (co_swap.h: make_root); 0 if
+ * out of memory. */
+struct co_root *co_root_single(const struct co_class *cls, void *rep);
+struct co_root *co_root_per_cpu(const struct co_class *cls,
+				void *(*make_rep)(struct co_root *root, unsigned int cpu));
 /* A root-level operation (K42's CObjRootMultiRep): calls fn on every rep the object has made,
  * with the root's lock held (no rep is made or freed meanwhile); fn must not call methods of
  * the same object. Returns the number of reps visited. */

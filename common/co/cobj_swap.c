@@ -28,7 +28,9 @@ struct co_swap {
 	volatile uint32_t phase;
 	volatile int64_t inflight;                /* forwarded calls that have not returned */
 	volatile uint32_t refs;                   /* calls between the stub's entry and exit */
-	uint32_t depth[CO_SEEN_MAX];              /* each participant's forwarded calls in progress */
+	volatile uint32_t depth[CO_SEEN_MAX];     /* forwarded calls in progress, by the participant
+	                                             that made each (a kernel thread can move to
+	                                             another CPU's slot during its call) */
 	volatile uint8_t outside[CO_SEEN_MAX];    /* seen out of the object since the interposition */
 	volatile uint64_t forwarded, held;
 };
@@ -178,9 +180,9 @@ void *co_mediate_enter(struct co_swap_cell *cell, uint64_t *tracked)
 		if (!s->outside[me] && !s->depth[me] &&
 		    !co_stack_inside((uint64_t)__builtin_frame_address(0), s->old_reps))
 			s->outside[me] = 1;
-		s->depth[me]++;
+		__atomic_fetch_add(&s->depth[me], 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&s->forwarded, 1, __ATOMIC_RELAXED);
-		*tracked = 1;
+		*tracked = me + 1ull;   /* the exit counts the call out of this slot, wherever it is */
 		return rep_of(s->old_root);
 	}
 	__atomic_fetch_sub(&s->inflight, 1, __ATOMIC_SEQ_CST);
@@ -196,7 +198,7 @@ void co_mediate_exit(struct co_swap_cell *cell, uint64_t tracked)
 {
 	struct co_swap *s = cell->swap;
 	if (tracked) {
-		s->depth[co_runtime_self_slot()]--;
+		__atomic_fetch_sub(&s->depth[tracked - 1], 1, __ATOMIC_RELAXED);
 		__atomic_fetch_sub(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	}
 	__atomic_fetch_sub(&s->refs, 1, __ATOMIC_RELEASE);
@@ -361,6 +363,8 @@ enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t
 	uint64_t t0 = co_runtime_now_ns();
 	bool drained = drain(s, t0 + timeout_ns, r);
 	uint64_t t1 = co_runtime_now_ns();
+	/* From the block phase on, calls wait for this thread: it keeps its CPU (co_runtime_pin). */
+	co_runtime_pin();
 	bool blocked = drained && block(s, t1 + timeout_ns);
 	uint64_t t2 = co_runtime_now_ns();
 	why = !drained ? CO_SWAP_DRAIN_TIMEOUT : !blocked ? CO_SWAP_BLOCK_TIMEOUT : transfer(s, to);
@@ -370,6 +374,7 @@ enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t
 	r->forwarded = s->forwarded;
 	r->held = s->held;
 	finish(s, coid, why == CO_SWAP_OK ? PHASE_DONE : PHASE_ABORTED);
+	co_runtime_unpin();
 	uint64_t t3 = co_runtime_now_ns();
 	r->forward_ns = t1 - t0;
 	r->block_ns = t2 - t1;

@@ -9,6 +9,7 @@ static const struct kov_opt_pair builtin[] = {
 	{ "Counter", "DCounter" },
 	{ "Warehouse", "WarehouseFine" },
 	{ "PageViews", "PageViewsPerCPU" },
+	{ "PM", "PMPerCPU" },
 };
 
 void kov_opt_defaults(struct kov_opt_params *p)

@@ -29,7 +29,8 @@ struct kov_opt_params {
 #define KOV_OPT_K 3
 #define KOV_OPT_COOLDOWN 5
 #define KOV_OPT_BACK_PCT 25.0
-/* The defaults above and the built-in pairs: Counter=DCounter, Warehouse=WarehouseFine. */
+/* The defaults above and the built-in pairs: Counter=DCounter, Warehouse=WarehouseFine,
+ * PageViews=PageViewsPerCPU and the kernel's PM=PMPerCPU. */
 void kov_opt_defaults(struct kov_opt_params *p);
 /* Replaces p's pairs by "A=B,C=D" (A coarse, B distributed): 0, or -1 with why in err. */
 int kov_opt_parse_pairs(const char *s, struct kov_opt_params *p, char *err, size_t n);

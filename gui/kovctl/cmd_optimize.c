@@ -91,20 +91,20 @@ static double object_wait(const struct run *r, const struct kov_scan_object *o)
 	return 0;
 }
 
-/* The figures of every object of a class in a pair. The kernel's runtime cannot swap
- * (docs/architecture.md), so kernel objects are left out. */
+/* The figures of every object of a class in a pair, a kernel object (the page manager) under
+ * pid 0, where its counts and swaps name it. */
 static size_t figures(struct run *r, const struct kov_scan *s, double seconds)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_objects && n < KOV_OPT_OBJECTS_MAX; i++) {
 		const struct kov_scan_object *o = &s->objects[i];
 		bool fine;
-		if (!o->pid || o->coid >= KOV_KERNEL_COID_BASE ||
-		    !kov_opt_peer(&r->opt.p, o->class_name, &fine))
+		if (!kov_opt_peer(&r->opt.p, o->class_name, &fine))
 			continue;
-		struct calls *c = calls_of(r, o->pid, o->coid, false);
+		uint32_t pid = kov_object_space(o->pid, o->coid);
+		struct calls *c = calls_of(r, pid, o->coid, false);
 		double rate = r->inv_frames && c && c->seen ? (double)c->count / seconds : -1;
-		r->fig[n++] = (struct kov_opt_figures){ o->pid, o->coid, o->class_name, object_wait(r, o),
+		r->fig[n++] = (struct kov_opt_figures){ pid, o->coid, o->class_name, object_wait(r, o),
 							rate };
 	}
 	return n;

@@ -123,6 +123,10 @@
 #define MEMINFO_HEAP_UNOWNED 10 /* kernel heap blocks charged to no live process: the kernel's
                                    own and those that outlived the process that allocated them
                                    (a leak shows here; kernel/mm/kmem.h) */
+#define MEMINFO_PAGES_ELSEWHERE 11 /* physical pages neither free nor held by the kernel heap or
+                                   the page manager (handed out or cached): the devices' rings and
+                                   the heap's descriptors, set at boot. A change means a page was
+                                   lost or freed twice (exact only while nothing allocates) */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

@@ -86,4 +86,9 @@ static inline uint32_t running_tid(void)
 /* Sets up area `index` and points SPRG0 and r13 at it; call first thing on each CPU. */
 void percpu_init_self(unsigned int index, uint32_t hw_id);
 
+/* No preemption on this CPU until the matching enable, as while a spin lock is held
+ * (kernel/lock/spinlock.c). */
+void preempt_disable(void);
+void preempt_enable(void);
+
 #endif

@@ -144,35 +144,48 @@ static void free_with_kfree(struct co_root *root, void *rep)
 	kfree(rep ? rep : (void *)root);
 }
 
-coid_t co_new_single(const struct co_class *cls, void *rep)
+struct co_root *co_root_single(const struct co_class *cls, void *rep)
 {
 	struct co_root *root = kmalloc(sizeof *root);
-	if (!root)
-		return 0;
-	root->cls = cls;
-	root->kind = CO_SINGLE_REP;
-	root->make_rep = existing_rep;
-	root->free = free_with_kfree;
-	root->reps[0] = rep;
-	coid_t coid = co_create(root);
+	if (root) {
+		root->cls = cls;
+		root->kind = CO_SINGLE_REP;
+		root->make_rep = existing_rep;
+		root->free = free_with_kfree;
+		root->reps[0] = rep;
+	}
+	return root;
+}
+
+struct co_root *co_root_per_cpu(const struct co_class *cls,
+				void *(*make_rep)(struct co_root *root, unsigned int cpu))
+{
+	struct co_root *root = kmalloc(sizeof *root);   /* zeroed: no reps yet */
+	if (root) {
+		root->cls = cls;
+		root->kind = CO_PER_CPU_REPS;
+		root->make_rep = make_rep;
+		root->free = free_with_kfree;
+	}
+	return root;
+}
+
+static coid_t create_or_free(struct co_root *root)
+{
+	coid_t coid = root ? co_create(root) : 0;
 	if (!coid)
 		kfree(root);
 	return coid;
 }
 
+coid_t co_new_single(const struct co_class *cls, void *rep)
+{
+	return create_or_free(co_root_single(cls, rep));
+}
+
 coid_t co_new_per_cpu(const struct co_class *cls, void *(*make_rep)(struct co_root *root, unsigned int cpu))
 {
-	struct co_root *root = kmalloc(sizeof *root);   /* zeroed: no reps yet */
-	if (!root)
-		return 0;
-	root->cls = cls;
-	root->kind = CO_PER_CPU_REPS;
-	root->make_rep = make_rep;
-	root->free = free_with_kfree;
-	coid_t coid = co_create(root);
-	if (!coid)
-		kfree(root);
-	return coid;
+	return create_or_free(co_root_per_cpu(cls, make_rep));
 }
 
 void co_quiescent(void)

@@ -123,6 +123,9 @@ uint64_t svc_scan_area(const struct process *p);
 long svc_swap_request(struct process *p, uint32_t index, const char cls[KM_CLASS_NAME]);
 /* The answer the runtime reported (result KM_SWAP_NO_ANSWER before it did). */
 void svc_swap_answer(const struct process *p, struct km_swap_answer *out);
+/* A hot swap of the kernel's own object `index` to class cls, done by the calling thread
+ * (kernel/co/cobj_swap_glue.c); a->result says how it went. */
+void svc_kernel_swap(uint32_t index, const char cls[KM_CLASS_NAME], struct km_swap_answer *a);
 
 /* ---- Threads ------------------------------------------------------------------------------- */
 /* Blocks the calling thread while still_blocked(key) and clock_ns() < deadline_ns; true when

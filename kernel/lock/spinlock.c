@@ -17,6 +17,16 @@
 			 : "memory");                                                       \
 } while (0)
 
+void preempt_disable(void)
+{
+	PREEMPT_COUNT_ADD(1);
+}
+
+void preempt_enable(void)
+{
+	PREEMPT_COUNT_ADD(-1);
+}
+
 /* The one-try acquisition failed on a lock that may be free but fully counted: take it if
  * so, counting the acquisition (its hold is measured at release). */
 static bool take_counted(struct spinlock *l, uint32_t me)

@@ -17,6 +17,7 @@
 #include "../lib/bootargs.h"
 #include "common/lib/string.h"
 #include "kernel/arch/console.h"
+#include "common/co/co_swap.h"
 
 coid_t the_pm;
 const char *pm_kind = "percpu";
@@ -169,7 +170,7 @@ CO_METHOD(uint64_t, pmc_frames_cached, struct pm *pm)
 }
 
 static const struct pm_ops pmc_ops = { pmc_alloc_frame, pmc_free_frame, pmc_frames_out, pmc_frames_cached };
-const struct co_class pm_percpu_class = { "PM", &pmc_ops, 4, 0 };
+const struct co_class pm_percpu_class = { "PMPerCPU", &pmc_ops, 4, 0 };
 
 static void *make_cpu_rep(struct co_root *root, unsigned int cpu)
 {
@@ -182,8 +183,76 @@ static void *make_cpu_rep(struct co_root *root, unsigned int cpu)
 	return pm;
 }
 
+/* ---- hot swap between the two (common/co/co_swap.h) ------------------------------------- */
+/* The state both declare: the frames handed out and the allocations made. Frames a per-CPU rep
+ * caches go back to the allocator when it is swapped out: the allocator zeroes what it hands
+ * out, so a dirty cached frame needs no clearing there. */
+struct pm_state { int64_t out; uint64_t allocations; };
+
+static void save_rep(void *rep, unsigned cpu, void *arg)
+{
+	struct pm *pm = rep;
+	struct pm_state *st = arg;
+	(void)cpu;
+	spin_lock(&pm->lock);
+	st->out += pm->out;
+	st->allocations += pm->allocations;
+	while (pm->cached)
+		page_free(kernel_ptr(pm->cache[--pm->cached] & ~FRAME_DIRTY), 1);
+	spin_unlock(&pm->lock);
+}
+
+/* In the block phase: no call runs in the object, so its reps stand still. */
+static bool pm_save(struct co_root *root, void *state)
+{
+	for (unsigned i = 0; i < CO_MAX_CPUS; i++)
+		if (root->reps[i])
+			save_rep(root->reps[i], i, state);
+	return true;
+}
+
+static struct co_root *pm_load_single(const void *state)
+{
+	const struct pm_state *st = state;
+	struct pm *pm = kmalloc(sizeof *pm);
+	struct co_root *root = pm ? co_root_single(&pm_class, pm) : 0;
+	if (!root) {
+		kfree(pm);
+		return 0;
+	}
+	pm->ops = &pm_ops;
+	pm->out = st->out;
+	pm->allocations = st->allocations;
+	pm_kind = "single";
+	return root;
+}
+
+/* The totals go to CPU 0's rep, made now; the other CPUs' reps are made on their first call. */
+static struct co_root *pm_load_percpu(const void *state)
+{
+	const struct pm_state *st = state;
+	struct co_root *root = co_root_per_cpu(&pm_percpu_class, make_cpu_rep);
+	struct pm *first = root ? make_cpu_rep(root, 0) : 0;
+	if (!first) {
+		kfree(root);
+		return 0;
+	}
+	first->out = st->out;
+	first->allocations = st->allocations;
+	root->reps[0] = first;
+	pm_kind = "percpu";
+	return root;
+}
+
+static const struct co_swappable pm_swappable[] = {
+	{ &pm_class, "page manager", sizeof(struct pm_state), pm_save, pm_load_single },
+	{ &pm_percpu_class, "page manager", sizeof(struct pm_state), pm_save, pm_load_percpu },
+};
+
 void pm_init(void)
 {
+	for (unsigned i = 0; i < sizeof pm_swappable / sizeof pm_swappable[0]; i++)
+		co_register_swappable(&pm_swappable[i]);
 	char arg[16];
 	if (bootarg_str(machine.bootargs, "pm", arg, sizeof arg) && strcmp(arg, "single") == 0)
 		pm_kind = "single";

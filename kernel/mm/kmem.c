@@ -41,6 +41,7 @@ static struct slab *slabs;       /* one per physical page */
 static struct spinlock setup_lock;
 static volatile uint64_t live;
 static volatile uint64_t empty_slabs;   /* pages kept with every block free */
+static volatile uint64_t heap_pages;    /* pages held from the page allocator */
 
 /* Live blocks per allocation site (kmalloc's caller), for finding leaks: a table open-addressed
  * by the caller's address, whose slots are claimed once and never given back. Sites past the
@@ -237,6 +238,7 @@ static struct slab *new_slab(unsigned c)
 	uint8_t *page = page_alloc(1);
 	if (!page)
 		return 0;
+	__atomic_fetch_add(&heap_pages, 1, __ATOMIC_RELAXED);
 	struct slab *s = slab_of(page);
 	uint64_t size = 1ull << (MIN_SHIFT + c);
 	s->free = 0;
@@ -262,6 +264,7 @@ void *kmalloc(size_t size)
 		h = page_alloc(pages);
 		if (!h)
 			return 0;
+		__atomic_fetch_add(&heap_pages, pages, __ATOMIC_RELAXED);
 		h->tag = TAG_MAGIC | TAG_LARGE;
 		h->pages = (uint32_t)pages;
 	} else {
@@ -315,6 +318,7 @@ void kfree(void *p)
 		uint32_t pages = h->pages;
 		h->tag = 0;
 		page_free(h, pages);
+		__atomic_fetch_sub(&heap_pages, pages, __ATOMIC_RELAXED);
 		return;
 	}
 	unsigned c = h->tag & 0xff;
@@ -339,8 +343,10 @@ void kfree(void *p)
 	}
 	spin_unlock(&classes[c].lock);
 	irq_restore(irq);
-	if (empty)
+	if (empty) {
 		page_free(empty, 1);
+		__atomic_fetch_sub(&heap_pages, 1, __ATOMIC_RELAXED);
+	}
 }
 
 uint64_t kmem_live_blocks(void)
@@ -351,4 +357,9 @@ uint64_t kmem_live_blocks(void)
 uint64_t kmem_empty_pages(void)
 {
 	return empty_slabs;
+}
+
+uint64_t kmem_pages(void)
+{
+	return heap_pages;
 }

@@ -35,5 +35,7 @@ uint64_t kmem_account_blocks(unsigned account);
 uint64_t kmem_unowned_blocks(void);
 /* Pages the heap keeps although every block on them is free (reusable memory). */
 uint64_t kmem_empty_pages(void);
+/* Pages the heap holds from the page allocator, empty ones included (the descriptors' not). */
+uint64_t kmem_pages(void);
 
 #endif

@@ -112,6 +112,16 @@ void sched_init_cpu(void)
 	wake_preempt_ticks = machine.tb_freq / 1000;   /* 1 ms */
 }
 
+/* Where t leaves its CPU without a quiescent point, written before it stops running (the
+ * release orders it before requeue_current's state), for sched_kp_outside. */
+static void kp_left_at(struct thread *t, uint64_t sp, uint64_t pc, uint64_t lr)
+{
+	t->kp_sp = sp;
+	t->kp_pc = pc;
+	t->kp_lr = lr;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
 /* Interrupts off. */
 static void kp_add(struct thread *t)
 {
@@ -225,6 +235,40 @@ void sched_tick(void)
 	}
 }
 
+void thread_pause(void)
+{
+	int irq = irq_save();
+	struct runqueue *q = my_rq();
+	if (q->current != q->idle) {
+		kp_left_at(q->current, (uint64_t)__builtin_frame_address(0), 0, 0);
+		if (!q->current->kernel_preempted)
+			kp_add(q->current);
+	}
+	spin_lock(&q->lock);
+	requeue_current(q, true);
+	switch_locked(q, false);
+	finish_switch(irq);
+}
+
+bool sched_kp_outside(uint64_t since, void *const *reps, uint32_t *walked)
+{
+	struct thread *me = current_thread();
+	bool all = true;
+	int irq = irq_save();
+	spin_lock(&kp_lock);
+	for (struct thread *t = kp_head; t; t = t->kp_next) {
+		if (t == me || t->episode >= since || t->swap_clear == since)
+			continue;
+		if (co_thread_left_outside(t, reps, walked))
+			t->swap_clear = since;
+		else
+			all = false;
+	}
+	spin_unlock(&kp_lock);
+	irq_restore(irq);
+	return all;
+}
+
 void sched_preempt(struct trap_frame *tf)
 {
 	struct runqueue *q = my_rq();
@@ -232,8 +276,11 @@ void sched_preempt(struct trap_frame *tf)
 		return;
 	q->need_resched = false;
 	bool in_kernel = !(tf->msr & MSR_PR);
-	if (in_kernel && q->current != q->idle && !q->current->kernel_preempted)
-		kp_add(q->current);   /* it may hold rep pointers until its next quiescent point */
+	if (in_kernel && q->current != q->idle) {
+		kp_left_at(q->current, tf->gpr[1], tf->nip, tf->lr);
+		if (!q->current->kernel_preempted)
+			kp_add(q->current);   /* it may hold rep pointers until its next quiescent point */
+	}
 	if (q->current != q->idle)
 		q->current->cpu_bound = true;
 	spin_lock(&q->lock);

@@ -126,6 +126,10 @@ static long meminfo(uint64_t what)
 	case MEMINFO_ULTT_TABLES: return (long)process_ultt_tables();
 	case MEMINFO_HEAP_OWN: return (long)kmem_account_blocks(current_process()->heap_account);
 	case MEMINFO_HEAP_UNOWNED: return (long)kmem_unowned_blocks();
+	case MEMINFO_PAGES_ELSEWHERE:
+		return (long)(pages_total() - pages_free() - kmem_pages() -
+			      CO_CALL(struct pm, the_pm, frames_out) -
+			      CO_CALL(struct pm, the_pm, frames_cached));
 	default: return -KOV_EINVAL;
 	}
 }

@@ -61,6 +61,11 @@ struct thread {
 	bool kernel_preempted;     /* preempted in kernel code since its last quiescent point */
 	bool cpu_bound;            /* it last left the CPU preempted, not blocking */
 	struct thread *kp_next;    /* the list of such threads */
+	/* Where it was last switched out without a quiescent point, for a hot swap's drain to
+	 * walk (sched_kp_outside): its stack pointer, and the pc and LR of a preemption (0 for a
+	 * pause, which is an ordinary call). */
+	uint64_t kp_sp, kp_pc, kp_lr;
+	uint64_t swap_clear;       /* the drain stamp of the last swap that found it outside */
 	int net_errno;             /* the network stack's errno for this thread */
 	void *net_buf;             /* socket calls' bounce buffer, made on first use */
 };
@@ -106,6 +111,16 @@ void thread_set_affinity(struct thread *t, uint32_t mask);
 void thread_kernel_entry(void);
 void thread_quiescent(void);
 uint64_t sched_oldest_episode(void);
+/* Hot swaps (kernel/co/cobj_swap_glue.c). sched_kp_outside: whether every thread listed above
+ * whose episode began before `since` (a stamp taken from co_retired after the interposition)
+ * is known to be out of the methods of the object with these reps: switched out with no frame
+ * of them on its stack (*walked counts the stacks walked). thread_pause: gives the CPU to the
+ * next runnable thread like a preemption, without a quiescent point (interrupts on, no lock
+ * held). */
+bool sched_kp_outside(uint64_t since, void *const *reps, uint32_t *walked);
+/* Whether t, switched out, has no frame of those reps on its stack (cobj_swap_glue.c). */
+bool co_thread_left_outside(const struct thread *t, void *const *reps, uint32_t *walked);
+void thread_pause(void);
 
 /* Idle CPU: takes a runnable thread from the busiest CPU; true if it took one. */
 bool sched_pull(void);

@@ -6,6 +6,7 @@
  * Usage: pagestorm [processes at once (8)] [pages each (64)] [rounds (0 = forever)]
  *        pagestorm child PAGES   (what each process runs) */
 #include "workload.h"
+#include <socket.h>
 
 #define PAGE 4096
 
@@ -17,6 +18,23 @@ static int child(long pages)
 	for (long p = 0; p < pages; p++)
 		mem[p * PAGE] = (char)p;   /* one fault per page */
 	return 0;
+}
+
+/* The pages neither free nor the heap's nor the page manager's, read when two readings in a row
+ * agree: the figures it adds up are read one after another, so it is exact only while nothing
+ * allocates (the daemon may). */
+static long pages_elsewhere(void)
+{
+	long last = meminfo(MEMINFO_PAGES_ELSEWHERE);
+	for (int i = 0; i < 20; i++) {
+		struct pollfd none = { -1, 0, 0 };   /* ignored: the wait is a sleep */
+		poll(&none, 1, 10);
+		long now = meminfo(MEMINFO_PAGES_ELSEWHERE);
+		if (now == last)
+			return now;
+		last = now;
+	}
+	return last;
 }
 
 int main(int argc, char **argv)
@@ -34,6 +52,10 @@ int main(int argc, char **argv)
 	snprintf(args, sizeof args, "child,%ld", pages);
 	printf("pagestorm: pid %d, %ld processes at once, %ld pages each\n", getpid(), wave, pages);
 	long failed = 0, done = 0;
+	if (rounds)   /* the memory it will give back: a bounded run's own truth */
+		printf("pagestorm: before: %ld pages free, %ld page-manager frames out, %ld pages "
+		       "elsewhere\n", meminfo(MEMINFO_FREE_PAGES), meminfo(MEMINFO_PM_FRAMES),
+		       pages_elsewhere());
 	uint64_t t0 = clock_ns();
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		int pids[32];
@@ -55,5 +77,10 @@ int main(int argc, char **argv)
 		       "%ld failed\n", done, done * pages, (unsigned long)ms,
 		       (unsigned long)(done * 1000 / (long)ms), (unsigned long)(done * pages * 1000 / (long)ms),
 		       failed);
+	if (rounds) {
+		printf("pagestorm: after: %ld pages free, %ld page-manager frames out, %ld pages "
+		       "elsewhere\n", meminfo(MEMINFO_FREE_PAGES), meminfo(MEMINFO_PM_FRAMES),
+		       pages_elsewhere());
+	}
 	return failed ? 1 : 0;
 }

@@ -14,8 +14,8 @@ wait_for '^dcid: listening' 60
 "$KOVCTL" --target "127.0.0.1:$PORT" --token s3cret top --metric spinlock --seconds 6 --n 5 >"$OUT" 2>&1 ||
 	{ cat "$OUT"; fail "kovctl top exited $?"; }
 cat "$OUT"
-grep -qE '^1 +[0-9.]+% +[0-9.]+ +[1-9][0-9]* +[0-9.]+% +(PM|FCM) +0xd0{5}' "$OUT" ||
-	fail "a page-fetch object (PM or FCM) is not ranked first"
+grep -qE '^1 +[0-9.]+% +[0-9.]+ +[1-9][0-9]* +[0-9.]+% +(PM|PMPerCPU|FCM) +0xd0{5}' "$OUT" ||
+	fail "a page-fetch object (PM, PMPerCPU or FCM) is not ranked first"
 # Objects gone by the end keep the class and process a scan saw; none is just "?".
 ! grep -E '^[0-9]+ ' "$OUT" | awk '{ print $7 }' | grep -qx '?' || fail "a ranked object has class '?'"
 

@@ -7,6 +7,17 @@ trap 'rm -f "$LOG"' EXIT
 
 fail() { echo "FAIL: $*"; echo "--- console ---"; tail -n 60 "$LOG"; exit 1; }
 
+# A command that does not exist (a helper a sourced file failed to define, a typo) fails the
+# test: without `set -e` the script would go on and could still say it passed. Bash runs this
+# handler in a subshell, so it signals the test's own shell.
+TEST_SHELL=$$
+trap 'fail "a command was not found (above)"' USR1
+command_not_found_handle() {
+	echo "$0: $1: command not found" >&2
+	kill -USR1 "$TEST_SHELL"
+	return 127
+}
+
 # Boots with sim/run --check (stops at the ready line); the console goes to $LOG.
 boot_check() {
 	sim/run --check --log "$LOG" "$@" || fail "sim/run --check $* did not reach ready"

@@ -47,13 +47,14 @@ out = sys.argv[1]
 def pm_wait(kind):
     locks = json.load(open(f"{out}.{kind}.locks"))["locks"]
     total = sum(l["wait_us"] for l in locks)
-    pm = sum(l["wait_us"] for l in locks if l["class"] == "PM")
+    pm = sum(l["wait_us"] for l in locks if l["class"] in ("PM", "PMPerCPU"))
     return pm, total, locks
 def pm_reps(kind):
     scan = json.load(open(f"{out}.{kind}.scan"))
     objs = [o for p in scan["processes"] for o in p["objects"]] if "processes" in scan else scan["objects"]
-    pms = [o for o in objs if o["class"] == "PM"]
-    assert len(pms) == 1, f"{kind}: {len(pms)} PM objects"
+    cls = {"single": "PM", "percpu": "PMPerCPU"}[kind]
+    pms = [o for o in objs if o["class"] in ("PM", "PMPerCPU")]
+    assert len(pms) == 1 and pms[0]["class"] == cls, f"{kind}: {[o['class'] for o in pms]}, not one {cls}"
     return len({int(r, 16) for r in pms[0]["reps"]} - {0})   # per CPU: the rep its table holds
 s_pm, s_total, s_locks = pm_wait("single")
 p_pm, p_total, _ = pm_wait("percpu")
