@@ -29,7 +29,7 @@ static void row_label(const struct target *t, const struct row *r, char *buf, si
 	case ROW_OBJECT: {
 		const struct kov_scan_object *o = &s->objects[r->obj];
 		uint64_t base = o->coid >= KOV_KERNEL_COID_BASE ? KOV_KERNEL_COID_BASE : 0xD0000000ull;
-		const struct swap_mark *m = target_swap_mark(t, o->pid, o->coid);
+		const struct swap_mark *m = target_swap_mark(t, kov_object_space(o->pid, o->coid), o->coid);
 		snprintf(buf, n, "%s #%llu%s%s", o->class_name, (unsigned long long)((o->coid - base) / 16),
 			 o->coid >= KOV_KERNEL_COID_BASE ? "" : " (user)",
 			 m && m->swapped ? "  [swapped]" : "");

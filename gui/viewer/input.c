@@ -160,7 +160,8 @@ static void swap_key(struct view *v)
 	const struct kov_scan_object *ob;
 	uint32_t pid;
 	if (selected_row(v, false, &ob, &pid) && ob)
-		target_swap(&v->targets[v->current], ob->pid, ob->coid, ob->class_name);
+		target_swap(&v->targets[v->current], kov_object_space(ob->pid, ob->coid), ob->coid,
+			    ob->class_name);   /* a kernel object: pid 0 */
 }
 
 /* Moving in the tree, opening and closing its rows. */

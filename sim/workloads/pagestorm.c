@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 		printf("pagestorm: before: %ld pages free, %ld page-manager frames out, %ld pages "
 		       "elsewhere\n", meminfo(MEMINFO_FREE_PAGES), meminfo(MEMINFO_PM_FRAMES),
 		       pages_elsewhere());
-	uint64_t t0 = clock_ns();
+	uint64_t t0 = clock_ns(), next_ms = 1000;
 	for (long r = 0; rounds == 0 || r < rounds; r++) {
 		int pids[32];
 		for (long i = 0; i < wave; i++)
@@ -69,6 +69,12 @@ int main(int argc, char **argv)
 		done += wave;
 		if (rounds || done % 1000 == 0)
 			printf("pagestorm: %ld processes done, %ld failed\n", done, failed);
+		/* A progress line each second of the machine's clock: throughput over any span. */
+		uint64_t ms = (clock_ns() - t0) / 1000000;
+		if (ms >= next_ms) {
+			printf("pagestorm: t=%lu ms done=%ld\n", (unsigned long)ms, done);
+			next_ms = (ms / 1000 + 1) * 1000;
+		}
 	}
 	/* Throughput of a bounded run (rounds > 0): processes and page faults per second. */
 	uint64_t ms = (clock_ns() - t0) / 1000000;

@@ -1,7 +1,8 @@
 # The viewer's hot swap under Xvfb: X on a selected Counter (swapstress serve: four threads add to
 # it) swaps it to DCounter; the status line gives the phases, the tree marks the object, the
 # panes' time axes mark the swap; a second viewer, observing, sees the first one's swap pushed
-# (SWAPPED) and marks it too; an observer's X is refused, the object left as it was.
+# (SWAPPED) and marks it too; an observer's X is refused, the object left as it was; X on the
+# kernel's page manager swaps it (pid 0).
 source "$(dirname "$0")/lib.bash"
 VIEWER=build/asan/kov-viewer
 [ -x "$VIEWER" ] && export ASAN_OPTIONS=detect_leaks=0 || VIEWER=build/host/kov-viewer
@@ -36,4 +37,11 @@ xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" --target 127.0.0.1:"$PORT" --se
 	--keys x --screenshot "$PNG" --after 4 >"$OUT" 2>&1 || fail "the observer's viewer exited $?"
 grep -aq '^viewer: status: a hot swap needs the controller role (--token)$' "$OUT" || fail "an observer's X: $(cat "$OUT")"
 [ "$(grep -ac 'dcid: swap of' "$LOG")" = 1 ] || fail "an observer's X reached the daemon"
+
+# The kernel's page manager is swapped the same way (pid 0).
+xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" --target 127.0.0.1:"$PORT" --token s3cret \
+	--select PMPerCPU --keys x --screenshot "$PNG" --after 3 >"$OUT" 2>&1 || fail "the viewer exited $?: $(cat "$OUT")"
+grep -a '^viewer: status' "$OUT"
+grep -aqE '^viewer: status: pid 0 object 0xd000000000000020: PMPerCPU -> PM; drain [0-9.]+ ms, block [0-9.]+ ms, [0-9]+ calls held$' "$OUT" \
+	|| fail "the kernel's page manager was not swapped: $(cat "$OUT")"
 echo "viewer_swap: passed"
