@@ -107,18 +107,22 @@ static void push_chained(const struct chained_encoding *e, long n, const struct 
 
 static void push_samples(long n)
 {
-	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). */
+	/* Map first: a rep no scan has seen yet triggers one rescan (rate-limited). What was found
+	 * is kept for the encoding below, unless the rescan replaced the map. */
+	static const struct rep_entry *found[SAMPLE_BATCH];
 	bool unknown = false, fresh = false;
-	for (long i = 0; i < n && !fresh; i++) {
-		const struct km_sample *s = &samples[i];
+	long mapped = 0;
+	for (; mapped < n && !fresh; mapped++) {
+		const struct km_sample *s = &samples[mapped];
 		uint32_t space = s->flags & KM_SMP_USER ? s->pid : 0;
-		if (!(s->flags & KM_SMP_NO_OBJECT) && !objmap_find(space, s->object)) {
+		found[mapped] = s->flags & KM_SMP_NO_OBJECT ? 0 : objmap_find(space, s->object);
+		if (!(s->flags & KM_SMP_NO_OBJECT) && !found[mapped]) {
 			unknown = true;
 			fresh = !objmap_missed(space, s->object);
 		}
 	}
-	if (unknown)
-		objmap_refresh(fresh);
+	if (unknown && objmap_refresh(fresh))
+		mapped = 0;
 	static struct proto_sample wire[SAMPLE_BATCH];
 	bool chained = subscribers_any(AUDIENCE_FROM(4));
 	bool plain = subscribers_any(AUDIENCE_BELOW(4));   /* encoded only for a client that takes it */
@@ -147,7 +151,8 @@ static void push_samples(long n)
 		chain_index[i] = 0;
 		p->chain_id = chained ? chain_of(s, frames[i], &chain_index[i], &p->flags) : 0;
 		if (!(p->flags & PROTO_SMP_NO_OBJECT)) {
-			const struct rep_entry *e = objmap_find(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
+			const struct rep_entry *e = i < mapped ? found[i] :
+				objmap_find(s->flags & KM_SMP_USER ? s->pid : 0, s->object);
 			if (e) {
 				p->coid = e->coid;
 				p->gen = e->gen;

@@ -31,8 +31,6 @@ static struct km_proc *controller;
 /* Scratch for copies to and from user space (one caller at a time). */
 static struct km_config cfg_in;
 static struct km_plan plan_in;
-#define CHUNK 128
-static struct km_sample chunk[CHUNK];
 
 static bool ring_setup(struct km_cpu *c)
 {
@@ -200,17 +198,15 @@ static long control(uint64_t cmd)
 	}
 }
 
-/* Drains every ring into the caller's buffer; rings that lost samples get bigger storage
- * (taken up by their CPU's tick once they are empty). */
-/* Copies the chains of the got samples just drained from c into the caller's chain buffer
- * (sample i's at index first + i); a chain overwritten before this drain came is dropped:
- * depth 0 and the walk marked truncated. */
-static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first, uint64_t got)
+/* Copies the chains of the got samples at s (just peeked from c's ring) into the caller's chain
+ * buffer (sample i's at index first + i); a chain overwritten before this drain came is
+ * dropped: depth 0 and the walk marked truncated, in the ring's record itself. */
+static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first, struct km_sample *s,
+			uint64_t got)
 {
 	static struct attrib_frame frames[KM_MAX_CHAIN];   /* one caller at a time */
 	_Static_assert(sizeof(struct attrib_frame) == sizeof(struct km_frame), "frame layouts");
-	for (uint64_t i = 0; i < got; i++) {
-		struct km_sample *s = &chunk[i];
+	for (uint64_t i = 0; i < got; i++, s++) {
 		if (!s->depth)
 			continue;
 		if (!uchains || !chain_ring_read(&c->chains, s->chain, s->depth, frames)) {
@@ -226,6 +222,17 @@ static long copy_chains(const struct km_cpu *c, uint64_t uchains, uint64_t first
 	return 0;
 }
 
+/* Samples the caller's memory refused, after they left their ring: counted as lost. */
+static void count_undelivered(struct km_cpu *c, int r, const struct km_sample *s, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++)
+		if (s[i].event < CATALOGUE_MAX)
+			__atomic_add_fetch(&c->lost[r][s[i].event], 1, __ATOMIC_RELAXED);
+}
+
+/* Drains every ring straight into the caller's buffer (no copy in between: the ring's records
+ * stay the drain's until released); rings that lost samples get bigger storage (taken up by
+ * their CPU's tick once they are empty). */
 static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 {
 	uint64_t n = 0;
@@ -242,30 +249,23 @@ static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 		}
 		long rc = 0;
 		for (int r = 0; r < KM_RINGS && rc == 0; r++) {
-			uint64_t lost_now = 0, got;
-			do {
-				uint64_t room = max - n < CHUNK ? max - n : CHUNK;
-				uint64_t lost;
-				got = room ? sample_ring_drain(&c->ring[r], chunk, (uint32_t)room, &lost) : 0;
-				lost_now += room ? lost : 0;
-				if (got && ((rc = copy_chains(c, uchains, n, got)) ||
-					    (rc = copy_to_user(ubuf + n * sizeof(struct km_sample), chunk,
-							       got * sizeof(struct km_sample))))) {
-					/* Drained but not delivered (the caller's memory refused
-					 * them): counted as lost, so that nothing vanishes. */
-					for (uint64_t i = 0; i < got; i++)
-						if (chunk[i].event < CATALOGUE_MAX)
-							__atomic_add_fetch(&c->lost[r][chunk[i].event], 1,
-									   __ATOMIC_RELAXED);
-					break;
-				}
-				n += got;
-			} while (got == CHUNK);
-			struct km_sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
-			if (old) {
-				kfree(old);
-				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
+			struct km_sample *run[2];
+			uint32_t len[2];
+			uint64_t lost_now = 0;
+			uint32_t room = max - n < 0xFFFFFFFFu ? (uint32_t)(max - n) : 0xFFFFFFFFu;
+			uint32_t got = sample_ring_peek(&c->ring[r], room, run, len);
+			for (int k = 0; k < 2; k++) {
+				if (!rc && len[k])
+					rc = copy_chains(c, uchains, n, run[k], len[k]);
+				if (!rc && len[k])
+					rc = copy_to_user(ubuf + n * sizeof(struct km_sample), run[k],
+							  len[k] * sizeof(struct km_sample));
+				if (!rc)
+					n += len[k];
+				else   /* drained but not delivered: counted as lost, nothing vanishes */
+					count_undelivered(c, r, run[k], len[k]);
 			}
+			sample_ring_release(&c->ring[r], got, &lost_now);
 			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
 			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
 				struct km_sample *s = kmalloc(cap * sizeof *s);

@@ -99,7 +99,11 @@ int proto_add_sample_packed(struct proto_builder *b, const struct proto_sample *
 	if (err)
 		return -err;
 	const struct proto_sample_base *o = &b->prev;
-	uint8_t rec[PACKED_MAX], *p = rec + 1;
+	/* Written in place when the frame has room for the longest record (nearly always), else
+	 * beside it and copied if it fits: the record's own length decides. */
+	uint8_t spill[PACKED_MAX];
+	bool room = b->len <= b->cap && b->cap - b->len >= PACKED_MAX;
+	uint8_t *rec = room ? b->buf + b->len : spill, *p = rec + 1;
 	unsigned same = 0;
 	p = put_varint(p, zigzag(r->timebase, o->timebase));
 	p = put_varint(p, zigzag(r->pc, o->pc));
@@ -133,9 +137,11 @@ int proto_add_sample_packed(struct proto_builder *b, const struct proto_sample *
 		p = put_varint(p, r->chain_id);
 	rec[0] = (uint8_t)same;
 	size_t n = (size_t)(p - rec);
-	if (b->len > b->cap || b->cap - b->len < n)
-		return b->len + n > PROTO_MAX_FRAME ? -PROTO_E_TOO_BIG : -PROTO_E_NOSPACE;
-	memcpy(b->buf + b->len, rec, n);
+	if (!room) {
+		if (b->len > b->cap || b->cap - b->len < n)
+			return b->len + n > PROTO_MAX_FRAME ? -PROTO_E_TOO_BIG : -PROTO_E_NOSPACE;
+		memcpy(b->buf + b->len, rec, n);
+	}
 	b->len += n;
 	b->count++;
 	b->prev = base_of(r);

@@ -27,8 +27,8 @@ bool sample_ring_push(struct sample_ring *r, const struct km_sample *s)
 	return true;
 }
 
-uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_t max,
-	uint64_t *lost)
+uint32_t sample_ring_peek(struct sample_ring *r, uint32_t max, struct km_sample *run[2],
+			  uint32_t len[2])
 {
 	uint32_t tail = r->tail;   /* only this side writes it */
 	uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
@@ -39,11 +39,16 @@ uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_
 	uint32_t first = r->capacity - (tail & mask);
 	if (first > n)
 		first = n;
-	if (n) {
-		memcpy(out, &r->slots[tail & mask], (size_t)first * sizeof *out);
-		memcpy(out + first, &r->slots[0], (size_t)(n - first) * sizeof *out);
-	}
-	__atomic_store_n(&r->tail, tail + n, __ATOMIC_RELEASE);
+	run[0] = &r->slots[tail & mask];
+	len[0] = first;
+	run[1] = &r->slots[0];
+	len[1] = n - first;
+	return n;
+}
+
+void sample_ring_release(struct sample_ring *r, uint32_t n, uint64_t *lost)
+{
+	__atomic_store_n(&r->tail, r->tail + n, __ATOMIC_RELEASE);
 	if (lost) {
 		/* Read after taking the samples: a sample lost after this drain's snapshot of head
 		 * is reported now and may be followed by samples pushed before it was lost, which
@@ -52,6 +57,19 @@ uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_
 		*lost = now - r->lost_seen;
 		r->lost_seen = now;
 	}
+}
+
+uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_t max,
+	uint64_t *lost)
+{
+	struct km_sample *run[2];
+	uint32_t len[2];
+	uint32_t n = sample_ring_peek(r, max, run, len);
+	if (n) {
+		memcpy(out, run[0], (size_t)len[0] * sizeof *out);
+		memcpy(out + len[0], run[1], (size_t)len[1] * sizeof *out);
+	}
+	sample_ring_release(r, n, lost);
 	return n;
 }
 

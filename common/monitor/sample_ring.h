@@ -65,6 +65,13 @@ static inline void sample_ring_commit(struct sample_ring *r)
  * *lost (if not NULL) receives the samples lost since the previous drain. */
 uint32_t sample_ring_drain(struct sample_ring *r, struct km_sample *out, uint32_t max,
 	uint64_t *lost);
+/* The same without the copy: up to `max` of the oldest samples, in place, as two runs of the
+ * storage (run[0] first; len[1] may be 0); returns how many. They stay the consumer's, to read
+ * or change, until sample_ring_release(r, n, lost) gives back the first n and reports the
+ * losses as a drain does. */
+uint32_t sample_ring_peek(struct sample_ring *r, uint32_t max, struct km_sample *run[2],
+			  uint32_t len[2]);
+void sample_ring_release(struct sample_ring *r, uint32_t n, uint64_t *lost);
 
 uint32_t sample_ring_count(const struct sample_ring *r);   /* either side; a snapshot */
 uint64_t sample_ring_lost(const struct sample_ring *r);    /* total since init */

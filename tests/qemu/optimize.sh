@@ -39,7 +39,7 @@ out_has 'optimize needs the controller role'
 ctl optimize --dry-run --seconds 4 --interval 1
 rc_is 0 "the controller's dry run"
 cat "$OUT"
-out_has '^optimize: every 1.0 s, swap after 3 intervals above 5% of 2 CPUs. time .*pairs Counter=DCounter, Warehouse=WarehouseFine, PageViews=PageViewsPerCPU; dry run'
+out_has '^optimize: every 1.0 s, swap after 3 intervals above 5% of 2 CPUs. time .*pairs Counter=DCounter, Warehouse=WarehouseFine, PageViews=PageViewsPerCPU, PM=PMPerCPU; dry run'
 out_has '^optimize: [0-9]+ intervals \([1-9][0-9]* with lock reports\), 0 decisions, 0 swapped, 0 not swapped \(dry run\)$'
 k status
 out_has '^streams +0x0 \(stopped\)'

@@ -45,6 +45,53 @@ static void test_init(void **state)
 	assert_int_equal(sample_ring_drain(&r, NULL, 0, NULL), 0);
 }
 
+/* Peeking: the oldest samples in place as two runs when they cross the storage's end, oldest
+ * first; changes made to them are what a later copy sees; nothing leaves the ring before it is
+ * released, and release reports the losses as a drain does. */
+static void test_peek_release(void **state)
+{
+	(void)state;
+	struct sample_ring r;
+	struct km_sample slots[8], *run[2];
+	uint32_t len[2];
+	uint64_t lost = 99, seq = 0;
+	assert_int_equal(sample_ring_init(&r, slots, 8), 0);
+	assert_int_equal(sample_ring_peek(&r, 8, run, len), 0);
+	assert_int_equal(len[0] + len[1], 0);
+	for (int i = 0; i < 6; i++)
+		assert_true(sample_ring_push(&r, &(struct km_sample){ 0 }));
+	sample_ring_release(&r, sample_ring_peek(&r, 8, run, len), &lost);   /* tail at 6 */
+	assert_int_equal(lost, 0);
+	for (int i = 0; i < 8; i++) {
+		struct km_sample s = make(seq++);
+		assert_true(sample_ring_push(&r, &s));
+	}
+	assert_false(sample_ring_push(&r, &(struct km_sample){ 0 }));   /* full: one lost */
+	assert_int_equal(sample_ring_peek(&r, 5, run, len), 5);
+	assert_int_equal(len[0], 2);
+	assert_int_equal(len[1], 3);
+	assert_ptr_equal(run[0], &slots[6]);
+	assert_ptr_equal(run[1], &slots[0]);
+	assert_int_equal(sample_ring_peek(&r, 100, run, len), 8);
+	assert_int_equal(len[0] + len[1], 8);
+	for (uint32_t k = 0, at = 0; k < 2; k++)
+		for (uint32_t i = 0; i < len[k]; i++, at++) {
+			assert_true(intact(&run[k][i]));
+			assert_int_equal(run[k][i].timebase, at);
+		}
+	run[1][1].depth = 7;   /* the consumer's to change: a drain copies it as changed */
+	assert_int_equal(sample_ring_count(&r), 8);
+	sample_ring_release(&r, 3, &lost);
+	assert_int_equal(lost, 1);
+	assert_int_equal(sample_ring_count(&r), 5);
+	struct km_sample out[8];
+	assert_int_equal(sample_ring_drain(&r, out, 8, &lost), 5);
+	assert_int_equal(lost, 0);
+	assert_int_equal(out[0].timebase, 3);
+	assert_int_equal(out[0].depth, 7);
+	assert_true(sample_ring_push(&r, &(struct km_sample){ 0 }));
+}
+
 /* Pushes and drains in uneven steps over the end of the storage, many times, and across the
  * 2^32 wrap of the free-running indices. */
 static void test_wraparound(void **state)
@@ -239,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_wraparound),
+		cmocka_unit_test(test_peek_release),
 		cmocka_unit_test(test_full_counts_lost),
 		cmocka_unit_test(test_next_capacity),
 		cmocka_unit_test(test_grow),
