@@ -282,6 +282,11 @@ void co_runtime_relax(void)
 	__syscall(SYS_YIELD, 0, 0, 0, 0, 0);
 }
 
+bool co_runtime_may_wait(void)
+{
+	return true;
+}
+
 /* A thread sleeping in the kernel cannot hold up a held call's CPU: nothing to pin. */
 void co_runtime_pin(void)
 {

@@ -10,8 +10,9 @@
  *      them when it is gone, has passed an explicit quiescent point, sleeps with no method frame
  *      of the object on its stack (the runtime walks it), or enters the mediator with none on
  *      its own (it walks itself: a call from inside the object is nested and forwarded);
- *   3. block: new calls wait in the mediator (nested ones still go through) until the
- *      mediator's own forwarded calls have returned;
+ *   3. block: new calls wait in the mediator (nested ones still go through, and at first those
+ *      that may not wait: co_runtime_may_wait) until the mediator's own forwarded calls have
+ *      returned;
  *   4. transfer: the old class writes its state in a format both classes declare, the new class
  *      makes its root from it;
  *   5. swap: the GTT points at the new root, the held calls go on to it, and the old root, its
@@ -103,9 +104,12 @@ bool co_runtime_method_pc(uint64_t pc);
 /* Lets other threads run while this one waits; not a quiescent point (a held call is inside
  * its caller's methods). Where the thread may not leave its CPU, it spins. */
 void co_runtime_relax(void);
-/* The swapper from its block phase to its end: calls held in the mediator wait for it, and a
- * held call that cannot leave its CPU (the kernel's, with interrupts off) must never be the
- * thread that took its CPU. The kernel disables preemption; a process needs nothing. */
+/* Whether the calling thread may wait for another thread to run (false in the kernel with
+ * interrupts off or a spin lock held: it would spin on its CPU). */
+bool co_runtime_may_wait(void);
+/* The swapper from the hold (the block phase's last step) to its end: every call is held then,
+ * and one that cannot leave its CPU must never be the thread that took the swapper's CPU. The
+ * kernel disables preemption; a process needs nothing. */
 void co_runtime_pin(void);
 void co_runtime_unpin(void);
 uint64_t co_runtime_now_ns(void);

@@ -10,7 +10,9 @@
 #define MAX_WALK 256                 /* frames; a deeper chain is taken as "inside" */
 #define MAX_FRAME (1ull << 20)       /* a back chain link longer than this is corrupt */
 
-enum phase { PHASE_FORWARD, PHASE_BLOCK, PHASE_DONE, PHASE_ABORTED };
+/* PHASE_HOLD: the block phase's last step, in which even the calls that cannot wait for the
+ * swapper's CPU are held (see block()). */
+enum phase { PHASE_FORWARD, PHASE_BLOCK, PHASE_HOLD, PHASE_DONE, PHASE_ABORTED };
 
 struct descriptor { uint64_t entry, toc, env; };
 struct co_swap_cell { struct co_swap *swap; uint64_t method; };
@@ -165,7 +167,9 @@ static void *rep_now(struct co_swap *s)
 /* Where a call that reached the mediator goes. Forwarded calls are counted in `inflight`
  * before the phase is read, and the swapper sets the block phase before it reads `inflight`
  * (both sequentially consistent), so a call either is seen in flight or sees the block. A
- * held call waits without touching `inflight`: the phase only moves on from the block. */
+ * held call waits without touching `inflight`: the phase only moves on from the block.
+ * In the block phase a nested call, and one that may not wait (co_runtime_may_wait), is still
+ * forwarded; in the hold, only a nested one. */
 void *co_mediate_enter(struct co_swap_cell *cell, uint64_t *tracked)
 {
 	struct co_swap *s = cell->swap;
@@ -174,7 +178,9 @@ void *co_mediate_enter(struct co_swap_cell *cell, uint64_t *tracked)
 	*tracked = 0;
 	__atomic_fetch_add(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	uint32_t phase = __atomic_load_n(&s->phase, __ATOMIC_SEQ_CST);
-	if (phase == PHASE_FORWARD || (phase == PHASE_BLOCK && s->depth[me])) {
+	bool blocking = phase == PHASE_BLOCK || phase == PHASE_HOLD;
+	if (phase == PHASE_FORWARD || (blocking && s->depth[me]) ||
+	    (phase == PHASE_BLOCK && !co_runtime_may_wait())) {
 		/* A thread with no frame of the object on its stack has finished whatever call
 		 * it began before the interposition: walking itself is exact. */
 		if (!s->outside[me] && !s->depth[me] &&
@@ -186,10 +192,14 @@ void *co_mediate_enter(struct co_swap_cell *cell, uint64_t *tracked)
 		return rep_of(s->old_root);
 	}
 	__atomic_fetch_sub(&s->inflight, 1, __ATOMIC_SEQ_CST);
-	if (phase == PHASE_BLOCK) {
+	if (blocking) {
 		__atomic_fetch_add(&s->held, 1, __ATOMIC_RELAXED);
-		while (__atomic_load_n(&s->phase, __ATOMIC_SEQ_CST) == PHASE_BLOCK)
+		for (;;) {
+			uint32_t now = __atomic_load_n(&s->phase, __ATOMIC_SEQ_CST);
+			if (now != PHASE_BLOCK && now != PHASE_HOLD)
+				break;
 			co_runtime_relax();
+		}
 	}
 	return rep_now(s);
 }
@@ -280,16 +290,30 @@ static bool drain(struct co_swap *s, uint64_t deadline, struct co_swap_report *r
 	}
 }
 
-/* Phase 3: no new call goes to the old instance; the forwarded ones return. */
-static bool block(struct co_swap *s, uint64_t deadline)
+/* Sets the phase, then waits until no forwarded call is in flight. */
+static bool quiet_in(struct co_swap *s, uint32_t phase, uint64_t deadline)
 {
-	__atomic_store_n(&s->phase, PHASE_BLOCK, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->phase, phase, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) != 0) {
 		if (co_runtime_now_ns() > deadline)
 			return false;
 		co_runtime_relax();
 	}
 	return true;
+}
+
+/* Phase 3: no new call goes to the old instance; the forwarded ones return. In two steps,
+ * because a held call that may not leave its CPU (the kernel's, with interrupts off) spins
+ * there: while the swapper still lets others run on its own CPU (a forwarded call preempted
+ * there must finish), such calls are forwarded; they cannot be preempted, so they end soon.
+ * Then the swapper keeps its CPU (co_runtime_pin: no held call can take it) and holds those
+ * too, until the transfer is done. */
+static bool block(struct co_swap *s, uint64_t deadline)
+{
+	if (!quiet_in(s, PHASE_BLOCK, deadline))
+		return false;
+	co_runtime_pin();
+	return quiet_in(s, PHASE_HOLD, deadline);
 }
 
 static enum co_swap_result check(struct co_root *root, const struct co_swappable *to)
@@ -363,9 +387,7 @@ enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t
 	uint64_t t0 = co_runtime_now_ns();
 	bool drained = drain(s, t0 + timeout_ns, r);
 	uint64_t t1 = co_runtime_now_ns();
-	/* From the block phase on, calls wait for this thread: it keeps its CPU (co_runtime_pin). */
-	co_runtime_pin();
-	bool blocked = drained && block(s, t1 + timeout_ns);
+	bool blocked = drained && block(s, t1 + timeout_ns);   /* pinned if it got to the hold */
 	uint64_t t2 = co_runtime_now_ns();
 	why = !drained ? CO_SWAP_DRAIN_TIMEOUT : !blocked ? CO_SWAP_BLOCK_TIMEOUT : transfer(s, to);
 	/* Read before finish hands the mediator to reclamation. `forwarded` is final once
@@ -373,8 +395,10 @@ enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t
 	 * counted after this read. */
 	r->forwarded = s->forwarded;
 	r->held = s->held;
+	uint32_t reached = s->phase;
 	finish(s, coid, why == CO_SWAP_OK ? PHASE_DONE : PHASE_ABORTED);
-	co_runtime_unpin();
+	if (reached == PHASE_HOLD)
+		co_runtime_unpin();
 	uint64_t t3 = co_runtime_now_ns();
 	r->forward_ns = t1 - t0;
 	r->block_ns = t2 - t1;

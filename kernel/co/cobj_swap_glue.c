@@ -56,12 +56,17 @@ bool co_runtime_method_pc(uint64_t pc)
 /* Not thread_yield(): a yield is a quiescent point, and a call held in the mediator is inside
  * its caller's methods. A thread that may not leave its CPU (interrupts off, a spin lock held,
  * or the pinned swapper) spins. */
+bool co_runtime_may_wait(void)
+{
+	return !this_cpu()->preempt_count && (mfmsr() & MSR_EE);
+}
+
 void co_runtime_relax(void)
 {
-	if (this_cpu()->preempt_count || !(mfmsr() & MSR_EE))
-		cpu_relax();
-	else
+	if (co_runtime_may_wait())
 		thread_pause();
+	else
+		cpu_relax();
 }
 
 void co_runtime_pin(void)
