@@ -120,8 +120,15 @@ const struct kov_event *kov_client_catalogue(const struct kov_client *c, size_t 
 	return c->events;
 }
 
+/* What came before the callback goes to it first, in order: a viewer that installed it after
+ * the handshake lost the CHAINS pushed meanwhile, and drew later samples without stacks. */
 void kov_client_on_push(struct kov_client *c, kov_push_fn fn, void *arg)
 {
+	struct kov_frame fr;
+	while (fn && kov_client_next_push(c, &fr)) {
+		fn(arg, &fr.f);
+		kov_frame_free(&fr);
+	}
 	c->push_fn = fn;
 	c->push_arg = arg;
 }
@@ -192,6 +199,24 @@ static int protocol_error(struct kov_client *c, const struct proto_frame *f, int
 	return KOV_E_PROTOCOL;
 }
 
+/* Makes room in the full push queue: the oldest data frame (one the target may drop too:
+ * samples, counts, lock figures) goes, so that what later frames depend on (the CHAINS their
+ * samples name, events) stays; the oldest frame only when all are such. A viewer slower than
+ * the stream had lost CHAINS this way, and then most of its samples' stacks. */
+static void drop_one_pushed(struct kov_client *c)
+{
+	size_t k = 0;
+	while (k < c->pushq_len && !proto_droppable(c->pushq[(c->pushq_head + k) % c->pushq_cap].f.type))
+		k++;
+	if (k == c->pushq_len)
+		k = 0;
+	kov_frame_free(&c->pushq[(c->pushq_head + k) % c->pushq_cap]);
+	for (; k > 0; k--)   /* the older ones move up one place */
+		c->pushq[(c->pushq_head + k) % c->pushq_cap] = c->pushq[(c->pushq_head + k - 1) % c->pushq_cap];
+	c->pushq_head = (c->pushq_head + 1) % c->pushq_cap;
+	c->pushq_len--;
+}
+
 static void queue_push(struct kov_client *c, const struct proto_frame *f)
 {
 	struct kov_frame fr;
@@ -199,10 +224,8 @@ static void queue_push(struct kov_client *c, const struct proto_frame *f)
 		c->stats.push_overflow++;
 		return;
 	}
-	if (c->pushq_len == c->pushq_cap) {   /* full: the oldest goes, counted */
-		kov_frame_free(&c->pushq[c->pushq_head]);
-		c->pushq_head = (c->pushq_head + 1) % c->pushq_cap;
-		c->pushq_len--;
+	if (c->pushq_len == c->pushq_cap) {   /* full: one goes, counted */
+		drop_one_pushed(c);
 		c->stats.push_overflow++;
 	}
 	c->pushq[(c->pushq_head + c->pushq_len) % c->pushq_cap] = fr;

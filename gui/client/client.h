@@ -130,8 +130,9 @@ struct kov_client_stats kov_client_stats(const struct kov_client *c);
 struct kov_losses;
 const struct kov_losses *kov_client_losses(const struct kov_client *c);
 
-/* Pushed frames go to fn from now on (called inside pump or a wait; fn must not call back
- * into this client, and f is valid only during the call). NULL: queue them instead. */
+/* Pushed frames go to fn from now on, those already queued first, in order (called here and
+ * inside pump or a wait; fn must not call back into this client, and f is valid only during
+ * the call). NULL: queue them instead. */
 void kov_client_on_push(struct kov_client *c, kov_push_fn fn, void *arg);
 /* Takes the oldest queued pushed frame: 1 and *out set (free with kov_frame_free), or 0. */
 int kov_client_next_push(struct kov_client *c, struct kov_frame *out);

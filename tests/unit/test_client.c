@@ -552,6 +552,65 @@ static void test_scan_over_frames_with_push(void **state)
 	srv_finish(s);
 }
 
+/* Pushed frames overflowing a queue of 4, before the answer to a PING: STATUS, then three
+ * (droppable) SAMPLES, then STATUS, SAMPLES, STATUS. */
+static void script_push_overflow(struct srv *s, int fd)
+{
+	srv_handshake(s, fd);
+	struct proto_frame f;
+	SRV_CHECK(s, srv_read(s, fd, &f));
+	struct proto_ping p;
+	SRV_CHECK(s, proto_decode_ping(&f, &p) == 0);
+	const char order[] = "SdddSdS";
+	for (uint32_t i = 0; order[i]; i++) {
+		if (order[i] == 'S') {
+			srv_push_status(s, fd, i);
+			continue;
+		}
+		struct proto_builder b;
+		struct proto_samples_head h = { i };
+		proto_begin_samples(&b, s->out, sizeof s->out, 0, 0, &h);
+		srv_send(s, fd, s->out, proto_finish(&b));
+	}
+	struct proto_pong pong = { p.cookie, 1 };
+	srv_send(s, fd, s->out, proto_encode_pong(s->out, sizeof s->out, f.req, 0, &pong));
+	SRV_CHECK(s, !srv_read(s, fd, &f));
+}
+
+/* A full push queue gives up its oldest data frame, never a frame later ones depend on (a
+ * viewer slower than the stream lost the CHAINS its samples named, and drew them without
+ * their stacks): the three STATUS stay, in order, with the newest SAMPLES; three dropped. */
+static void test_push_overflow_keeps_events(void **state)
+{
+	(void)state;
+	struct srv *s = srv_start(script_push_overflow);
+	struct kov_client_options o = { .name = "test-client 1.0", .timeout_ms = 5000,
+	                                 .push_queue_max = 4 };
+	struct kov_client *c = kov_client_new(&o);
+	assert_non_null(c);
+	assert_int_equal(kov_client_connect(c, "127.0.0.1", s->port), 0);
+	struct proto_pong pong;
+	uint64_t rtt;
+	assert_int_equal(kov_client_ping(c, 42, &pong, &rtt), 0);
+	const uint16_t want[] = { PROTO_STATUS, PROTO_STATUS, PROTO_SAMPLES, PROTO_STATUS };
+	const uint32_t status_of[] = { 0, 4, 0, 6 };
+	struct kov_frame fr;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(kov_client_next_push(c, &fr), 1);
+		assert_int_equal(fr.f.type, want[i]);
+		struct proto_status st;
+		if (want[i] == PROTO_STATUS) {
+			assert_int_equal(proto_decode_status(&fr.f, &st), 0);
+			assert_int_equal(st.clients, status_of[i]);
+		}
+		kov_frame_free(&fr);
+	}
+	assert_int_equal(kov_client_next_push(c, &fr), 0);
+	assert_int_equal(kov_client_stats(c).push_overflow, 3);
+	kov_client_free(c);
+	srv_finish(s);
+}
+
 /* Three requests in flight; the answers interleave with pushed frames. */
 static void script_pipeline(struct srv *s, int fd)
 {
@@ -586,6 +645,28 @@ static void count_push(void *arg, const struct proto_frame *f)
 	struct proto_status st;
 	if (f->type == PROTO_STATUS && proto_decode_status(f, &st) == 0 && p->n < 8)
 		p->clients[p->n++] = st.clients;
+}
+
+/* Frames pushed before the callback is installed (here: during a ping) reach it, in order,
+ * when it is. */
+static void test_on_push_gets_queued(void **state)
+{
+	(void)state;
+	struct srv *s = srv_start(script_push_overflow);
+	struct kov_client *c = connected(s);
+	struct proto_pong pong;
+	uint64_t rtt;
+	assert_int_equal(kov_client_ping(c, 42, &pong, &rtt), 0);
+	struct pushes p = { 0 };
+	kov_client_on_push(c, count_push, &p);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(p.clients[0], 0);
+	assert_int_equal(p.clients[1], 4);
+	assert_int_equal(p.clients[2], 6);
+	struct kov_frame fr;
+	assert_int_equal(kov_client_next_push(c, &fr), 0);
+	kov_client_free(c);
+	srv_finish(s);
 }
 
 /* The kernel's ProcessAnnex lists Processes that are listed under their own pids: links to
@@ -1034,6 +1115,8 @@ int main(void)
 		cmocka_unit_test(test_handshake_timeout),
 		cmocka_unit_test(test_not_a_kov_server),
 		cmocka_unit_test(test_scan_over_frames_with_push),
+		cmocka_unit_test(test_push_overflow_keeps_events),
+		cmocka_unit_test(test_on_push_gets_queued),
 		cmocka_unit_test(test_scan_kernel_children_across_processes),
 		cmocka_unit_test(test_scan_rep_cpu),
 		cmocka_unit_test(test_pipelined_answers_and_push_callback),
