@@ -213,6 +213,7 @@ static void drop_one_pushed(struct kov_client *c)
 	kov_frame_free(&c->pushq[(c->pushq_head + k) % c->pushq_cap]);
 	for (; k > 0; k--)   /* the older ones move up one place */
 		c->pushq[(c->pushq_head + k) % c->pushq_cap] = c->pushq[(c->pushq_head + k - 1) % c->pushq_cap];
+	memset(&c->pushq[c->pushq_head], 0, sizeof *c->pushq);   /* no second owner of its bytes */
 	c->pushq_head = (c->pushq_head + 1) % c->pushq_cap;
 	c->pushq_len--;
 }
