@@ -266,6 +266,11 @@ static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 					count_undelivered(c, r, run[k], len[k]);
 			}
 			sample_ring_release(&c->ring[r], got, &lost_now);
+			struct km_sample *old = __atomic_load_n(&c->retired[r], __ATOMIC_ACQUIRE);
+			if (old) {   /* storage the ring grew out of (grow_rings): nobody reads it now */
+				kfree(old);
+				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
+			}
 			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
 			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
 				struct km_sample *s = kmalloc(cap * sizeof *s);
