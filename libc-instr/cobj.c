@@ -85,20 +85,7 @@ static void swap_command(uint32_t index)
 	struct km_swap_answer a = { .result = CO_SWAP_NOT_LIVE };
 	if (__syscall(SYS_CO_SWAP_CMD, (long)a.to, 0, 0, 0, 0) != 0)
 		return;
-	a.to[KM_CLASS_NAME - 1] = 0;
-	coid_t coid = index && index < co_index_limit() ? co_from_index(index) : 0;
-	struct co_root *root = coid ? co_live_root(coid) : 0;
-	if (root) {
-		struct co_swap_report r;
-		copy_str(a.from, sizeof a.from, root->cls->name);
-		a.result = co_swap(coid, co_swappable_named(a.to), SWAP_PHASE_TIMEOUT_US * 1000ull, &r);
-		a.walks = r.walks;
-		a.forward_ns = r.forward_ns;
-		a.block_ns = r.block_ns;
-		a.transfer_ns = r.transfer_ns;
-		a.forwarded = r.forwarded;
-		a.held = r.held;
-	}
+	co_swap_requested(index, &a);
 	__syscall(SYS_CO_SWAP_CMD, 0, (long)&a, 0, 0, 0);
 }
 

@@ -78,6 +78,12 @@ struct co_swap_report {
 enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t timeout_ns,
 			    struct co_swap_report *report);
 
+/* A swap the KM asked for (SYS_KM_SWAP), in the kernel or in a process: object `index` of this
+ * runtime to the class a->to names, each phase at most SWAP_PHASE_TIMEOUT_US; a's other
+ * fields say how it went (result CO_SWAP_NOT_LIVE when no live object is there). */
+struct km_swap_answer;
+void co_swap_requested(uint32_t index, struct km_swap_answer *a);
+
 /* Swaps completed and failed since start (for /metrics and scans). */
 extern volatile uint64_t co_swaps_done, co_swaps_failed;
 

@@ -5,6 +5,8 @@
 #include "co_swap.h"
 #include "co_count.h"
 #include "common/lib/string.h"
+#include "kernel/abi/km_abi.h"
+#include "kernel/abi/scan.h"
 
 #define MAX_SWAPPABLES 32
 #define MAX_WALK 256                 /* frames; a deeper chain is taken as "inside" */
@@ -407,4 +409,25 @@ enum co_swap_result co_swap(coid_t coid, const struct co_swappable *to, uint64_t
 		return failed(why);
 	__atomic_fetch_add(&co_swaps_done, 1, __ATOMIC_RELAXED);
 	return CO_SWAP_OK;
+}
+
+void co_swap_requested(uint32_t index, struct km_swap_answer *a)
+{
+	a->to[KM_CLASS_NAME - 1] = 0;
+	memset(a->from, 0, sizeof a->from);
+	a->result = CO_SWAP_NOT_LIVE;
+	coid_t coid = index && index < co_index_limit() ? co_from_index(index) : 0;
+	struct co_root *root = coid ? co_live_root(coid) : 0;
+	if (!root)
+		return;
+	size_t n = strlen(root->cls->name);
+	memcpy(a->from, root->cls->name, n < KM_CLASS_NAME - 1 ? n : KM_CLASS_NAME - 1);
+	struct co_swap_report r;
+	a->result = co_swap(coid, co_swappable_named(a->to), SWAP_PHASE_TIMEOUT_US * 1000ull, &r);
+	a->walks = r.walks;
+	a->forward_ns = r.forward_ns;
+	a->block_ns = r.block_ns;
+	a->transfer_ns = r.transfer_ns;
+	a->forwarded = r.forwarded;
+	a->held = r.held;
 }

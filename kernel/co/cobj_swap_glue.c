@@ -15,7 +15,6 @@
 #include "kernel/include/kernel_stack.h"
 #include "kernel/include/kov_services.h"
 #include "kernel/include/processor.h"
-#include "kernel/abi/scan.h"
 #include "common/lib/string.h"
 #include "common/lib/elfv1_asm.h"
 
@@ -132,21 +131,7 @@ bool co_thread_left_outside(const struct thread *t, void *const *reps, uint32_t 
 
 void svc_kernel_swap(uint32_t index, const char cls[KM_CLASS_NAME], struct km_swap_answer *a)
 {
-	*a = (struct km_swap_answer){ .result = CO_SWAP_NOT_LIVE };
+	*a = (struct km_swap_answer){ 0 };
 	memcpy(a->to, cls, KM_CLASS_NAME);
-	a->to[KM_CLASS_NAME - 1] = 0;
-	coid_t coid = index && index < co_index_limit() ? co_from_index(index) : 0;
-	struct co_root *root = coid ? co_live_root(coid) : 0;
-	if (!root)
-		return;
-	struct co_swap_report r;
-	size_t n = strlen(root->cls->name);
-	memcpy(a->from, root->cls->name, n < KM_CLASS_NAME - 1 ? n : KM_CLASS_NAME - 1);
-	a->result = co_swap(coid, co_swappable_named(a->to), SWAP_PHASE_TIMEOUT_US * 1000ull, &r);
-	a->walks = r.walks;
-	a->forward_ns = r.forward_ns;
-	a->block_ns = r.block_ns;
-	a->transfer_ns = r.transfer_ns;
-	a->forwarded = r.forwarded;
-	a->held = r.held;
+	co_swap_requested(index, a);
 }
