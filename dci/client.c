@@ -89,6 +89,16 @@ void client_close(struct client *c, const char *why)
 	}
 }
 
+/* Closes c after a send or recv returned n <= 0; an error's number goes into the reason, since
+ * a connection lost to a local error is a bug to find and a peer's close is not. */
+static void close_after(struct client *c, const char *why, long n)
+{
+	char reason[64];
+	if (n < 0)
+		snprintf(reason, sizeof reason, "%s: error %ld", why, -n);
+	client_close(c, n < 0 ? reason : why);
+}
+
 uint32_t clients_connected(void)
 {
 	uint32_t n = 0;
@@ -270,7 +280,7 @@ static bool send_some(struct client *c, uint8_t *q, size_t *head, size_t *len, s
 	if (n == -KOV_EAGAIN)
 		return false;
 	if (n <= 0) {
-		client_close(c, "connection lost");
+		close_after(c, "connection lost", n);
 		return false;
 	}
 	*head += (size_t)n;
@@ -354,8 +364,8 @@ void client_readable(struct client *c)
 	if (n == -KOV_EAGAIN)
 		return;
 	if (n <= 0) {
-		client_close(c, c->closing ? "after a fatal error"
-			     : proto_reader_pending(&c->reader) ? "closed inside a frame" : "closed");
+		close_after(c, c->closing ? "after a fatal error"
+			    : proto_reader_pending(&c->reader) ? "closed inside a frame" : "closed", n);
 		return;
 	}
 	if (c->closing)

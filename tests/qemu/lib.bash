@@ -5,7 +5,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
 
-fail() { echo "FAIL: $*"; echo "--- console ---"; tail -n 60 "$LOG"; exit 1; }
+# The console's lines that usually say why (a panic, a killed program, a closed or cut-off client)
+# come first, prefixed "console>": a failure summary that keeps only a test's first lines keeps them.
+fail() {
+	echo "FAIL: $*"
+	grep -a -E 'PANIC|halted|killed|cut off|closed \(|lost|timed out|late' "$LOG" 2>/dev/null | head -n 8 |
+		sed 's/^/console> /'
+	[ -n "${SIM_PID:-}" ] && ! kill -0 "$SIM_PID" 2>/dev/null && echo "console> (the machine had stopped)"
+	echo "--- console ---"
+	tail -n 60 "$LOG"
+	exit 1
+}
 
 # A command that does not exist (a helper a sourced file failed to define, a typo) fails the
 # test: without `set -e` the script would go on and could still say it passed. Bash runs this
