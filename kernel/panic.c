@@ -11,6 +11,24 @@
 #include "kernel/arch/symbols.h"
 #include "common/lib/spinlock.h"
 
+extern const char _image_start[], _etext[];
+
+/* When the back chain is broken, the words around sp are the evidence: each readable one, and
+ * the kernel text addresses among them named (the return addresses of the frames that ran). */
+static void print_stack_words(uint64_t sp, struct stack_range *range)
+{
+	kprintf("stack words from sp-0x100 (text addresses named):\n");
+	char sym[96];
+	for (uint64_t a = (sp & ~7ull) - 0x100; a < (sp & ~7ull) + 0x200; a += 8) {
+		uint64_t v;
+		if (!kernel_stack_read(range, a, &v))
+			continue;
+		bool text = v >= (uint64_t)_image_start && v < (uint64_t)_etext;
+		kprintf("  sp%+5ld %016lx%s%s\n", (long)(a - sp), (unsigned long)v, text ? " " : "",
+			text ? symbolize(v, sym, sizeof sym) : "");
+	}
+}
+
 static void print_backtrace(uint64_t sp)
 {
 	/* The walker may only read the stack the trap happened on. */
@@ -25,6 +43,8 @@ static void print_backtrace(uint64_t sp)
 		kprintf("  #%-2d %016lx %s\n", i, (unsigned long)pcs[i], symbolize(pcs[i], sym, sizeof sym));
 	kprintf("  %s\n", end == WALK_END_CHAIN ? "(end of stack)" :
 			  end == WALK_END_TRUNCATED ? "(truncated)" : "(bad back chain: walk stopped)");
+	if (end == WALK_END_BAD)
+		print_stack_words(sp, &range);
 }
 
 void panic_trap(const struct trap_frame *tf, const char *why)
