@@ -11,8 +11,15 @@
 /* Batches drained per turn of the daemon's loop, and the time they may take: samples arriving
  * as fast as they are drained must not keep the loop from its sockets (clients' requests, STOP
  * among them). What is left waits in the rings for the next turn, or is lost there, counted. */
-#define BATCHES_PER_TURN 4
+#define BATCHES_PER_TURN 16
 #define DRAIN_BUDGET_US 2000
+/* A batch is sized to take about this long at the rate the last ones were handled, since the
+ * budget is looked at only between batches: a request that comes meanwhile (a ping, a STOP)
+ * waits for the batch. On the serial machine, where the daemon's CPU runs a quarter of the
+ * time, 2,048 samples took tens of milliseconds of the machine's clock. The floor keeps a KM
+ * call's fixed cost small against the samples it brings. */
+#define BATCH_TARGET_US 500
+#define BATCH_MIN 64
 
 static struct km_sample samples[SAMPLE_BATCH];
 static struct km_frame frames[SAMPLE_BATCH][KM_MAX_CHAIN];   /* samples[i]'s call chain */
@@ -199,22 +206,37 @@ static void tally_periods(long n)
 	}
 }
 
+/* The next batch's size from how long the last full one took (ticks per sample, smoothed). */
+static uint32_t next_batch(uint64_t ticks, long n)
+{
+	static uint64_t per_sample_x16;
+	uint64_t now = ticks * 16 / (uint64_t)n;
+	per_sample_x16 = per_sample_x16 ? (per_sample_x16 * 3 + now) / 4 : now;
+	uint64_t target_ticks = target.info.timebase_hz / 1000000 * BATCH_TARGET_US;
+	uint64_t b = per_sample_x16 ? target_ticks * 16 / per_sample_x16 : SAMPLE_BATCH;
+	return b < BATCH_MIN ? BATCH_MIN : b > SAMPLE_BATCH ? SAMPLE_BATCH : (uint32_t)b;
+}
+
 void samples_drain(void)
 {
+	static uint32_t batch = SAMPLE_BATCH;
 	long n = 0;
 	monitor.backlog = false;
-	uint64_t until = timebase_now() + target.info.timebase_hz / 1000000 * DRAIN_BUDGET_US;
-	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples_chains(samples, SAMPLE_BATCH, &frames[0][0])) > 0;
+	uint64_t start = timebase_now(), until = start + target.info.timebase_hz / 1000000 * DRAIN_BUDGET_US;
+	for (int b = 0; b < BATCHES_PER_TURN && (n = km_samples_chains(samples, batch, &frames[0][0])) > 0;
 	     b++) {
-		monitor.backlog = n == SAMPLE_BATCH && b == BATCHES_PER_TURN - 1;
+		bool full = (uint32_t)n == batch;
 		tally_periods(n);
 		if ((monitor.streams & PROTO_STREAM_SAMPLES) && subscribers_connected())
 			push_samples(n);
 		else
 			monitor.samples_discarded += (uint64_t)n;   /* drained so the rings stay free */
-		if (timebase_now() >= until) {
-			monitor.backlog = n == SAMPLE_BATCH;
+		uint64_t now = timebase_now();
+		if (full)   /* a part batch says how much there was, not how fast it goes */
+			batch = next_batch(now - start, n);
+		start = now;
+		monitor.backlog = full;
+		if (!full || now >= until)   /* the rings were empty, or the turn's time is up */
 			break;
-		}
 	}
 }

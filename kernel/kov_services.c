@@ -12,6 +12,7 @@
 #include "lock/sleeplock.h"
 #include "proc/process.h"
 #include "proc/thread.h"
+#include "proc/runqueue.h"
 #include "arch/platform.h"
 #include "arch/cpu.h"
 #include "arch/percpu.h"
@@ -75,6 +76,16 @@ bool svc_current_privileged(void)
 bool svc_block_until(const void *key, bool (*still_blocked)(const void *key), uint64_t deadline_ns)
 {
 	return thread_block_until(key, still_blocked, deadline_ns);
+}
+
+void svc_wake_all(const void *key)
+{
+	thread_wake_all(key);
+}
+
+void svc_cpu_kick(unsigned cpu)
+{
+	kick(cpu);
 }
 
 void svc_yield(void)

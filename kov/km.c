@@ -75,24 +75,35 @@ static bool always(const void *key)
 	return true;
 }
 
-/* Bumps the epoch, applies it here and waits (up to 100 ms) until every CPU has. */
+/* Whether some online CPU has not taken up the epoch yet (the key is unused). */
+static bool epoch_pending(const void *key)
+{
+	(void)key;
+	uint32_t epoch = __atomic_load_n(&km.epoch, __ATOMIC_ACQUIRE);
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
+		if (svc_cpu_online(i) && __atomic_load_n(&km_cpus[i].epoch, __ATOMIC_ACQUIRE) != epoch)
+			return true;
+	return false;
+}
+
+/* Bumps the epoch, applies it here and interrupts the other CPUs, which take it up at once
+ * (km_interrupt) instead of at their next tick, the last of them waking this thread; waits
+ * up to 100 ms. */
 static void publish(void)
 {
 	__atomic_add_fetch(&km.epoch, 1, __ATOMIC_SEQ_CST);
 	int irq = irq_save();
-	km_cpu_apply(&km_cpus[cpu_index(cpu_self())]);
+	unsigned self = cpu_index(cpu_self());
+	km_cpu_apply(&km_cpus[self]);
 	irq_restore(irq);
-	for (int tries = 0; tries < 100; tries++) {
-		bool all = true;
-		for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
-			if (svc_cpu_online(i) &&
-			    __atomic_load_n(&km_cpus[i].epoch, __ATOMIC_ACQUIRE) != km.epoch)
-				all = false;
-		if (all)
-			return;
-		svc_block_until(&km, always, clock_ns() + 1000000);
-	}
-	kprintf("kov: a CPU did not take up the monitor's change within 100 ms\n");
+	for (unsigned i = 0; i < KOV_MAX_CPUS; i++)
+		if (i != self && svc_cpu_online(i))
+			svc_cpu_kick(i);
+	uint64_t deadline = clock_ns() + 100000000ull;
+	while (epoch_pending(0) && clock_ns() < deadline)
+		svc_block_until(&km_epoch_taken, epoch_pending, deadline);
+	if (epoch_pending(0))
+		kprintf("kov: a CPU did not take up the monitor's change within 100 ms\n");
 }
 
 static uint32_t software_mask(const struct km_plan *p)

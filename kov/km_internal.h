@@ -112,6 +112,7 @@ extern struct km_cpu km_cpus[KOV_MAX_CPUS];
 
 /* kov/km_pmu.c */
 void km_cpu_apply(struct km_cpu *c);          /* picks up the global epoch (interrupts off) */
+extern const char km_epoch_taken;             /* the key km_cpu_apply wakes (publish waits) */
 void km_fold(struct km_cpu *c, uint64_t now);  /* counters and time into the interval */
 
 /* kov/km_pmu.c: the leaf path's period range after a change of c->throttle (interrupts off). */

@@ -194,6 +194,16 @@ void km_cpu_apply(struct km_cpu *c)
 		c->active = true;
 	}
 	__atomic_store_n(&c->epoch, epoch, __ATOMIC_RELEASE);
+	svc_wake_all(&km_epoch_taken);   /* publish() waits for the last CPU */
+}
+
+const char km_epoch_taken;
+
+void km_interrupt(void)
+{
+	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
+	if (__atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE) != __atomic_load_n(&km.epoch, __ATOMIC_ACQUIRE))
+		km_cpu_apply(c);
 }
 
 /* Decrementer time in microseconds, as the SW_CPU_CLOCK event. */

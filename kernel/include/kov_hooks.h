@@ -27,6 +27,9 @@ void km_hw_basis(unsigned *hardware, unsigned *measured, unsigned *assumed);
 void km_pmu_interrupt(struct trap_frame *tf);
 /* Every decrementer tick on every CPU, after the timer's own work. */
 void km_tick(struct trap_frame *tf);
+/* Every external interrupt (a device's or an IPI) on every CPU, after its handlers: a change
+ * the monitor published meanwhile is taken up now (the publisher interrupts the CPUs). */
+void km_interrupt(void);
 
 /* Software events: bit e set while some group counts software event e. */
 extern volatile uint32_t km_sw_mask;

@@ -45,6 +45,8 @@ long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
 
 /* ---- CPUs ------------------------------------------------------------------------------------ */
 bool svc_cpu_online(unsigned cpu);
+/* Interrupts CPU cpu now (an IPI; nothing on a platform without them, or for this CPU). */
+void svc_cpu_kick(unsigned cpu);
 /* Where CPU cpu's PMU interrupt finds the monitor's state for it (cpu_km in this_cpu.h). */
 void svc_cpu_set_km(unsigned cpu, struct km_cpu *c);
 /* Timebase ticks between this CPU's decrementer ticks. */
@@ -131,6 +133,8 @@ void svc_kernel_swap(uint32_t index, const char cls[KM_CLASS_NAME], struct km_sw
 /* Blocks the calling thread while still_blocked(key) and clock_ns() < deadline_ns; true when
  * woken (by the kernel, waking the threads blocked on key). */
 bool svc_block_until(const void *key, bool (*still_blocked)(const void *key), uint64_t deadline_ns);
+/* Wakes every thread blocked on key; callable with interrupts off, from an interrupt too. */
+void svc_wake_all(const void *key);
 void svc_yield(void);
 
 /* ---- The machine ---------------------------------------------------------------------------- */

@@ -132,6 +132,7 @@ void exception_dispatch(struct trap_frame *tf)
 		timer_check();
 		heap = kmem_account_swap(KMEM_KERNEL);
 		platform->external_interrupt();
+		km_interrupt();
 		kmem_account_swap(heap);
 		sched_preempt(tf);   /* a device or an IPI may have woken a thread to run now */
 		break;
