@@ -17,8 +17,10 @@ def s(b):
 def frame(ftype, req, payload, flags=0):
     return struct.pack(">IHHI", 8 + len(payload), ftype, flags, req) + payload
 
-def hello(req=1, token=b"", magic=MAGIC, major=1, minor=0, client=b"kovproto-test"):
-    return frame(HELLO, req, struct.pack(">IHH", magic, major, minor) + s(client) + s(token))
+NO_DATA = 4   # HELLO flag (1.7): answers and events only, none of the data streams
+
+def hello(req=1, token=b"", magic=MAGIC, major=1, minor=0, client=b"kovproto-test", flags=0):
+    return frame(HELLO, req, struct.pack(">IHH", magic, major, minor) + s(client) + s(token), flags)
 
 def ping(req, cookie):
     return frame(PING, req, struct.pack(">Q", cookie))
@@ -76,12 +78,12 @@ class Conn:
                 return None
             self.buf += d
 
-    def handshake(self, token=b"", minor=0):
+    def handshake(self, token=b"", minor=0, flags=0):
         """Sends HELLO, reads SERVER_HELLO (a 1.5 server's SERVER_HELLO_EX) and the catalogue;
         returns (status, role, reason). The answer's type is kept in welcome_type, the
         server's minor in server_minor, and SERVER_HELLO_EX's cpus_run (its last byte, a
         name of CPUS_RUN) in cpus_run, None without it."""
-        self.send(hello(1, token, minor=minor))
+        self.send(hello(1, token, minor=minor, flags=flags))
         t, fl, req, p = self.recv_frame()
         assert t in (SERVER_HELLO, SERVER_HELLO_EX) and req == 1, (t, req)
         magic, major, self.server_minor, status, role, cid = struct.unpack(">IHHHHI", p[:16])
