@@ -199,11 +199,16 @@ void km_cpu_apply(struct km_cpu *c)
 
 const char km_epoch_taken;
 
-void km_interrupt(void)
+/* Takes up a change published since this CPU last did (interrupts off). */
+static void take_up(struct km_cpu *c)
 {
-	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
 	if (__atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE) != __atomic_load_n(&km.epoch, __ATOMIC_ACQUIRE))
 		km_cpu_apply(c);
+}
+
+void km_interrupt(void)
+{
+	take_up(&km_cpus[cpu_index(cpu_self())]);
 }
 
 /* Decrementer time in microseconds, as the SW_CPU_CLOCK event. */
@@ -236,8 +241,7 @@ void km_tick(struct trap_frame *tf)
 {
 	struct km_cpu *c = &km_cpus[cpu_index(cpu_self())];
 	grow_rings(c);
-	if (c->epoch != km.epoch)
-		km_cpu_apply(c);
+	take_up(c);
 	if (!c->active)
 		return;
 	uint64_t now = mftb(), last = c->last_fold;
