@@ -14,6 +14,9 @@ fail() {
 	[ -n "${SIM_PID:-}" ] && ! kill -0 "$SIM_PID" 2>/dev/null && echo "console> (the machine had stopped)"
 	echo "--- console ---"
 	tail -n 60 "$LOG"
+	# The whole console, for a failure whose cause lies further back than its last lines.
+	[ -n "${KOV_CONSOLE_KEEP:-}" ] && cp "$LOG" "$KOV_CONSOLE_KEEP" 2>/dev/null &&
+		echo "(the whole console: $KOV_CONSOLE_KEEP)"
 	exit 1
 }
 
