@@ -13,7 +13,9 @@
 #               POWER8 (a Debian ppc64el kernel; build/peer/peer-bench.txt; about a minute)
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 #   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300), then sysfuzz (10^6 calls)
-#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 20 minutes)
+#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 90 minutes;
+#               raw results kept in docs/eval/results.json)
+#   make eval-report  docs/evaluation.md again from the kept docs/eval/results.json alone
 #   make soak   SOAK_SECONDS (1800) of monitoring, clients and scrapes under load; nothing lost
 
 CROSS   ?= powerpc64-linux-gnu-
@@ -84,7 +86,7 @@ HOST_CLIENT_C := $(wildcard gui/client/*.c) $(PROTO_C) $(HOSTED_COMMON_C)
 # Libraries the client code links with: JSON through Debian's jansson.
 HOST_CLIENT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null)
 
-.PHONY: test-loaded all kernel image host unit-tests test run bench peer-bench case-study eval soak setup clean help
+.PHONY: test-loaded all kernel image host unit-tests test run bench peer-bench case-study eval eval-report soak setup clean help
 all: kernel $(B)/kov.iso host unit-tests
 
 kernel: $(B)/kov.elf $(B)/kov.bin $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin
@@ -303,10 +305,14 @@ soak: setup
 	@$(MAKE) --no-print-directory all
 	@SOAK_SECONDS=$(SOAK_SECONDS) bash tests/qemu/soak.sh
 
-# docs/evaluation.md and its figures (docs/eval/), again, from a run of sim/eval/run.
+# docs/evaluation.md and its figures (docs/eval/), again, from a run of sim/eval/run; its raw
+# results are kept in docs/eval/results.json, from which eval-report writes the document alone.
 eval: setup
 	@$(MAKE) --no-print-directory all $(B)/host/kov-plot
 	@sim/eval/run
+
+eval-report: $(B)/host/kov-plot
+	@sim/eval/report.py docs/eval/results.json
 
 clean:
 	rm -rf $(B)

@@ -7,22 +7,30 @@
  *   categories A|B|C       (bars) the groups, left to right
  *   series NAME|V|V|V      (bars) one value per category
  *   series NAME|X:Y|X:Y    (lines) points
+ *                          either may end in :LO:HI, an error bar from LO to HI (the spread
+ *                          of the runs whose median the value is)
  *   hline Y                a dashed reference line (e.g. 0 or 100)
  * Mistakes are reported with their line; nothing is drawn then. */
 #include <cairo.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_SERIES 8
-#define MAX_POINTS 32
+#define MAX_POINTS 128
 #define PI 3.14159265358979323846
 #define W 900
 #define H 420
 
-struct series { char name[64]; int n; double x[MAX_POINTS], y[MAX_POINTS]; };
+struct series {
+	char name[64];
+	int n;
+	double x[MAX_POINTS], y[MAX_POINTS], lo[MAX_POINTS], hi[MAX_POINTS];
+	bool err[MAX_POINTS];   /* lo..hi is an error bar */
+};
 struct chart {
 	char title[160], xlabel[80], ylabel[80];
 	int lines, logx, ncat, nser, nhline;
@@ -107,6 +115,15 @@ static int parse(const char *file, struct chart *c)
 					s->x[i] = i;
 					s->y[i] = strtod(f[i + 1], &end);
 				}
+				s->err[i] = *end == ':';
+				if (s->err[i]) {
+					s->lo[i] = strtod(end + 1, &end);
+					if (*end != ':')
+						return fclose(in), fail(file, ln, "an error bar is :LO:HI");
+					s->hi[i] = strtod(end + 1, &end);
+					if (s->lo[i] > s->y[i] || s->hi[i] < s->y[i])
+						return fclose(in), fail(file, ln, "an error bar must hold its value");
+				}
 				if (*end)
 					return fclose(in), fail(file, ln, "not a number");
 			}
@@ -159,6 +176,8 @@ static void draw(const struct chart *c, cairo_t *cr)
 	for (int i = 0; i < c->nser; i++)
 		for (int k = 0; k < c->s[i].n; k++) {
 			ylo = fmin(ylo, c->s[i].y[k]), yhi = fmax(yhi, c->s[i].y[k]);
+			if (c->s[i].err[k])
+				ylo = fmin(ylo, c->s[i].lo[k]), yhi = fmax(yhi, c->s[i].hi[k]);
 			double x = c->logx ? log10(c->s[i].x[k]) : c->s[i].x[k];
 			xlo = fmin(xlo, x), xhi = fmax(xhi, x);
 		}
@@ -237,6 +256,24 @@ static void draw(const struct chart *c, cairo_t *cr)
 				cairo_fill(cr);
 			}
 		}
+		/* Error bars, darker than their series so that they show on its bar. */
+		cairo_set_source_rgb(cr, palette[i][0] * 0.45, palette[i][1] * 0.45, palette[i][2] * 0.45);
+		cairo_set_line_width(cr, 1.5);
+		for (int k = 0; k < s->n; k++) {
+			if (!s->err[k])
+				continue;
+			double x = c->lines ? PX(c->logx ? log10(s->x[k]) : s->x[k]) : PX(k - 0.4 + (i + 0.5) * bw);
+			double cap = c->lines ? 4 : fmin(5, (PX(bw) - PX(0)) / 4);
+			cairo_move_to(cr, x, PY(s->lo[k]));
+			cairo_line_to(cr, x, PY(s->hi[k]));
+			cairo_move_to(cr, x - cap, PY(s->lo[k]));
+			cairo_line_to(cr, x + cap, PY(s->lo[k]));
+			cairo_move_to(cr, x - cap, PY(s->hi[k]));
+			cairo_line_to(cr, x + cap, PY(s->hi[k]));
+			cairo_stroke(cr);
+		}
+		cairo_set_line_width(cr, 1);
+		cairo_set_source_rgb(cr, palette[i][0], palette[i][1], palette[i][2]);
 		cairo_rectangle(cr, R + 15, T + 8 + i * 20, 12, 12);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);

@@ -1,0 +1,132 @@
+"""The report's web sections: ApacheBench at rising concurrency (the thesis's Figure 4.1), the
+timeline of one run at concurrency 70 with each object's lock wait (Figures 4.2 and 4.3), and the
+SURGE-like sessions (Figure 4.4)."""
+from report_lib import heading, num, point, runs_of, spread, table
+
+COLUMNS = [("rps", "requests/s", 0), ("p99", "p99 ms", 1), ("ipc", "instr. per emulated cycle", 4),
+           ("mmu_per_kinst", "MMU misses per 1,000 instr.", 3), ("spin_wait_pct", "spin wait, % of CPU time", 2),
+           ("sleep_waiters", "threads in sleep waits", 2), ("acquisitions_per_s", "httpd lock acquisitions/s", 0),
+           ("contentions_per_s", "contentions/s", 0)]
+
+
+def trend(levels, meds, digits=2):
+    """"rises", "falls" or "stays level" from the first to the last level, and where it peaks."""
+    pts = [(c, m) for c, m in zip(levels, meds) if m is not None]
+    if len(pts) < 2:
+        return "has too few points"
+    first, last = pts[0][1], pts[-1][1]
+    peak = max(pts, key=lambda p: p[1])
+    if last > first * 1.2:
+        way = "rises from %s at -c %d to %s at -c %d" % (num(first, digits), pts[0][0], num(last, digits), pts[-1][0])
+    elif last < first / 1.2:
+        way = "falls from %s at -c %d to %s at -c %d" % (num(first, digits), pts[0][0], num(last, digits), pts[-1][0])
+    else:
+        way = "stays within 20%% of %s" % num(first, digits)
+    return "%s (highest median %s at -c %d)" % (way, num(peak[1], digits), peak[0])
+
+
+def concurrency_section(R, d):
+    cs = R.get("concurrency")
+    if not heading(d, "6. ApacheBench from concurrency 10 to 150 (Figure 4.1 redone)", cs):
+        return
+    levels = cs["levels"]
+    data = {c: cs["data"][str(c)] for c in levels}
+    rows = [[c] + [spread(runs_of(data[c], k), digits) for k, _, digits in COLUMNS] +
+            [sum((r.get("failed") or 0) for r in data[c])] for c in levels]
+    d.w("httpd on %d CPUs, ApacheBench `-k` for %d s per run at each concurrency, %d runs per level in rotating "
+        "order, monitored as the thesis's GUI did (instructions, cycles and the software MMU misses counted, "
+        "lock statistics streamed to a client, httpd's own locks fully counted). The thesis's five metrics as "
+        "far as QEMU counts them: IPC is instructions per emulated cycle (QEMU's cycles are virtual time), MMU "
+        "misses stand for its TLB misses, branch mispredictions cannot be counted. Median [min-max]:\n"
+        % (cs["cpus"], cs["seconds"], cs["runs"]))
+    d.w(table(["-c"] + [label for _, label, _ in COLUMNS] + ["failed"], rows))
+    for name, keys in (("concurrency-throughput", [("rps", "requests/s")]),
+                       ("concurrency-locks", [("spin_wait_pct", "spin wait % of CPU"),
+                                              ("sleep_waiters", "threads in sleep waits")])):
+        spec = "title httpd against ApacheBench's concurrency (median, bars: min-max)\nkind lines\nxlabel -c\n"
+        spec += "ylabel %s\n" % " / ".join(label for _, label in keys)
+        for k, label in keys:
+            pts = [point(c, runs_of(data[c], k)) for c in levels]
+            spec += "series %s|%s\n" % (label, "|".join(p for p in pts if p))
+        d.w("\n![%s](%s)\n" % (name, d.plot(name, spec)))
+    d.w("Read from the medians: the request rate %s; the spin wait %s; the threads in sleep waits %s; the "
+        "instructions per emulated cycle %s.\n" % tuple(
+            trend(levels, [runs_of(data[c], k)["median"] if runs_of(data[c], k) else None for c in levels], digits)
+            for k, digits in (("rps", 0), ("spin_wait_pct", 2), ("sleep_waiters", 2), ("ipc", 4))))
+
+
+KERNEL_LOCKS = {}   # lock address -> the kernel variable that points at it (timeline_section)
+
+
+def lock_label(l):
+    if l.get("class") and l["class"] != "-":
+        return "%s %s" % (l["class"], l.get("coid", ""))
+    if l.get("lock") in KERNEL_LOCKS:
+        return "lwIP's %s (*%s)" % ("TCP/IP core lock" if KERNEL_LOCKS[l["lock"]] == "lock_tcpip_core" else "heap lock",
+                                   KERNEL_LOCKS[l["lock"]])
+    return l.get("name") or l.get("lock")
+
+
+def timeline_section(R, d):
+    tl = R.get("timeline")
+    if not heading(d, "7. One run at concurrency 70, second by second (Figures 4.2 and 4.3 redone)", tl):
+        return
+    for r in tl:
+        for var, addr in (r.get("kernel_locks") or {}).items():
+            if addr:
+                KERNEL_LOCKS["0x%016x" % int(addr, 16)] = var
+    run = tl[0]
+    waits = agg(run)
+    top = sorted(waits, key=waits.get, reverse=True)[:4]
+    total = sum(waits.values())
+    spec = ("title Lock wait per second at -c 70, run 1: all locks and the four that waited most\nkind lines\n"
+            "xlabel seconds (ApacheBench from %.0f to %.0f s)\nylabel threads waiting (wait s per s)\n"
+            % (run["load_start"], run["load_end"]))
+    series = {"all locks": []}
+    series.update({name: [] for name in top})
+    for w in run["windows"]:
+        span = max(w["end"] - w["start"], 1e-3)
+        mid = (w["start"] + w["end"]) / 2
+        per = {}
+        for l in w["locks"]:
+            per[lock_label(l)] = per.get(lock_label(l), 0) + (l.get("wait_us") or 0)
+        series["all locks"].append("%.2f:%.4f" % (mid, sum(per.values()) / span / 1e6))
+        for name in top:
+            series[name].append("%.2f:%.4f" % (mid, per.get(name, 0) / span / 1e6))
+    for name, pts in series.items():
+        spec += "series %s|%s\n" % (name[:60], "|".join(pts))
+    d.w("A fresh machine (no warm-up), monitoring started, then ApacheBench without keep-alive at `-c 70` for "
+        "the run's length; `kovctl lockstat` over back-to-back one-second windows (%d windows, %d answered). "
+        "%d runs on fresh machines; the chart is the first, the table every run's shares.\n"
+        % (len(run["windows"]), sum(w["answered"] for w in run["windows"]), len(tl)))
+    d.w("![timeline](%s)\n" % d.plot("timeline", spec))
+    rows = []
+    for r in tl:
+        per = agg(r)
+        tot = sum(per.values())
+        best = sorted(per, key=per.get, reverse=True)[:3]
+        rows.append([r["run"], num(r["ab"].get("complete")), num(r["ab"].get("rps")), num(tot / 1e6, 2)] +
+                    ["%s (%.0f%%)" % (b, 100.0 * per[b] / tot) if tot else "-" for b in best] +
+                    ["-"] * (3 - len(best)))
+    d.w(table(["run", "requests", "requests/s", "wait, s", "first", "second", "third"], rows))
+    lead = [max(a, key=a.get) for a in map(agg, tl) if a]
+    same = len(set(lead)) == 1
+    d.w("\nOver the whole of run 1 the lock that waited most was %s (%.0f%% of %s s of waiting); %s.\n"
+        % (top[0] if top else "none", 100.0 * waits[top[0]] / total if total else 0, num(total / 1e6, 2),
+           ("the same lock led in all %d runs" % len(tl)) if same else
+           ("the lock that led changed between runs: %s" % ", ".join(lead))))
+
+
+def agg(run):
+    per = {}
+    for w in run["windows"]:
+        for l in w["locks"]:
+            per[lock_label(l)] = per.get(lock_label(l), 0) + (l.get("wait_us") or 0)
+    return per
+
+
+def surge_section(R, d):
+    sg = R.get("surge")
+    if not heading(d, "8. SURGE-like sessions (Figure 4.4 redone)", sg):
+        return
+    d.w(sg.get("text", ""))
