@@ -164,6 +164,44 @@ static void fmt(char *out, size_t n, double v)
 		snprintf(out, n, "%g", v);
 }
 
+/* The plotting area and the data ranges it shows. */
+struct frame { double L, R, T, B, xlo, xhi, ylo, yhi; };
+
+static double frame_x(const struct frame *f, double x)
+{
+	return f->L + (x - f->xlo) / (f->xhi - f->xlo) * (f->R - f->L);
+}
+
+static double frame_y(const struct frame *f, double y)
+{
+	return f->B - (y - f->ylo) / (f->yhi - f->ylo) * (f->B - f->T);
+}
+
+/* Series i's error bars, darker than the series so that they show on its bars. */
+static void draw_error_bars(const struct chart *c, cairo_t *cr, const struct frame *f, int i, double bw)
+{
+	const struct series *s = &c->s[i];
+	cairo_set_source_rgb(cr, palette[i][0] * 0.45, palette[i][1] * 0.45, palette[i][2] * 0.45);
+	cairo_set_line_width(cr, 1.5);
+	for (int k = 0; k < s->n; k++) {
+		if (!s->err[k])
+			continue;
+		double x = c->lines ? frame_x(f, c->logx ? log10(s->x[k]) : s->x[k])
+				    : frame_x(f, k - 0.4 + (i + 0.5) * bw);
+		double cap = c->lines ? 4 : fmin(5, (frame_x(f, bw) - frame_x(f, 0)) / 4);
+		double lo = frame_y(f, s->lo[k]), hi = frame_y(f, s->hi[k]);
+		cairo_move_to(cr, x, lo);
+		cairo_line_to(cr, x, hi);
+		cairo_move_to(cr, x - cap, lo);
+		cairo_line_to(cr, x + cap, lo);
+		cairo_move_to(cr, x - cap, hi);
+		cairo_line_to(cr, x + cap, hi);
+		cairo_stroke(cr);
+	}
+	cairo_set_line_width(cr, 1);
+	cairo_set_source_rgb(cr, palette[i][0], palette[i][1], palette[i][2]);
+}
+
 static void draw(const struct chart *c, cairo_t *cr)
 {
 	const double L = 80, R = W - 190, T = 50, B = H - 60;
@@ -256,24 +294,8 @@ static void draw(const struct chart *c, cairo_t *cr)
 				cairo_fill(cr);
 			}
 		}
-		/* Error bars, darker than their series so that they show on its bar. */
-		cairo_set_source_rgb(cr, palette[i][0] * 0.45, palette[i][1] * 0.45, palette[i][2] * 0.45);
-		cairo_set_line_width(cr, 1.5);
-		for (int k = 0; k < s->n; k++) {
-			if (!s->err[k])
-				continue;
-			double x = c->lines ? PX(c->logx ? log10(s->x[k]) : s->x[k]) : PX(k - 0.4 + (i + 0.5) * bw);
-			double cap = c->lines ? 4 : fmin(5, (PX(bw) - PX(0)) / 4);
-			cairo_move_to(cr, x, PY(s->lo[k]));
-			cairo_line_to(cr, x, PY(s->hi[k]));
-			cairo_move_to(cr, x - cap, PY(s->lo[k]));
-			cairo_line_to(cr, x + cap, PY(s->lo[k]));
-			cairo_move_to(cr, x - cap, PY(s->hi[k]));
-			cairo_line_to(cr, x + cap, PY(s->hi[k]));
-			cairo_stroke(cr);
-		}
-		cairo_set_line_width(cr, 1);
-		cairo_set_source_rgb(cr, palette[i][0], palette[i][1], palette[i][2]);
+		struct frame f = { L, R, T, B, xlo, xhi, ylo, yhi };
+		draw_error_bars(c, cr, &f, i, bw);
 		cairo_rectangle(cr, R + 15, T + 8 + i * 20, 12, 12);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
