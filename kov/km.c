@@ -444,7 +444,7 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 		return -KOV_ESRCH;
 	uint64_t locks = what == 2 ? 1ull << 61 : what == 3 ? 1ull << 60 : 0;
 	long rc = await_runtime(p, svc_scan_request(p, 1ull << 62 | locks | on << 32 | index),
-				SCAN_USER_TIMEOUT_US);
+				all ? INSTRUMENT_USER_TIMEOUT_US : SCAN_USER_TIMEOUT_US);
 	svc_process_put(p);
 	return rc;
 }

@@ -42,6 +42,10 @@ struct scan_totals {
 
 /* How long a process's runtime gets to answer (microseconds). */
 #define SCAN_USER_TIMEOUT_US 200000
+/* ... when it turns instrumentation on or off for all its objects: a counting table is made or
+ * freed for each, which for jbb's thousands of objects on a 4-CPU machine under -icount took
+ * longer than 200 ms (the evaluation's "calls" state was refused as unanswered). */
+#define INSTRUMENT_USER_TIMEOUT_US 2000000
 /* A requested hot swap (SYS_KM_SWAP): each of its drain and block phases may take this long
  * (on a machine whose CPUs take turns, QEMU's 100 ms round robin alone made drains of 440 ms),
  * and the runtime then answers as it does a scan. */

@@ -87,7 +87,7 @@ def overhead_section(R, d):
 METRIC_STATES = [("m_samples", "instruction samples: objects, spin-lock code (the thesis: lock contention)", "0.86"),
                  ("locks", "KOV's lock statistics (the thesis: successful lock acquisitions)", "0.68"),
                  ("m_mmu", "software MMU misses (the thesis: TLB misses)", "1.20"),
-                 ("m_ipc", "instructions and cycles sampled (IPC)", "0.24"),
+                 ("m_ipc", "IPC: instructions sampled (10M), cycles counted", "0.24"),
                  ("thesis", "all at once (the thesis: simultaneous)", "2.97")]
 
 

@@ -63,6 +63,15 @@ class ReportFollowsTheData(unittest.TestCase):
         R["improvement"]["after"]["wall_tps"] = [52, 53, 54, 55, 56]
         self.assertIn("in wall-clock time within noise", text(R))
 
+    def test_time_not_instructions_said_only_when_so(self):
+        R = results()
+        R["improvement"]["locks=fine"] = {"icount_tps": [100, 100, 100], "wall_tps": [50, 51, 52, 53, 54],
+                                          "spinlock": top("0x1"), "samples": top("0x1")}
+        R["improvement"]["locks=fine"]["spinlock"]["objects"][0]["wait_us"] = 100.0
+        self.assertIn("a lock's wait costs time, not instructions", text(R))
+        R["improvement"]["locks=fine"]["icount_tps"] = [130, 131, 132]
+        self.assertNotIn("a lock's wait costs time, not instructions", text(R))
+
     def test_overhead_cost_or_noise(self):
         R = results()
         self.assertIn("sampling at 10x (10k): jbb ", text(R))
