@@ -2,7 +2,10 @@
  * and on, against a plain call through a function pointer, and of a call on an object with a
  * rep per CPU (the same DREF: each CPU's table entry leads to its own rep). Run under sim/run --icount, where
  * one nanosecond of clock_ns is one instruction: the figures are instructions per call.
- * Usage: drefbench [calls] */
+ * Usage: drefbench [calls]
+ *        drefbench objects CALLS  the thesis's invocation-count check: five objects called in
+ *                                 one loop of CALLS turns (object k every (k+1)-th turn, the
+ *                                 fifth uncounted), each one's count against the known number */
 #include <kov.h>
 #include <cobj.h>
 
@@ -41,28 +44,61 @@ static void free_cell(struct co_root *root, void *rep)
 
 static long (*volatile plain)(struct cell *, long) = plain_get;
 
+static coid_t new_cell(enum co_root_kind kind)
+{
+	struct co_root *root = malloc(sizeof *root);
+	memset(root, 0, sizeof *root);
+	root->cls = &cell_class;
+	root->kind = kind;
+	root->make_rep = make_cell;
+	root->free = free_cell;
+	return co_create(root);
+}
+
+#define OBJECTS 5
+
+/* Object k is called every (k+1)-th turn of one loop; all but the last are counted. */
+static int objects(long calls)
+{
+	coid_t obj[OBJECTS];
+	long sum = 0;
+	for (int k = 0; k < OBJECTS; k++) {
+		obj[k] = new_cell(CO_SINGLE_REP);
+		if (k < OBJECTS - 1)
+			co_count_enable(obj[k]);
+	}
+	for (long i = 0; i < calls; i++)
+		for (int k = 0; k < OBJECTS; k++)
+			if (i % (k + 1) == 0)
+				sum += CO_CALL(struct cell, obj[k], get, i);
+	int wrong = 0;
+	for (int k = 0; k < OBJECTS; k++) {
+		long expect = k < OBJECTS - 1 ? (calls + k) / (k + 1) : 0;
+		uint64_t counted = co_count(obj[k]);
+		printf("drefbench: object %d counted %lu expected %ld\n", k, (unsigned long)counted, expect);
+		wrong += counted != (uint64_t)expect;
+	}
+	printf("drefbench: objects checksum %ld, %d wrong\n", sum, wrong);
+	return wrong ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	long calls = 200000;
+	if (argc > 2 && strcmp(argv[1], "objects") == 0) {
+		calls = 0;
+		for (const char *p = argv[2]; *p >= '0' && *p <= '9'; p++)
+			calls = calls * 10 + (*p - '0');
+		return objects(calls);
+	}
 	if (argc > 1) {
 		calls = 0;
 		for (const char *p = argv[1]; *p >= '0' && *p <= '9'; p++)
 			calls = calls * 10 + (*p - '0');
 	}
-	struct co_root *root = malloc(sizeof *root);
-	root->cls = &cell_class;
-	root->kind = CO_SINGLE_REP;
-	root->make_rep = make_cell;
-	root->free = free_cell;
-	coid_t cell = co_create(root);
+	coid_t cell = new_cell(CO_SINGLE_REP);
 	struct cell *rep = co_rep(cell);
-	struct co_root *multi_root = malloc(sizeof *multi_root);
-	memset(multi_root, 0, sizeof *multi_root);
-	multi_root->cls = &cell_class;
-	multi_root->kind = CO_PER_CPU_REPS;
-	multi_root->make_rep = make_cell;
-	multi_root->free = free_cell;
-	coid_t multi = co_create(multi_root);
+	coid_t multi = new_cell(CO_PER_CPU_REPS);
 	long sum = CO_CALL(struct cell, multi, get, 0);   /* this CPU's rep made by the miss */
 
 	uint64_t t0 = clock_ns();

@@ -1,9 +1,10 @@
 /* FileCache: the files of the RAM disk's www/ (tools/mkinitrd stores them as www/NAME), each
  * read once with file_read and served from memory after; names that do not exist are
- * remembered too (up to NEGATIVE_MAX), so a flood of 404s does not read the RAM disk. */
+ * remembered too (up to NEGATIVE_MAX), so a flood of 404s does not read the RAM disk. Files
+ * made in memory (the SURGE set, surge.c) are added at start-up and served the same way. */
 #include "httpd.h"
 
-#define BUCKETS 64
+#define BUCKETS 4096     /* the SURGE set has thousands of names (a few to a chain) */
 #define NAME_MAX 44          /* "www/" + name fits the RAM disk's 48-byte names */
 #define NEGATIVE_MAX 256
 
@@ -17,6 +18,8 @@ struct entry {
 struct filecache;
 struct filecache_ops {
 	const struct cached_file *(*get)(struct filecache *fc, const char *name, size_t len);
+	bool (*add)(struct filecache *fc, const char *name, size_t len, const char *data,
+		    size_t data_len, const char *type);
 };
 struct filecache {
 	const struct filecache_ops *ops;
@@ -133,8 +136,34 @@ CO_METHOD(const struct cached_file *, filecache_get_m, struct filecache *fc, con
 	return e && e->exists ? &e->file : 0;
 }
 
-static const struct filecache_ops cache_ops = { filecache_get_m };
-static const struct co_class cache_class = { "FileCache", &cache_ops, 1, 0 };
+CO_METHOD(bool, filecache_add_m, struct filecache *fc, const char *name, size_t n, const char *data,
+	  size_t data_len, const char *type)
+{
+	if (n == 0 || n > NAME_MAX)
+		return false;
+	struct entry *e = malloc(sizeof *e);
+	if (!e)
+		return false;
+	memset(e, 0, sizeof *e);
+	memcpy(e->name, name, n);
+	e->exists = true;
+	e->file.data = data, e->file.len = data_len, e->file.type = type;
+	unsigned b = hash(name, n);
+	mutex_lock(&fc->lock);
+	bool fresh = !find(fc, b, name, n);
+	if (fresh) {
+		e->next = fc->buckets[b];
+		fc->buckets[b] = e;
+		fc->files++;
+	}
+	mutex_unlock(&fc->lock);
+	if (!fresh)
+		free(e);
+	return fresh;
+}
+
+static const struct filecache_ops cache_ops = { filecache_get_m, filecache_add_m };
+static const struct co_class cache_class = { "FileCache", &cache_ops, 2, 0 };
 
 bool filecache_init(void)
 {
@@ -147,4 +176,10 @@ bool filecache_init(void)
 const struct cached_file *filecache_get(const char *name, size_t len)
 {
 	return CO_CALL(struct filecache, cache_coid, get, name, len);
+}
+
+bool filecache_add(const char *name, size_t len, const char *data, size_t data_len,
+		   const char *type)
+{
+	return CO_CALL(struct filecache, cache_coid, add, name, len, data, data_len, type);
 }

@@ -6,7 +6,8 @@
  *   WorkQueue     connections with bytes to read, handed from the poller to the workers
  *   HttpWorker    one per worker thread: takes connections off the queue and serves them
  *   HttpConn      one per connection slot (a fixed pool): buffer, parse, respond
- *   FileCache     the files of the initial RAM disk's www/, read once, served from memory
+ *   FileCache     the files of the initial RAM disk's www/, read once, served from memory,
+ *                 and the SURGE file set made at start-up (surge.c)
  *   PageViews     views per page, counted on every answered request (GET /counter)
  *   KvStore       a small key-value store with a lock per bucket stripe (GET/PUT /kv/KEY)
  *
@@ -15,10 +16,12 @@
  * wake the poller with a datagram on a loopback UDP socket (poll watches it).
  *
  * Usage: httpd [port=80] [workers=4] [conns=128] [timeout=10] [keepalive=5] [seconds=0]
- *              [views=shared|percpu]
+ *              [views=shared|percpu] [surge=0]
  *   timeout    seconds a client may take to send a request (408 after) and to take an
  *              answer (the send time limit); keepalive: seconds an idle connection is kept
- *   seconds    stop after that long and print the statistics (0: run until powered off) */
+ *   seconds    stop after that long and print the statistics (0: run until powered off)
+ *   surge      make that many files /surge/0 .. /surge/N-1 of SURGE's file sizes (surge.c) and
+ *              list them in /surge/index (0: none) */
 #ifndef KOV_HTTPD_H
 #define KOV_HTTPD_H
 
@@ -36,7 +39,7 @@
 #define OUT_BUF (16 * 1024)               /* an answer up to this size goes in one send */
 
 struct httpd_config {
-	int port, workers, conns, timeout_s, keepalive_s, seconds;
+	int port, workers, conns, timeout_s, keepalive_s, seconds, surge;
 	bool views_percpu;
 };
 extern struct httpd_config cfg;
@@ -122,6 +125,13 @@ struct cached_file { const char *data; size_t len; const char *type; };
 bool filecache_init(void);
 /* The file www/NAME (name: the URL path without its leading '/'), 0 if there is none. */
 const struct cached_file *filecache_get(const char *name, size_t len);
+/* Adds a file made in memory as NAME, served as type; data must live as long as the program.
+ * False if out of memory, or the name is too long or already there. */
+bool filecache_add(const char *name, size_t len, const char *data, size_t data_len,
+		   const char *type);
+#define SURGE_FILES_MAX 100000
+/* Makes the SURGE file set of n files (surge.c) and prints its summary; false if out of memory. */
+bool surge_init(int n);
 
 bool pageviews_init(void);
 /* Counts a view of path; returns the page's views so far (this CPU's share with percpu). */

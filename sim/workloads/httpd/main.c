@@ -1,7 +1,7 @@
 /* httpd's start: options, the objects, the poller and the workers (usage in httpd.h). */
 #include "httpd.h"
 
-struct httpd_config cfg = { 80, 4, 128, 10, 5, 0, false };
+struct httpd_config cfg = { 80, 4, 128, 10, 5, 0, 0, false };
 
 /* KEY=N options; false (and a message) for anything else. */
 static bool options(int argc, char **argv)
@@ -10,6 +10,7 @@ static bool options(int argc, char **argv)
 		{ "port", &cfg.port, 1, 65535 }, { "workers", &cfg.workers, 1, WORKERS_MAX },
 		{ "conns", &cfg.conns, 1, CONNS_MAX }, { "timeout", &cfg.timeout_s, 1, 3600 },
 		{ "keepalive", &cfg.keepalive_s, 1, 3600 }, { "seconds", &cfg.seconds, 0, 1000000 },
+		{ "surge", &cfg.surge, 0, SURGE_FILES_MAX },
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -36,7 +37,7 @@ static bool options(int argc, char **argv)
 		}
 		if (!known) {
 			printf("httpd: unknown option '%s' (port= workers= conns= timeout= keepalive= "
-			       "seconds= views=shared|percpu)\n", a);
+			       "seconds= views=shared|percpu surge=)\n", a);
 			return false;
 		}
 	}
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
 	if (!options(argc, argv))
 		return 2;
 	if (!conns_init() || !workqueue_init() || !filecache_init() || !pageviews_init() ||
-	    !kvstore_init() || !listener_init()) {
+	    !kvstore_init() || !listener_init() || (cfg.surge && !surge_init(cfg.surge))) {
 		printf("httpd: cannot set up (out of memory, object tables or sockets)\n");
 		return 1;
 	}
