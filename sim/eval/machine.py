@@ -245,11 +245,12 @@ def median(xs):
 class Httpd:
     """httpd on 4 CPUs with its port and the DCI port forwarded."""
 
-    def __init__(self, n, warm=True):
+    def __init__(self, n, warm=True, options=""):
         self.http, self.dci = free_port(), free_port()
         self.mon_path = os.path.join(OUT, "httpd-%d.monitor" % n)
         self.t = Target("httpd-%d" % n, ["--cpus", "4", "--forward", "%d:80" % self.http, "--port", str(self.dci),
-                                         "--timeout", "3000", "--append", "dci.token=%s" % TOKEN, "--workload", "httpd",
+                                         "--timeout", "3000", "--append", "dci.token=%s" % TOKEN,
+                                         "--workload", "httpd" + (":" + options if options else ""),
                                          "--", "-monitor", "unix:%s,server,nowait" % self.mon_path])
         self.t.wait_for(r"^httpd: listening", 60)
         self.t.wait_for(r"^dcid: listening", 30)

@@ -129,4 +129,30 @@ def surge_section(R, d):
     sg = R.get("surge")
     if not heading(d, "8. SURGE-like sessions (Figure 4.4 redone)", sg):
         return
-    d.w(sg.get("text", ""))
+    rates = sg["rates"]
+    data = {r: sg["data"][str(r)] for r in rates}
+    cols = [("users", "users at once", 1), ("replies_per_s", "replies/s", 0)] + COLUMNS[2:]
+    rows = []
+    for r in rates:
+        resp = runs_of([{"v": (x.get("reply_time_ms") or {}).get("response")} for x in data[r]], "v")
+        rows.append([r] + [spread(runs_of(data[r], k), digits) for k, _, digits in cols] + [spread(resp, 1)] +
+                    ["%d of %d" % (sum(x.get("sessions_completed") or 0 for x in data[r]),
+                                   sum(x.get("sessions_requested") or 0 for x in data[r]))])
+    note = next((x.get("note") for x in data[rates[0]] if x.get("note")), "")
+    d.w("httpd on %d CPUs serving SURGE's file set (%s files: lognormal sizes with a Pareto tail, capped at "
+        "1 MiB), loaded by httperf's session logs (`sim/eval/surge.py`): Zipf popularity, pages with Pareto "
+        "numbers of embedded objects, Pareto think times (%s). Sessions start at a fixed rate for %d s; the "
+        "users at once are measured (sessions x their lifetime / duration), as the thesis set 5-60 threads per "
+        "client. %d runs per rate, monitored as section 6. Median [min-max]:\n"
+        % (sg["cpus"], num(sg["files"]), note, sg["seconds"], sg["runs"]))
+    d.w(table(["sessions/s"] + [label for _, label, _ in cols] + ["response ms", "sessions completed"], rows))
+    spec = ("title SURGE-like sessions: replies/s and spin wait against the session rate (median, bars: min-max)\n"
+            "kind lines\nxlabel sessions started per second\nylabel replies/s, spin wait %% x 100\n")
+    spec += "series replies/s|%s\n" % "|".join(p for p in (point(r, runs_of(data[r], "replies_per_s")) for r in rates) if p)
+    spin = {r: runs_of(data[r], "spin_wait_pct") for r in rates}
+    spec += "series spin wait %% x 100|%s\n" % "|".join(
+        point(r, {k: (v * 100 if isinstance(v, float) else v) for k, v in spin[r].items()}) for r in rates if spin[r])
+    d.w("\n![surge](%s)\n" % d.plot("surge", spec))
+    d.w("Read from the medians: the replies per second %s; the spin wait %s; the threads in sleep waits %s.\n"
+        % tuple(trend(rates, [runs_of(data[r], k)["median"] if runs_of(data[r], k) else None for r in rates], dg)
+                .replace("-c ", "rate ") for k, dg in (("replies_per_s", 0), ("spin_wait_pct", 2), ("sleep_waiters", 2))))

@@ -144,3 +144,47 @@ def timeline_stage(R):
             h.mon.drop()
             h.t.stop()
     R["timeline"] = out
+
+
+SURGE_RATES = [2, 5, 10, 20, 40, 80]   # sessions started per second
+
+
+def surge_stage(R):
+    """SURGE-like sessions through httperf (sim/eval/surge.py) at rising session rates, EVAL_SWEEP_RUNS
+    runs per rate in rotating order, monitored as the concurrency stage is; the users active at once
+    are measured (rate x session lifetime), as the thesis's threads per client were set."""
+    import surge
+    reps = 1 if QUICK else int(os.environ.get("EVAL_SWEEP_RUNS", "5"))
+    secs = 4 if QUICK else 8
+    h = Httpd(300, warm=False, options="surge=20000:keepalive=30")
+    try:
+        sizes = surge.fetch_sizes("127.0.0.1", h.http)
+        kovctl(h.dci, "configure", pmu_file("metrics", METRICS_CONF))
+        kovctl(h.dci, "instrument", "--pid", h.pid, "--what", "full-locks", "on")
+        kovctl(h.dci, "start", "--streams", "counts,locks")
+        rec = subprocess.Popen([KOVCTL, "--target", "127.0.0.1:%d" % h.dci, "record", "--out", os.devnull,
+                                "--seconds", "3600"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runs = {r: [] for r in SURGE_RATES}
+        try:
+            for rep in range(reps):
+                for rate in rotated(SURGE_RATES, rep):
+                    pc, pl = collect(h.dci, secs)
+                    res = surge.run("127.0.0.1", h.http, sessions=rate * secs, rate=rate, seconds=secs + 20,
+                                    seed=rep + 1, sizes=sizes)
+                    f = figures(json_of(pc), json_of(pl), secs, res.get("replies"))
+                    keep = ("users", "sessions_requested", "sessions_completed", "sessions_failed", "replies_per_s",
+                            "reply_time_ms", "connection_time_ms", "errors", "content_bytes", "session_lifetime_s",
+                            "note", "interrupted")
+                    f.update({k: res.get(k) for k in keep})
+                    runs[rate].append(f)
+                    log("surge rate %d run %d: %s users, %s replies/s, %s failed sessions, spin %s%%" % (
+                        rate, rep + 1, res.get("users"), res.get("replies_per_s"), res.get("sessions_failed"),
+                        f["spin_wait_pct"]))
+        finally:
+            rec.terminate()
+            rec.wait()
+        R["surge"] = {"rates": SURGE_RATES, "seconds": secs, "runs": reps, "files": len(sizes), "cpus": CPUS,
+                      "data": {str(r): runs[r] for r in SURGE_RATES}}
+    finally:
+        h.mon.drop()
+        h.t.stop()
