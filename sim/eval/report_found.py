@@ -7,6 +7,9 @@ import subprocess
 from report_lib import TOP, compare, heading, num, pct_of, spread, summary, table
 
 _KSYMS = None
+# A lock ranked on fewer contentions than this could swap places with its neighbours in another
+# run: its row says so.
+FEW_CONTENTIONS = 10
 
 
 def kernel_symbol(addr):
@@ -35,8 +38,10 @@ def top_rows(t, n=6, wait=False):
             if o.get("class") == "(no object)" and o.get("lock"):
                 sym = kernel_symbol(int(o["lock"], 16)) if o.get("pid") == 0 else None
                 where = "`%s`%s" % (o["lock"], " (%s)" % sym if sym else " (kernel heap)")
+            few = isinstance(o.get("contentions"), int) and o["contentions"] < FEW_CONTENTIONS
             rows.append([o["rank"], name, where, o.get("process", "-"), "%.1f%%" % o["share"],
-                         num(o.get("wait_us", 0) / 1000.0, 1), o.get("contentions", "-")])
+                         num(o.get("wait_us", 0) / 1000.0, 1),
+                         "%s%s" % (o.get("contentions", "-"), " (too few to rank by)" if few else "")])
         else:
             rows.append([o["rank"], name, o.get("coid", "-"), o.get("process", "-"), "%.1f%%" % o["share"],
                          o.get("samples", "-")])
