@@ -17,6 +17,9 @@
 #               raw results kept in docs/eval/results.json)
 #   make eval-report  docs/evaluation.md again from the kept docs/eval/results.json alone
 #   make soak   SOAK_SECONDS (1800) of monitoring, clients and scrapes under load; nothing lost
+#   make instr-variants  bootable images without software instrumentation, to measure what its
+#               disabled hooks cost: build/no-instr/ (none), build/no-call-instr/ (no invocation
+#               counting), build/no-lock-instr/ (no lock statistics); boot with sim/run --build DIR
 
 CROSS   ?= powerpc64-linux-gnu-
 B       := build
@@ -26,11 +29,14 @@ OBJCOPY := $(CROSS)objcopy
 HOSTCC  ?= gcc
 
 WARN    := -Wall -Wextra -Werror
-TFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
+# Software instrumentation compiled out of the target (kernel/abi/kov_instr.h): empty in the
+# normal build; make instr-variants builds images with -DKOV_NO_LOCK_INSTR, -DKOV_NO_CALL_INSTR.
+KOV_DEFS :=
+TFLAGS  := $(KOV_DEFS) -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector -ffixed-r13 \
            -fno-asynchronous-unwind-tables -fno-pic -Ikernel -Iboot -I$(B)/include -I.
-TASFLAGS := -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include -I.
-UFLAGS  := -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
+TASFLAGS := $(KOV_DEFS) -mcpu=970 -mabi=elfv1 -Wa,-mregnames -Ikernel -Iboot -I$(B)/include -I.
+UFLAGS  := $(KOV_DEFS) -std=c11 -O2 $(WARN) -ffreestanding -nostdlib -fno-builtin -mcpu=970 -mabi=elfv1 \
            -mbig-endian -mno-altivec -mno-vsx -msoft-float -fno-stack-protector \
            -fno-asynchronous-unwind-tables -fno-pic -ffixed-r13 -Ilibc-instr/include -I.
 HFLAGS  := -std=c11 -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Itools -I. \
@@ -71,6 +77,8 @@ KOBJS    := $(patsubst %,$(B)/target/%.o,$(KERNEL_C) $(KERNEL_S) $(LWIP_C)) $(B)
 PORTABLE_C := $(wildcard kernel/lib/*.c) $(HOSTED_COMMON_C) $(PROTO_C)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/host/tests/%,$(wildcard tests/unit/test_*.c))
 HOST_TOOLS := $(B)/host/mksyms $(B)/host/mkinitrd $(B)/host/kovctl $(B)/host/liblisten-backlog.so
+# Where the image's build tools (mksyms, mkinitrd) are: a variant's build takes the normal build's.
+TOOLS   := $(B)/host
 
 # User space: the C library (sharing the kernel's formatting and string code) and programs.
 LIBC_SRC := $(wildcard libc-instr/*.c) libc-instr/syscall.S \
@@ -135,7 +143,7 @@ FORCE:
 
 # The symbol table is linked into the image, which moves what follows it: link again with the
 # table of the previous link until the table no longer changes (two or three links).
-$(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(B)/host/mksyms
+$(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(TOOLS)/mksyms
 	@: > $(B)/ksyms.bin
 	@for pass in 1 2 3 4 5; do \
 		printf '\t.section .ksyms, "a"\n\t.incbin "%s"\n' $(B)/ksyms.bin | \
@@ -143,7 +151,7 @@ $(B)/kov.elf: $(KOBJS) $(B)/initrd.o boot/kernel.lds $(B)/host/mksyms
 		$(TCC) $(TFLAGS) -static -Wl,-T,boot/kernel.lds -Wl,--build-id=none -Wl,-z,noexecstack \
 			-Wl,--no-warn-rwx-segments -Wl,--orphan-handling=error -o $@ $(KOBJS) $(B)/initrd.o $(B)/ksyms.o -lgcc \
 			|| exit 1; \
-		$(NM) -n --synthetic $@ | $(B)/host/mksyms -o $(B)/ksyms.next || exit 1; \
+		$(NM) -n --synthetic $@ | $(TOOLS)/mksyms -o $(B)/ksyms.next || exit 1; \
 		if cmp -s $(B)/ksyms.next $(B)/ksyms.bin; then echo "  LD  $@ ($$pass links)"; exit 0; fi; \
 		mv $(B)/ksyms.next $(B)/ksyms.bin; \
 	done; echo "symbol table did not converge"; rm -f $@; exit 1
@@ -168,6 +176,20 @@ $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin: $(B)/qemu-cede-race%.bin: t
 	@mkdir -p $(B)
 	@$(TCC) $(TASFLAGS) $(if $*,-DWATCHDOG) -nostdlib -static -Wl,-Ttext=0 -Wl,-e,_start -o $(B)/qemu-cede-race$*.elf $<
 	@$(OBJCOPY) -O binary -j .text $(B)/qemu-cede-race$*.elf $@
+
+# Images without software instrumentation (kernel/abi/kov_instr.h), for the thesis's Table 4.3:
+# the kernel with its RAM disk (the workloads and dcid) built again with the hooks compiled out,
+# each into a folder of its own (B), with the normal build's mksyms and mkinitrd. The build id
+# names the variant (kovctl info, the console's first line).
+INSTR_VARIANTS := no-instr no-call-instr no-lock-instr
+VARIANT_DEFS.no-instr := -DKOV_NO_LOCK_INSTR -DKOV_NO_CALL_INSTR
+VARIANT_DEFS.no-call-instr := -DKOV_NO_CALL_INSTR
+VARIANT_DEFS.no-lock-instr := -DKOV_NO_LOCK_INSTR
+.PHONY: instr-variants $(addprefix $(B)/,$(INSTR_VARIANTS))
+instr-variants: $(addprefix $(B)/,$(INSTR_VARIANTS))
+$(addprefix $(B)/,$(INSTR_VARIANTS)): $(B)/%: $(B)/host/mksyms $(B)/host/mkinitrd
+	@$(MAKE) --no-print-directory B=$@ TOOLS=$(B)/host KOV_DEFS="$(VARIANT_DEFS.$*)" \
+		BUILD_ID="$(BUILD_ID)+$*" $@/kov.elf $@/kov.bin
 
 # --- user space --------------------------------------------------------------------------
 $(B)/user/obj/%.c.o: %.c
@@ -212,8 +234,8 @@ $(B)/host/tests/test_http_parse: sim/workloads/httpd/http_parse.c sim/workloads/
 # httpd's static files, stored in the RAM disk as www/NAME.
 WWW_FILES := $(wildcard sim/workloads/httpd/www/*)
 
-$(B)/initrd.bin: $(PROGRAMS) $(WWW_FILES) $(B)/host/mkinitrd
-	@$(B)/host/mkinitrd -o $@ $(PROGRAMS) $(foreach f,$(WWW_FILES),www/$(notdir $(f))=$(f))
+$(B)/initrd.bin: $(PROGRAMS) $(WWW_FILES) $(TOOLS)/mkinitrd
+	@$(TOOLS)/mkinitrd -o $@ $(PROGRAMS) $(foreach f,$(WWW_FILES),www/$(notdir $(f))=$(f))
 
 $(B)/initrd.o: $(B)/initrd.bin
 	@printf '\t.section .initrd, "a"\n\t.balign 8\n\t.incbin "%s"\n' $< | \
@@ -259,7 +281,7 @@ include tests/fuzz/fuzz.mk
 
 # --- tests, run, bench -------------------------------------------------------------------
 test: setup
-	@$(MAKE) --no-print-directory all fuzzers sanitized
+	@$(MAKE) --no-print-directory all fuzzers sanitized $(B)/no-instr
 	@tests/run
 
 # The suite on a busy host: shell loops that never sleep (no package needed), stopped with it.

@@ -6,6 +6,7 @@
 #include "subscribers.h"
 #include "dispatch.h"
 #include "status.h"
+#include "kernel/abi/kov_instr.h"
 
 static void encode_applied(const struct km_config *k, struct proto_pmu_config *p)
 {
@@ -123,10 +124,26 @@ void monitor_pmu_config(struct client *c, const struct proto_frame *f)
 
 #define SUPPORTED_STREAMS PROTO_STREAM_ALL
 
+/* Asked for figures this image was built without (kernel/abi/kov_instr.h): the error's text,
+ * else 0. Never an empty stream in their place. */
+static const char *not_built(bool locks, bool calls)
+{
+	if (locks && !KOV_LOCK_INSTR)
+		return KOV_NO_LOCK_INSTR_TEXT;
+	if (calls && !KOV_CALL_INSTR)
+		return KOV_NO_CALL_INSTR_TEXT;
+	return 0;
+}
+
 void monitor_start(struct client *c, const struct proto_frame *f)
 {
 	struct proto_start s;
 	proto_decode_start(f, &s);
+	const char *missing = not_built(s.streams & PROTO_STREAM_LOCKS, s.streams & PROTO_STREAM_INVOCATIONS);
+	if (missing) {
+		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE, missing);
+		return;
+	}
 	/* Lock statistics alone need no PMU configuration. */
 	bool pmu = s.streams & (PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS);
 	if (pmu && km_control(KM_CTL_START) < 0) {
@@ -174,6 +191,11 @@ void monitor_instrument(struct client *c, const struct proto_frame *f)
 {
 	struct proto_instrument m;
 	proto_decode_instrument(f, &m);
+	const char *missing = not_built(m.what != PROTO_INSTR_INVOCATIONS, m.what == PROTO_INSTR_INVOCATIONS);
+	if (missing) {
+		client_error(c, f->req, f->type, PROTO_E_UNAVAILABLE, missing);
+		return;
+	}
 	uint32_t index = 0xFFFFFFFFu;
 	if (m.coid && !index_of_coid(m.pid, m.coid, &index)) {
 		client_error(c, f->req, f->type, PROTO_E_NOT_FOUND, "no such object in that process's space");

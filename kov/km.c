@@ -8,6 +8,7 @@
 #include "kernel/include/processor.h"
 #include "kernel/abi/scan.h"
 #include "kernel/abi/syscall_nr.h"
+#include "kernel/abi/kov_instr.h"
 #include "common/co/cobj.h"
 #include "common/lib/string.h"
 #include "common/lib/format.h"
@@ -421,6 +422,8 @@ static long instrument(uint64_t pid, uint64_t index, uint64_t on, uint64_t what)
 {
 	if (on > 1 || index > 0xFFFFFFFFull || what < 1 || what > 3)
 		return -KOV_EINVAL;
+	if (what == 1 ? !KOV_CALL_INSTR : !KOV_LOCK_INSTR)
+		return -KOV_ENOTSUP;   /* compiled out of this image (kernel/abi/kov_instr.h) */
 	bool all = index == 0xFFFFFFFFull;
 	if (pid == 0 && what == 2)
 		return -KOV_ENOSYS;   /* kernel sleep locks are monitored per lock by full counting */

@@ -27,6 +27,9 @@ static uint64_t owner_of(const struct trap_frame *tf, uint64_t lock)
 	return r.object;
 }
 
+/* Without lock statistics (kernel/abi/kov_instr.h) the hooks are kov_hooks.h's stubs, and each
+ * call below answers -KOV_ENOTSUP: the kernel table is never filled. */
+#if KOV_LOCK_INSTR
 struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
 {
 	bool made;
@@ -40,6 +43,7 @@ void km_lock_owner_gone(const void *rep)
 {
 	lockstat_owner_gone(&kernel_table.area, (uint64_t)rep);
 }
+#endif
 
 /* A rep of a live kernel object? */
 static bool live_rep(uint64_t rep)
@@ -66,6 +70,8 @@ static volatile uint32_t *word_of(const struct km_lock_stats *s)
 
 long km_locks_full(uint64_t index, bool on)
 {
+	if (!KOV_LOCK_INSTR)
+		return -KOV_ENOTSUP;
 	uint64_t owner = 0;
 	if (index != 0xFFFFFFFFull) {
 		if (index == 0 || index >= co_index_limit() || co_gtt((uint32_t)index)->state != CO_LIVE)
@@ -92,6 +98,8 @@ long km_locks_full(uint64_t index, bool on)
 
 long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock)
 {
+	if (!KOV_LOCK_INSTR)
+		return -KOV_ENOTSUP;
 	return (long)owner_of(tf, lock);
 }
 
@@ -182,5 +190,7 @@ static long read_locks(uint64_t ubuf, uint64_t max)
 
 long km_locks_syscall(uint64_t nr, const uint64_t *a)
 {
+	if (!KOV_LOCK_INSTR)
+		return -KOV_ENOTSUP;
 	return nr == SYS_KM_LOCK_AREA ? lock_area(a[0]) : read_locks(a[0], a[1]);
 }

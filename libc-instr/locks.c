@@ -11,8 +11,6 @@
 
 #define LOCK_TABLE_RECORDS 256
 
-static struct km_lock_area *table;   /* 0 when it could not be set up */
-
 static inline uint64_t timebase(void)
 {
 	uint64_t tb;
@@ -21,8 +19,12 @@ static inline uint64_t timebase(void)
 }
 
 /* From __libc_start: sbrk'd memory is demand-zero, so only the pages records land in are
- * ever touched. */
+ * ever touched. Without lock statistics (kernel/abi/kov_instr.h) there is no table: no lock
+ * has a record, and the statistics paths below fold away. */
 void __lockstat_init(void);
+#if KOV_LOCK_INSTR
+static struct km_lock_area *table;   /* 0 when it could not be set up */
+
 void __lockstat_init(void)
 {
 	uint64_t bytes = sizeof *table + LOCK_TABLE_RECORDS * sizeof table->locks[0];
@@ -31,6 +33,20 @@ void __lockstat_init(void)
 		return;
 	if (__syscall(SYS_KM_LOCK_AREA, (long)a, 0, 0, 0, 0) == 0)
 		table = a;
+}
+#else
+static struct km_lock_area *const table = 0;
+
+void __lockstat_init(void)
+{
+}
+#endif
+
+/* The record of a mutex the program monitors (mutex_monitor), or 0; not even looked at
+ * without lock statistics. */
+static inline struct km_lock_stats *monitored(const struct mutex *m)
+{
+	return KOV_LOCK_INSTR ? m->stats : 0;
 }
 
 /* The lock's record, made (and attributed to the calling method's object) if it has none. */
@@ -61,6 +77,8 @@ void __lock_owner_gone(const void *rep)
 
 int spin_lock_owner(struct spinlock *l, const void *owner)
 {
+	if (!KOV_LOCK_INSTR)
+		return 0;   /* nothing to attribute (kov.h) */
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
 	if (!s)
 		return -1;
@@ -70,6 +88,8 @@ int spin_lock_owner(struct spinlock *l, const void *owner)
 
 int spin_lock_monitor(struct spinlock *l, const void *owner)
 {
+	if (!KOV_LOCK_INSTR)
+		return 0;
 	if (spin_lock_owner(l, owner) != 0)
 		return -1;
 	struct km_lock_stats *s = lockstat_find(table, (uint64_t)l);
@@ -90,7 +110,7 @@ const struct km_lock_stats *spin_lock_stats(const struct spinlock *l)
 static bool take_counted(struct spinlock *l)
 {
 	uint32_t w;
-	if (!(l->word & SPIN_FULL) || !spin_take_flagged(l, 1 | SPIN_CONTENDED, &w))
+	if (!(spin_stat_bits(&l->word) & SPIN_FULL) || !spin_take_flagged(l, 1 | SPIN_CONTENDED, &w))
 		return false;
 	struct km_lock_stats *s = record_of(l, KM_LOCK_SPIN);
 	if (s)
@@ -144,7 +164,7 @@ void spin_lock(struct spinlock *l)
 {
 	if (__builtin_expect(spin_trylock_as(l, 1), 1))
 		return;
-	spin_lock_contended(l, timebase());
+	spin_lock_contended(l, LOCKSTAT_NOW(timebase()));
 }
 
 static __attribute__((noinline)) void spin_unlock_measured(struct spinlock *l)
@@ -197,7 +217,7 @@ void lock_log_install(struct lock_log *log)
 
 static void log_lock_event(struct mutex *m, uint32_t kind)
 {
-	struct lock_log *log = __atomic_load_n(&lock_log, __ATOMIC_ACQUIRE);
+	struct lock_log *log = KOV_LOCK_INSTR ? __atomic_load_n(&lock_log, __ATOMIC_ACQUIRE) : 0;
 	if (!log || !m->logged)
 		return;
 	uint32_t i = __atomic_fetch_add(&log->next, 1, __ATOMIC_RELAXED);
@@ -209,6 +229,8 @@ static void log_lock_event(struct mutex *m, uint32_t kind)
 
 int mutex_monitor(struct mutex *m, const void *owner)
 {
+	if (!KOV_LOCK_INSTR)
+		return 0;
 	struct km_lock_stats *s = m->stats ? m->stats : record_of(m, KM_LOCK_SLEEP);
 	if (!s)
 		return -1;
@@ -238,8 +260,8 @@ static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
 {
 	uint64_t site = (uint64_t)__builtin_return_address(0);
 	log_lock_event(m, LOCK_EVENT_ENQUEUE);
-	uint64_t from = timebase();
-	struct km_lock_stats *s = kept(m->stats ? m->stats : record_of(m, KM_LOCK_SLEEP));
+	uint64_t from = LOCKSTAT_NOW(timebase());
+	struct km_lock_stats *s = kept(monitored(m) ? monitored(m) : record_of(m, KM_LOCK_SLEEP));
 	/* The CPU before the wait, as spin_lock_contended asks it. */
 	uint32_t seen = s ? lockstat_wait_begin(s) : 0, cpu = s ? (uint32_t)uthread_cpu() : 0;
 	do {
@@ -262,7 +284,7 @@ static __attribute__((noinline)) void mutex_lock_contended(struct mutex *m)
 
 void mutex_lock(struct mutex *m)
 {
-	struct km_lock_stats *st = m->stats && !m->stats->paused ? m->stats : 0;
+	struct km_lock_stats *st = monitored(m) && !monitored(m)->paused ? monitored(m) : 0;
 	if (spin_trylock_as((struct spinlock *)&m->locked, 1)) {
 		if (st)
 			lockstat_acquired(st, timebase());
@@ -273,8 +295,8 @@ void mutex_lock(struct mutex *m)
 
 void mutex_unlock(struct mutex *m)
 {
-	struct km_lock_stats *s = m->stats;
-	if (!s && (m->locked & SPIN_CONTENDED))
+	struct km_lock_stats *s = monitored(m);
+	if (!s && (spin_stat_bits(&m->locked) & SPIN_CONTENDED))
 		s = record_of(m, KM_LOCK_SLEEP);
 	if (s) {
 		if (s->paused)

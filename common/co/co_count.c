@@ -3,6 +3,8 @@
 #include "common/lib/spinlock.h"
 #include "kernel/abi/co_abi.h"
 
+#if KOV_CALL_INSTR   /* compiled out: kernel/abi/kov_instr.h */
+
 /* A counted rep gets its own method table: one descriptor per method, with the real method's
  * TOC (the caller loads it) and an environment cell (r11) holding the method's call count.
  * A CO_METHOD method is entered at its counting prologue (kernel/abi/co_abi.h), which counts
@@ -111,3 +113,5 @@ uint64_t co_count_of_rep(const void *rep)
 		n += c->cell[i].calls;
 	return n;
 }
+
+#endif

@@ -3,6 +3,7 @@
  * pointer) is the method index, all entering co_miss_trampoline (empty LTT entries); and the
  * entry of counted reps' method tables, co_count_fast. */
 #include "common/lib/elfv1_asm.h"
+#include "kernel/abi/kov_instr.h"
 
 #define CO_MAX_METHODS 32
 #define FRAME (STACK_FRAME_MIN + 10 * 8)
@@ -82,6 +83,7 @@ co_miss_trampoline:
  * real method's TOC (the descriptor carries it). Counts the call atomically (a shared rep is
  * called from every CPU) and jumps to the real method with the caller's arguments and LR
  * untouched: seven instructions. */
+#if KOV_CALL_INSTR   /* compiled out: kernel/abi/kov_instr.h */
 FUNC(co_count_fast)
 1:	ldarx	r0, 0, r11
 	addic	r0, r0, 1		/* not addi: with r0 that would mean 0 + 1 (CA is volatile) */
@@ -91,3 +93,4 @@ FUNC(co_count_fast)
 	mtctr	r0
 	bctr
 ENDFUNC(co_count_fast)
+#endif

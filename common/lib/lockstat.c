@@ -1,6 +1,8 @@
 /* Lock statistics tables (common/lib/lockstat.h). */
 #include "lockstat.h"
 
+#if KOV_LOCK_INSTR   /* compiled out: kernel/abi/kov_instr.h */
+
 bool lockstat_area_init(struct km_lock_area *a, uint64_t bytes)
 {
 	if (bytes < sizeof *a + sizeof a->locks[0])
@@ -167,3 +169,5 @@ void lockstat_released(struct km_lock_stats *s, uint64_t now)
 	PUBLISH();
 	s->holds++;
 }
+
+#endif

@@ -12,6 +12,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "kernel/abi/km_abi.h"
+#include "kernel/abi/kov_instr.h"
+
+/* The timebase read where a contended lock call's wait begins, `read` being the caller's clock
+ * (mftb(), the C library's timebase()): not made at all when lock statistics are compiled out
+ * (kernel/abi/kov_instr.h), as are the records below (lockstat.c is then empty). */
+#define LOCKSTAT_NOW(read) (KOV_LOCK_INSTR ? (read) : 0)
 
 /* Sets up an area of `bytes` bytes (zeroed by the caller) for as many records as fit, rounded
  * down to a power of two; false if not even one fits. */

@@ -8,12 +8,16 @@
  * SPIN_FULL marks a lock whose every acquisition is counted (full counting, switched on by the
  * monitor). It always comes with SPIN_CONTENDED and both stay in the word while the lock is
  * free, so the one-try acquisition fails and every acquisition takes the counted path, and the
- * release still tests one bit (the sign); locks without the mark pay nothing. */
+ * release still tests one bit (the sign); locks without the mark pay nothing.
+ *
+ * Built without lock statistics (KOV_NO_LOCK_INSTR, kernel/abi/kov_instr.h) the word holds only
+ * the holder: spin_stat_bits reads nothing and finds no flag, and a release is a plain store. */
 #ifndef KOV_SPINWORD_H
 #define KOV_SPINWORD_H
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "kernel/abi/kov_instr.h"
 
 struct spinlock { volatile uint32_t word; };
 
@@ -22,6 +26,12 @@ struct spinlock { volatile uint32_t word; };
 #define SPIN_FULL 0x40000000u       /* every acquisition counted (with SPIN_CONTENDED) */
 #define SPIN_MARKED (SPIN_CONTENDED | SPIN_FULL)   /* the word of a free, fully counted lock */
 #define SPIN_HOLDER 0x3FFFFFFFu     /* the holder's id: 0 when free */
+
+/* The statistics' flags in a lock word (SPIN_MARKED bits): 0, and no load, without them. */
+static inline uint32_t spin_stat_bits(const volatile uint32_t *word)
+{
+	return KOV_LOCK_INSTR ? *word & SPIN_MARKED : 0;
+}
 
 /* One acquisition attempt: true if the lock was free and is now ours. */
 static inline bool spin_trylock_as(struct spinlock *l, uint32_t owner)
@@ -55,9 +65,11 @@ static inline bool spin_take_flagged(struct spinlock *l, uint32_t tag, uint32_t 
  * one read (a reservation), so that a mark the monitor's switch sets in between
  * (spin_mark_full) is not wiped out by a plain store, which left the lock uncounted for good;
  * such a release finds SPIN_CONTENDED and goes the measured way instead. False, with nothing
- * stored, when the word carries SPIN_CONTENDED. The caller orders the hold before it. */
+ * stored, when the word carries SPIN_CONTENDED. The caller orders the hold before it. Without
+ * lock statistics no one else writes the word: a plain store, and never false. */
 static inline bool spin_release_plain(volatile uint32_t *word)
 {
+#if KOV_LOCK_INSTR
 	uint32_t w;
 	__asm__ volatile(
 		"1:	lwarx	%0, 0, %1\n"
@@ -68,6 +80,10 @@ static inline bool spin_release_plain(volatile uint32_t *word)
 		"2:\n"
 		: "=&r"(w) : "r"(word), "r"(0u) : "cr0", "memory");
 	return (int32_t)w >= 0;
+#else
+	*word = 0;
+	return true;
+#endif
 }
 
 /* Release from the measured path: the lock stays marked if, and only if, its record is fully

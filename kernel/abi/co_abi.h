@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "kov_limits.h"
+#include "kov_instr.h"
 
 #define CO_MAX_METHODS 32
 /* Both runtimes keep one rep slot per CPU the kernel can run (KOV_MAX_CPUS),
@@ -43,7 +44,13 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
  * table (common/co/co_count.c) with r11 = the method's count: an atomic increment that falls
  * through into the entry, so counting a call costs four instructions. The stubs have a section
  * of their own, which the linker scripts bound (__co_stubs_start/end), and so have the bodies
- * (__co_bodies_start/end: a hot swap's stack walk tells a method's frame by its pc). */
+ * (__co_bodies_start/end: a hot swap's stack walk tells a method's frame by its pc). Without
+ * invocation counting (kov_instr.h) there is no prologue: the stub is the method's entry. */
+#if KOV_CALL_INSTR
+#define CO_COUNT_PROLOGUE "1: ldarx 0, 0, 11\n addic 0, 0, 1\n stdcx. 0, 0, 11\n bne- 1b\n"
+#else
+#define CO_COUNT_PROLOGUE ""
+#endif
 #define CO_METHOD(ret, name, ...)                                                        \
 	ret name(__VA_ARGS__);                                                           \
 	__attribute__((section(".text.co_bodies"))) ret name##_body(__VA_ARGS__);        \
@@ -51,7 +58,7 @@ void *co_handle_miss(struct ltt_entry *entry, unsigned long method);
 		#name ": .quad .L." #name ", .TOC.@tocbase, 0\n .previous\n"             \
 		" .type " #name ", @function\n"                                          \
 		" .section .text.co_method_stubs, \"ax\"\n"                               \
-		"1: ldarx 0, 0, 11\n addic 0, 0, 1\n stdcx. 0, 0, 11\n bne- 1b\n"         \
+		CO_COUNT_PROLOGUE                                                        \
 		".L." #name ":\n std 3, 48(1)\n b " #name "_body\n"                      \
 		" .size " #name ", 8\n .previous\n"                                      \
 		" .section .co_methods, \"a\"\n .align 3\n .quad " #name "_body\n .previous"); \

@@ -143,6 +143,7 @@
 #define KOV_ENODEV  19
 #define KOV_EMFILE  24
 #define KOV_ENOTSOCK 88
+#define KOV_ENOTSUP 95   /* the instrumentation asked for is compiled out of this image (kov_instr.h) */
 #define KOV_EADDRINUSE 98
 #define KOV_ECONNRESET 104
 #define KOV_ENOTCONN 107

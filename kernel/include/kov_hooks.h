@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "common/monitor/pmu_event.h"
 #include "kernel/include/trap_frame.h"
+#include "kernel/abi/kov_instr.h"
 
 struct km_proc;
 
@@ -55,9 +56,23 @@ void km_program_attach(struct km_proc *k, const char *file, const uint8_t *image
 /* Lock statistics: the kernel table's record of a kernel lock (made at its first contention
  * and attributed to the object whose method was waiting; 0 when the table is full). */
 struct km_lock_stats;
+#if KOV_LOCK_INSTR
 struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind);
 /* A kernel object's rep is being freed: its locks' records lose their owner. */
 void km_lock_owner_gone(const void *rep);
+#else
+/* Compiled out (kernel/abi/kov_instr.h): no lock has a record, so the locks' statistics
+ * paths fold away, and the calls below answer -KOV_ENOTSUP. */
+static inline struct km_lock_stats *km_lock_record(const void *lock, uint16_t kind)
+{
+	(void)lock, (void)kind;
+	return 0;
+}
+static inline void km_lock_owner_gone(const void *rep)
+{
+	(void)rep;
+}
+#endif
 /* SYS_KM_LOCK_OWNER: the object whose method made the system call (user stack walk), if
  * `lock` lies inside its rep; else 0. */
 long km_lock_owner_syscall(const struct trap_frame *tf, uint64_t lock);

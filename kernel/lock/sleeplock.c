@@ -17,11 +17,11 @@ static bool still_locked(const void *key)
  * (the word carries SPIN_CONTENDED so that the release measures the hold). */
 static __attribute__((noinline)) void sleep_lock_contended(struct sleeplock *l, uint32_t me)
 {
-	uint64_t from = mftb(), site = (uint64_t)__builtin_return_address(0);
+	uint64_t from = LOCKSTAT_NOW(mftb()), site = (uint64_t)__builtin_return_address(0);
 	struct spinlock *word = (struct spinlock *)&l->locked;
 	struct km_lock_stats *s;
 	uint32_t w;
-	if ((l->locked & SPIN_FULL) && spin_take_flagged(word, me | SPIN_CONTENDED, &w)) {
+	if ((spin_stat_bits(&l->locked) & SPIN_FULL) && spin_take_flagged(word, me | SPIN_CONTENDED, &w)) {
 		l->owner_tid = me - 1;
 		l->acquisitions++;
 		if ((s = km_lock_record(l, KM_LOCK_SLEEP)))

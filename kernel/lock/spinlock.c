@@ -32,7 +32,7 @@ void preempt_enable(void)
 static bool take_counted(struct spinlock *l, uint32_t me)
 {
 	uint32_t w;
-	if (!(l->word & SPIN_FULL) || !spin_take_flagged(l, me | SPIN_CONTENDED, &w))
+	if (!(spin_stat_bits(&l->word) & SPIN_FULL) || !spin_take_flagged(l, me | SPIN_CONTENDED, &w))
 		return false;
 	struct km_lock_stats *s = km_lock_record(l, KM_LOCK_SPIN);
 	if (s)
@@ -87,7 +87,7 @@ void spin_lock(struct spinlock *l)
 	uint32_t me = this_cpu()->index + 1;
 	if (__builtin_expect(spin_trylock_as(l, me), 1))
 		return;
-	spin_lock_contended(l, me, mftb());
+	spin_lock_contended(l, me, LOCKSTAT_NOW(mftb()));
 }
 
 /* A measured hold (contended or fully counted) ends here. */

@@ -50,7 +50,10 @@ long futex_wake(volatile uint32_t *addr, long count);
  * waiters block in the kernel's blocked-thread queues. Every lock keeps lock statistics on its
  * contended path (contentions, wait and contended-hold times, waiters, CPU bounces, call
  * sites: kernel/abi/km_abi.h struct km_lock_stats) in a table the monitor reads; a lock belongs to
- * the object whose method first waited for it, unless the program names its owner. */
+ * the object whose method first waited for it, unless the program names its owner. In an image
+ * built without lock statistics (KOV_NO_LOCK_INSTR, kernel/abi/kov_instr.h) the locks keep
+ * none: naming or monitoring a lock does nothing and returns 0 (so programs run unchanged),
+ * spin_lock_stats returns 0, and the sleep-lock log records nothing. */
 #include "common/lib/spinword.h"
 /* A failed spin_trylock counts as a trylock failure in the lock's statistics. */
 void spin_lock(struct spinlock *l);

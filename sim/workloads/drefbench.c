@@ -8,6 +8,7 @@
  *                                 fifth uncounted), each one's count against the known number */
 #include <kov.h>
 #include <cobj.h>
+#include "../../kernel/abi/kov_instr.h"
 
 struct cell;
 struct cell_ops { long (*get)(struct cell *c, long x); };
@@ -125,6 +126,15 @@ int main(int argc, char **argv)
 	/* Hundredths of an instruction per call (loop overhead included in every figure). */
 	uint64_t p = (t1 - t0) * 100 / calls, off = (t2 - t1) * 100 / calls;
 	uint64_t on = (t3 - t2) * 100 / calls, off2 = (t4 - t3b) * 100 / calls;
+	if (!KOV_CALL_INSTR) {   /* no hook to turn on: the calls without it, and no count */
+		uint64_t m = (t5 - t4) * 100 / calls;
+		printf("drefbench: %ld calls; per call: plain indirect %lu.%02lu, clustered object %lu.%02lu, "
+		       "again %lu.%02lu; per-CPU reps %lu.%02lu\n", calls, p / 100, p % 100, off / 100,
+		       off % 100, off2 / 100, off2 % 100, m / 100, m % 100);
+		printf("drefbench: " KOV_NO_CALL_INSTR_TEXT ": no counted figures\n");
+		printf("drefbench: checksum %ld\n", sum);
+		return 0;
+	}
 	printf("drefbench: %ld calls; per call: plain indirect %lu.%02lu, clustered object (counting off) "
 	       "%lu.%02lu, counting on %lu.%02lu, off again %lu.%02lu\n", calls, p / 100, p % 100,
 	       off / 100, off % 100, on / 100, on % 100, off2 / 100, off2 % 100);

@@ -36,6 +36,7 @@
  * for them before any contention. */
 #include "workload.h"
 #include "../../kernel/abi/km_abi.h"
+#include "../../kernel/abi/kov_instr.h"
 
 struct lockobj;
 struct lockobj_ops { void (*visit)(struct lockobj *o, long hold); };
@@ -182,6 +183,15 @@ static int cost(long n)
 {
 	static struct spinlock l = SPINLOCK_INIT, full = SPINLOCK_INIT;
 	static struct mutex m = MUTEX_INIT, monitored = MUTEX_INIT;
+#define T(v) (unsigned long)((v) / 10), (unsigned long)((v) % 10)
+	if (!KOV_LOCK_INSTR) {   /* the locks without statistics: no counted paths to measure */
+		uint64_t spin_pair = PER_PAIR(n, spin_lock(&l); spin_unlock(&l));
+		uint64_t mutex_pair = PER_PAIR(n, mutex_lock(&m); mutex_unlock(&m));
+		printf("lockbench: cost spin_lock+spin_unlock uncontended %lu.%lu instructions\n", T(spin_pair));
+		printf("lockbench: cost mutex_lock+mutex_unlock uncontended %lu.%lu instructions\n", T(mutex_pair));
+		printf("lockbench: " KOV_NO_LOCK_INSTR_TEXT ": no counted paths\n");
+		return 0;
+	}
 	/* The first contention makes the lock's record (a stack walk): not part of the steady cost. */
 	spin_trylock_as(&l, 1 | SPIN_CONTENDED);
 	spin_unlock(&l);
@@ -202,7 +212,6 @@ static int cost(long n)
 	uint64_t full_spin_pair = PER_PAIR(n, spin_lock(&full); spin_unlock(&full));
 	uint64_t mutex_pair = PER_PAIR(n, mutex_lock(&m); mutex_unlock(&m));
 	uint64_t full_pair = PER_PAIR(n, mutex_lock(&monitored); mutex_unlock(&monitored));
-#define T(v) (unsigned long)((v) / 10), (unsigned long)((v) % 10)
 	printf("lockbench: cost spin_lock+spin_unlock uncontended %lu.%lu instructions\n", T(spin_pair));
 	printf("lockbench: cost acquire-as-contended+spin_unlock (hold measured at release) %lu.%lu "
 	       "instructions\n", T(contended_release));
@@ -225,6 +234,10 @@ int main(int argc, char **argv)
 		k++;
 	if (k == 5) {
 		printf("lockbench: pattern must be long, many, trylock, random or single\n");
+		return 2;
+	}
+	if (!KOV_LOCK_INSTR) {   /* the patterns check KOV's figures against the truth */
+		printf("lockbench: " KOV_NO_LOCK_INSTR_TEXT ": only 'cost' runs\n");
 		return 2;
 	}
 	pattern = (enum pattern)k;
