@@ -181,7 +181,10 @@ $(B)/qemu-cede-race.bin $(B)/qemu-cede-race-wdt.bin: $(B)/qemu-cede-race%.bin: t
 # the kernel with its RAM disk (the workloads and dcid) built again with the hooks compiled out,
 # each into a folder of its own (B), with the normal build's mksyms and mkinitrd. The build id
 # names the variant (kovctl info, the console's first line).
-INSTR_VARIANTS := no-instr no-call-instr no-lock-instr
+# same-code is the normal code again, its build id's text alone different: a deterministic
+# -icount run cannot show noise, but the code's layout can move a figure by itself.
+INSTR_VARIANTS := no-instr no-call-instr no-lock-instr same-code
+VARIANT_DEFS.same-code :=
 VARIANT_DEFS.no-instr := -DKOV_NO_LOCK_INSTR -DKOV_NO_CALL_INSTR
 VARIANT_DEFS.no-call-instr := -DKOV_NO_CALL_INSTR
 VARIANT_DEFS.no-lock-instr := -DKOV_NO_LOCK_INSTR
@@ -330,7 +333,7 @@ soak: setup
 # docs/evaluation.md and its figures (docs/eval/), again, from a run of sim/eval/run; its raw
 # results are kept in docs/eval/results.json, from which eval-report writes the document alone.
 eval: setup
-	@$(MAKE) --no-print-directory all $(B)/host/kov-plot
+	@$(MAKE) --no-print-directory all instr-variants $(B)/host/kov-plot
 	@sim/eval/run
 
 eval-report: $(B)/host/kov-plot

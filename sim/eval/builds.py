@@ -8,7 +8,7 @@ import subprocess
 
 from machine import QUICK, ROUNDS, TOP, log
 
-VARIANTS = ["build", "build/no-call-instr", "build/no-lock-instr", "build/no-instr"]
+VARIANTS = ["build", "build/no-call-instr", "build/no-lock-instr", "build/no-instr", "build/same-code"]
 JBB_TRANSACTIONS = 50000 if QUICK else 200000
 
 
@@ -34,7 +34,8 @@ def noinstr_stage(R):
             log("noinstr round %d %-22s %s tps" % (r + 1, v, runs[v][-1]))
     R["noinstr"] = {"workload": "jbb transactions=%d, 4 CPUs" % JBB_TRANSACTIONS,
                     "normal": runs["build"], "no-call-instr": runs["build/no-call-instr"],
-                    "no-lock-instr": runs["build/no-lock-instr"], "no-instr": runs["build/no-instr"]}
+                    "no-lock-instr": runs["build/no-lock-instr"], "no-instr": runs["build/no-instr"],
+                    "same-code": runs["build/same-code"]}
 
 
 def correctness_stage(R):

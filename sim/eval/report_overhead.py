@@ -128,6 +128,20 @@ def noinstr_section(R, d):
         "of the disabled hooks; the thesis's column is its SPECjbb2000 overhead in %%.\n"
         % (ni.get("workload", "jbb"), base["n"] if base else 0, spread(base)))
     d.w(table(["build", "jbb tps (virtual)", "normal as % of it", "normal build", "thesis (%)"], rows))
+    same = summary(ni.get("same-code", []))
+    if base and same:
+        layout = abs(same["median"] / base["median"] - 1) * 100
+        d.w("\nThe same code in another image, only its build id's text changed, did %s tps: %.2f%% from the normal "
+            "build, which is what the code's layout alone moves jbb by (each image's runs repeat %s). Against "
+            "that, the variants differ from the normal build by %s.\n" % (
+                spread(same), layout, "exactly" if all(s and s["min"] == s["max"] for s in (base, same)) else
+                "within their ranges", "; ".join(
+                    "%s %.2f%% (%s)" % (label, abs(v["median"] / base["median"] - 1) * 100,
+                                        "within the layout's effect" if abs(v["median"] / base["median"] - 1) * 100
+                                        <= layout else "beyond the layout's effect")
+                    for label, v in (("no-call-instr", summary(ni.get("no-call-instr", []))),
+                                     ("no-lock-instr", summary(ni.get("no-lock-instr", []))),
+                                     ("no-instr", summary(ni.get("no-instr", [])))) if v)))
     d.w("")
 
 

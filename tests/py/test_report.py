@@ -72,6 +72,16 @@ class ReportFollowsTheData(unittest.TestCase):
         R["improvement"]["locks=fine"]["icount_tps"] = [130, 131, 132]
         self.assertNotIn("a lock's wait costs time, not instructions", text(R))
 
+    def test_compiled_out_judged_against_layout(self):
+        R = results()
+        R["noinstr"] = {"workload": "jbb", "normal": [90000] * 5, "same-code": [90027] * 5,
+                        "no-call-instr": [90009] * 5, "no-lock-instr": [90225] * 5, "no-instr": [90230] * 5}
+        out = text(R)
+        self.assertIn("no-call-instr 0.01% (within the layout's effect)", out)
+        self.assertIn("no-lock-instr 0.25% (beyond the layout's effect)", out)
+        R["noinstr"]["same-code"] = [90300] * 5
+        self.assertIn("no-lock-instr 0.25% (within the layout's effect)", text(R))
+
     def test_overhead_cost_or_noise(self):
         R = results()
         self.assertIn("sampling at 10x (10k): jbb ", text(R))
