@@ -9,10 +9,12 @@ $(PEER)/init: tools/peer-bench/init.c
 	@echo "  PEERCC $@"
 	@$(PEER_CC) -std=c11 -O2 $(WARN) -static -o $@ $<
 
-# The initramfs: /init alone, a newc cpio written by Debian's cpio.
-$(PEER)/initramfs.cpio: $(PEER)/init
+# The initramfs: /init and the virtual Ethernet's driver (tools/peer-bench/setup takes it from
+# the kernel's package), a newc cpio written by Debian's cpio.
+$(PEER)/initramfs.cpio: $(PEER)/init $(wildcard $(PEER)/boot/ibmveth.ko)
 	@rm -rf $(PEER)/root && mkdir -p $(PEER)/root && cp $< $(PEER)/root/init
-	@(cd $(PEER)/root && echo init | cpio -o -H newc -R 0:0 --quiet) > $@.tmp && mv $@.tmp $@
+	@if [ -f $(PEER)/boot/ibmveth.ko ]; then cp $(PEER)/boot/ibmveth.ko $(PEER)/root/; fi
+	@(cd $(PEER)/root && ls | cpio -o -H newc -R 0:0 --quiet) > $@.tmp && mv $@.tmp $@
 
 peer-bench: setup
 	@tools/peer-bench/setup
