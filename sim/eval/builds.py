@@ -1,7 +1,7 @@
 """The evaluation's stages that need more than one build or program: jbb on builds with KOV's
 software instrumentation compiled out (the thesis's Table 4.3; `make instr-variants`), the
-thesis's correctness micro-benchmarks and PMC5's share (sim/eval/correctness.py), and the
-SURGE-like sessions (sim/eval/surge.py)."""
+thesis's correctness micro-benchmarks and PMC5's share (sim/eval/correctness.py), and KOV's
+cost per sample beside Linux perf's on the same machine (`make peer-bench`)."""
 import os
 import re
 import subprocess
@@ -42,3 +42,32 @@ def correctness_stage(R):
     import correctness
     R["correctness"] = correctness.run(runs=1 if QUICK else 5, log=log)
     R["pmc5"] = correctness.pmc5(runs=1 if QUICK else 3)
+
+
+def peer_rows(text):
+    """The rows of tools/peer-bench/run's table: {row: {"kov", "linux", "kov_n", "linux_n"}}."""
+    rows = {}
+    for m in re.finditer(r"^(\S.*?)\s{2,}([0-9.]+)\s+([0-9.]+)\s+[0-9.]+\s+(\d+)\s+(\d+)\s*$", text, re.M):
+        rows[re.sub(r"\s*\(.*$", "", m.group(1)).strip()] = {
+            "kov": float(m.group(2)), "linux": float(m.group(3)), "kov_n": int(m.group(4)),
+            "linux_n": int(m.group(5))}
+    m = re.search(r"^\s+bytes per sample sent\s+([0-9.]+)\s+([0-9.]+)", text, re.M)
+    if m:
+        rows["bytes per sample sent"] = {"kov": float(m.group(1)), "linux": float(m.group(2))}
+    return rows
+
+
+def peer_stage(R):
+    """make peer-bench EVAL_ROUNDS times: KOV's and Linux perf's instructions per sample on the same
+    emulated POWER8 under -icount, the interrupt path and end to end."""
+    runs, text = [], ""
+    for r in range(ROUNDS):
+        p = subprocess.run(["make", "--no-print-directory", "peer-bench"], cwd=TOP, capture_output=True, text=True,
+                           timeout=900)
+        path = os.path.join(TOP, "build", "peer", "peer-bench.txt")
+        if p.returncode != 0 or not os.path.exists(path):
+            raise RuntimeError("make peer-bench failed: %s" % (p.stdout + p.stderr)[-1500:])
+        text = open(path).read()
+        runs.append(peer_rows(text))
+        log("peer run %d: %s" % (r + 1, runs[-1]))
+    R["peer"] = {"runs": runs, "table": text}

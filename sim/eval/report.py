@@ -13,13 +13,14 @@ from report_found import improvement_section, revealed_section  # noqa: E402
 from report_lib import DOCS, Doc  # noqa: E402
 from report_overhead import (STATES, costs_section, metrics_section, noinstr_section,  # noqa: E402
                              overhead_section, traffic_section)
-from report_truth import correctness_section, pmc5_section, sampling_section, validation_section  # noqa: E402
+from report_truth import (correctness_section, peer_section, pmc5_section, sampling_section,  # noqa: E402
+                          validation_section)
 from report_web import concurrency_section, surge_section, timeline_section  # noqa: E402
 
 STATES_FOR_TEST = STATES   # the monitoring states, for tests/py/test_report.py
 SECTIONS = [overhead_section, metrics_section, noinstr_section, costs_section, traffic_section,
             concurrency_section, timeline_section, surge_section, validation_section, correctness_section,
-            sampling_section, pmc5_section, revealed_section, improvement_section]
+            sampling_section, pmc5_section, revealed_section, improvement_section, peer_section]
 
 
 def header(R, d):
@@ -63,8 +64,9 @@ def limits(R, d):
                                       ("the SURGE-like sessions", "surge"),
                                       ("the correctness micro-benchmarks", "correctness"),
                                       ("PMC5's share", "pmc5"), ("the concurrency sweep", "concurrency"),
-                                      ("the timeline", "timeline")) if not R.get(key)]
-    d.w("## 15. What is not measured\n")
+                                      ("the timeline", "timeline"), ("the comparison with Linux perf", "peer"))
+               if not R.get(key)]
+    d.w("## 17. What is not measured\n")
     items = ["* Branch mispredictions (QEMU has neither a predictor nor the event).",
              "* The thesis's Apache created a process per connection; httpd's threads and connection slots exist "
              "from the start, so the first seconds of a run show QEMU translating code and the file cache "

@@ -160,3 +160,26 @@ def sampling_section(R, d):
     d.w("The reference's first object was first in every run at %s. The thesis chose 100,000 for spin-lock "
         "contention after seeing its top objects hold from 10k to 100k and degrade at 1M (its Figure 4.8).\n"
         % (("thresholds " + ", ".join("{:,}".format(t) for t in held)) if held else "no threshold"))
+
+
+def peer_section(R, d):
+    pr = R.get("peer")
+    if not heading(d, "16. KOV's cost per sample beside Linux perf's", pr):
+        return
+    runs = pr["runs"]
+    names = [n for n in runs[0]] if runs else []
+    rows = []
+    for n in names:
+        kov = summary([r.get(n, {}).get("kov") for r in runs])
+        linux = summary([r.get(n, {}).get("linux") for r in runs])
+        ratio = summary([r[n]["kov"] / r[n]["linux"] for r in runs if n in r and r[n].get("linux")])
+        rows.append([n, spread(kov, 1 if "bytes" in n else 0), spread(linux, 1 if "bytes" in n else 0),
+                     spread(ratio, 2)])
+    head = [l for l in pr.get("table", "").splitlines()[2:5]]
+    d.w("`make peer-bench`, %d runs: Debian's Linux with perf and KOV on the same emulated machine, each "
+        "measuring its own cost per sample the same way (the extra `-icount` virtual time of a sampled user "
+        "loop over the samples taken; end to end, over the samples delivered off the machine through the same "
+        "NIC). Median [min-max]:\n\n```\n%s\n```\n" % (len(runs), "\n".join(head)))
+    d.w(table(["per sample", "KOV", "Linux", "KOV / Linux"], rows))
+    tail = pr.get("table", "").split("\n\n", 2)
+    d.w("\nThe last run's notes, as the bench printed them:\n\n```\n%s\n```\n" % (tail[-1].strip() if tail else ""))
