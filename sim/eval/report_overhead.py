@@ -128,6 +128,14 @@ def noinstr_section(R, d):
         "of the disabled hooks; the thesis's column is its SPECjbb2000 overhead in %%.\n"
         % (ni.get("workload", "jbb"), base["n"] if base else 0, spread(base)))
     d.w(table(["build", "jbb tps (virtual)", "normal as % of it", "normal build", "thesis (%)"], rows))
+    ops = " ".join(sum((R.get("noinstr_ops") or {}).values(), []))
+    spin = re.search(r"spin_lock\+spin_unlock uncontended ([0-9.]+) instructions", ops)
+    mutex = re.search(r"mutex_lock\+mutex_unlock uncontended ([0-9.]+) instructions", ops)
+    call = re.search(r"clustered object ([0-9.]+)", ops)
+    if spin or mutex or call:
+        d.w("\nPer operation without the hooks (`-icount`, build/no-instr): a spin lock and unlock %s instructions, "
+            "a mutex lock and unlock %s, a clustered-object call %s; section 4 gives the same with the hooks "
+            "present and disabled.\n" % tuple(m.group(1) if m else "-" for m in (spin, mutex, call)))
     same = summary(ni.get("same-code", []))
     if base and same:
         layout = abs(same["median"] / base["median"] - 1) * 100
