@@ -32,6 +32,20 @@ def validation_section(R, d):
                          "; ".join(v["line"].split(": ", 1)[-1][:80] for v in runs if not v["ok"]) or ""])
     d.w(table(["machine", "pattern", "passed", "worst object error", "total error", "waits of the hot object",
                "failures"], rows))
+    hot = {}
+    for v in lb:
+        m = re.search(r"obj\d+\* [0-9.]+/(\d+)", v["line"])
+        if m:
+            hot.setdefault((v["machine"], v["workload"]), []).append(int(m.group(1)))
+    ratios = []
+    for pattern in ("long", "many", "trylock", "random"):
+        a, b = summary(hot.get(("parallel", "lockbench " + pattern), [])), summary(hot.get(("serial", "lockbench " + pattern), []))
+        if a and b and b["median"]:
+            ratios.append("%s %sx" % (pattern, num(a["median"] / b["median"], 1)))
+    if ratios:
+        d.w("\nThe same patterns wait far more often where the CPUs really run at once: the hot object's waits on "
+            "the parallel machine over those on the serial one (medians): %s. Each serial wait lasts a round-robin "
+            "turn; each parallel one only as long as the holder's critical section.\n" % ", ".join(ratios))
     if jbb:
         rows = []
         for machine in ("serial", "parallel"):
