@@ -198,11 +198,9 @@ static void send(struct config_ui *ui, struct target *t)
 	}
 	target_take_config(t, &a.frames[a.count - 1].f);
 	kov_answer_free(&a);
-	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS, 0 };
-	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
-	if (kov_client_call(t->c, frame, (size_t)n, &a) == 0) {
-		kov_answer_free(&a);
-		snprintf(ui->msg, sizeof ui->msg, "sent and started");
+	if (target_start(t, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS) == 0) {
+		snprintf(ui->msg, sizeof ui->msg, "sent and started%s", t->locks_refused[0] ?
+			 " (without the lock stream: the target has no lock statistics)" : "");
 		ui->sent = true;
 	} else {
 		snprintf(ui->msg, sizeof ui->msg, "start refused: %s", kov_client_error(t->c));

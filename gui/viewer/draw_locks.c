@@ -50,9 +50,9 @@ void draw_lock_table(cairo_t *cr, struct view *v, double x, double y, double w, 
 	}
 	if (!total) {
 		draw_rgb(cr, 0x57606A);
-		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, "no lock statistics yet: no lock was "
-			  "contended or counted, or the lock stream is not running (the viewer starts it "
-			  "with --config)");
+		text_wrap(cr, x + 8, y + 26, w - 16, FONT_SMALL, t->locks_refused[0] ? t->locks_refused :
+			  "no lock statistics yet: no lock was contended or counted, or the lock stream is "
+			  "not running (the viewer starts it with --config)");
 		return;
 	}
 	/* Columns as fractions of the width. */

@@ -30,15 +30,10 @@ static void configure(struct target *t, const char *file, bool *done)
 	if (*done || t->state != CONN_UP || kov_client_target(t->c)->role != PROTO_ROLE_CONTROLLER)
 		return;
 	*done = true;
-	uint8_t buf[64];
-	struct kov_answer ans;
 	if (t->st.config_id && t->st.streams) {
 		/* Something runs already: watch it, with the lock statistics the panes need. */
-		struct proto_start s = { t->st.streams | PROTO_STREAM_LOCKS, 0 };
-		int n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
-		if (!(t->st.streams & PROTO_STREAM_LOCKS) && n > 0 &&
-		    kov_client_call(t->c, buf, (size_t)n, &ans) == 0)
-			kov_answer_free(&ans);
+		if (!(t->st.streams & PROTO_STREAM_LOCKS))
+			target_start(t, t->st.streams | PROTO_STREAM_LOCKS);
 		return;
 	}
 	FILE *f = fopen(file, "rb");
@@ -62,10 +57,7 @@ static void configure(struct target *t, const char *file, bool *done)
 	}
 	target_take_config(t, &a.frames[a.count - 1].f);
 	kov_answer_free(&a);
-	struct proto_start s = { PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS, 0 };
-	n = proto_encode_start(frame, sizeof frame, 0, 0, &s);
-	if (kov_client_call(t->c, frame, (size_t)n, &a) == 0)
-		kov_answer_free(&a);
+	target_start(t, PROTO_STREAM_SAMPLES | PROTO_STREAM_COUNTS | PROTO_STREAM_LOCKS);
 }
 
 /* The targets of the command line, or the recording replayed: false after saying why not. */

@@ -158,6 +158,7 @@ static void report_views(const struct view *v, SDL_Window *win)
 	printf("viewer: machine: cpus_run=%s serial_note=\"%s\"\n",
 	       run ? run : "not-reported", serial ? serial : "");
 	printf("viewer: status: %s\n", t->status);
+	printf("viewer: locks_refused: %s\n", t->locks_refused);
 	printf("viewer: layout: width=%d height=%d tree_w=%.0f resizes=%zu help_open=%d help_lines=%zu\n",
 	       v->width, v->height, tree_w(v), v->resizes, v->help_open, help_lines());
 	printf("viewer: swaps: marks=%zu drawn=%zu\n", t->n_swaps, v->drawn_swaps);

@@ -97,8 +97,8 @@ void judge_panes(struct target *t)
 		snprintf(sub + at, sizeof sub - (size_t)at, "measured wait of contended spin-lock "
 			 "acquisitions in ms per second (the recording does not say how many CPUs)");
 	p->unit = cpus ? "%" : " ms/s";
-	pane_says(p, locks, sub, "no lock reports yet: the lock stream is not running",
-		  "its protocol (1.1) has no spin-lock statistics");
+	pane_says(p, locks && !t->locks_refused[0], sub, "no lock reports yet: the lock stream is not running",
+		  t->locks_refused[0] ? t->locks_refused : "its protocol (1.1) has no spin-lock statistics");
 
 	p = &t->pane[PANE_MMU];
 	ok = kov_metric_countable(&t->metrics, KOV_METRIC_MMU, ev, n, why, sizeof why);
@@ -118,10 +118,11 @@ void judge_panes(struct target *t)
 		pane_says(p, true, kov_metric_def(KOV_METRIC_STCX)->method,
 			  "no data yet: configure PM_STCX_PASS and PM_STCX_FAIL in one group", "");
 	} else {
-		char whynot[360];
-		snprintf(whynot, sizeof whynot, "%s; and its protocol (1.1) has no lock counts", why);
+		char whynot[600];   /* why (300) and the lock reason (200) */
+		snprintf(whynot, sizeof whynot, "%s; and %s", why,
+			 t->locks_refused[0] ? t->locks_refused : "its protocol (1.1) has no lock counts");
 		p->title = "Lock acquisition success (software counts)";
-		pane_says(p, locks, "first-try acquisitions / all acquisitions of the fully counted "
+		pane_says(p, locks && !t->locks_refused[0], "first-try acquisitions / all acquisitions of the fully counted "
 			  "locks (lock statistics; PM_STCX_PASS/FAIL do not count here)",
 			  "no fully counted lock yet: F counts every acquisition of the selected "
 			  "object's or process's locks", whynot);

@@ -307,6 +307,34 @@ void target_poll(struct target *t, uint64_t now)
 	}
 }
 
+int target_start(struct target *t, uint32_t streams)
+{
+	uint8_t buf[64];
+	struct kov_answer a;
+	struct proto_start s = { streams, 0 };
+	int n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
+	int rc = n < 0 ? -1 : kov_client_call(t->c, buf, (size_t)n, &a);
+	if (rc == 0) {
+		kov_answer_free(&a);
+		if ((streams & PROTO_STREAM_LOCKS) && t->locks_refused[0]) {
+			t->locks_refused[0] = 0;   /* another image behind the same address */
+			judge_panes(t);
+		}
+		return 0;
+	}
+	if (!(streams & PROTO_STREAM_LOCKS) || rc != KOV_E_TARGET ||
+	    kov_client_error_code(t->c) != PROTO_E_UNAVAILABLE)
+		return rc;
+	snprintf(t->locks_refused, sizeof t->locks_refused, "%s", kov_client_error(t->c));
+	judge_panes(t);   /* the lock panes say why they stay empty */
+	s.streams &= ~(uint32_t)PROTO_STREAM_LOCKS;
+	n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
+	rc = kov_client_call(t->c, buf, (size_t)n, &a);
+	if (rc == 0)
+		kov_answer_free(&a);
+	return rc;
+}
+
 bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what)
 {
 	const char *what_name = what == PROTO_INSTR_INVOCATIONS ? "invocation counting" :
@@ -330,12 +358,8 @@ bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, u
 	}
 	kov_client_status(t->c, &t->st);
 	uint32_t stream = what == PROTO_INSTR_INVOCATIONS ? PROTO_STREAM_INVOCATIONS : PROTO_STREAM_LOCKS;
-	if (!(t->st.streams & stream)) {
-		struct proto_start s = { t->st.streams | stream, 0 };
-		n = proto_encode_start(buf, sizeof buf, 0, 0, &s);
-		if (kov_client_call(t->c, buf, (size_t)n, &a) == 0)
-			kov_answer_free(&a);
-	}
+	if (!(t->st.streams & stream))
+		target_start(t, t->st.streams | stream);
 	snprintf(t->status, sizeof t->status, "%s %s for pid %u %s", what_name, on ? "on" : "off", pid,
 		 coid ? "(one object)" : "(all objects)");
 	return true;

@@ -100,6 +100,9 @@ struct target {
 	struct kov_client *c;
 	enum conn_state state;
 	char status[300];
+	/* Why the target refused the lock stream ("lock statistics are not built into this
+	 * image"), or "": the lock panes say it instead of waiting for data. */
+	char locks_refused[200];
 	uint64_t next_try_ns;
 	struct kov_scan scan;
 	bool have_scan;
@@ -205,6 +208,10 @@ void target_free(struct target *t);
  * object (coid) or a process (coid 0), and makes sure their stream runs: false with the
  * reason in t->status when the target refused. */
 bool target_instrument(struct target *t, uint32_t pid, uint64_t coid, bool on, uint16_t what);
+/* Starts monitoring with `streams`; where the target refuses the lock stream as unavailable (an
+ * image built without lock statistics) it starts the others and keeps the reason in
+ * t->locks_refused. Returns 0, or the client's error of the start that failed. */
+int target_start(struct target *t, uint32_t streams);
 /* Hot swaps (target_swaps.c): X on a selected object swaps it to its peer class (the
  * optimizer's pairs: client/optimizer.h), controller only; a SWAPPED frame, asked or pushed,
  * becomes a mark. The newest mark of an object, or NULL. */

@@ -32,6 +32,13 @@ def noinstr_stage(R):
         for v in VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]:
             runs[v].append(jbb_tps(v))
             log("noinstr round %d %-22s %s tps" % (r + 1, v, runs[v][-1]))
+    # What each operation costs without the hooks, beside section 4's figures with them.
+    ops = {}
+    for prog in (["drefbench"], ["lockbench", "cost"]):
+        p = subprocess.run([os.path.join(TOP, "sim", "run"), "--build", os.path.join(TOP, "build/no-instr"), "--icount",
+                            "--run"] + prog, cwd=TOP, capture_output=True, text=True, timeout=200)
+        ops[prog[0]] = [l for l in p.stdout.replace("\r", "").splitlines() if l.startswith(prog[0] + ":")]
+    R["noinstr_ops"] = ops
     R["noinstr"] = {"workload": "jbb transactions=%d, 4 CPUs" % JBB_TRANSACTIONS,
                     "normal": runs["build"], "no-call-instr": runs["build/no-call-instr"],
                     "no-lock-instr": runs["build/no-lock-instr"], "no-instr": runs["build/no-instr"],

@@ -54,7 +54,8 @@ def spread(s, digits=0, unit=""):
         return "-"
     if s["n"] < 2 or s["min"] == s["max"]:
         return "%s%s%s" % (num(s["median"], digits), unit, "" if s["n"] < 2 else " (all %d alike)" % s["n"])
-    return "%s%s [%s-%s]" % (num(s["median"], digits), unit, num(s["min"], digits), num(s["max"], digits))
+    sep = " to " if s["min"] < 0 else "-"   # "-0.23-0.43" would read as a range of negatives
+    return "%s%s [%s%s%s]" % (num(s["median"], digits), unit, num(s["min"], digits), sep, num(s["max"], digits))
 
 
 def pct_of(s, base, digits=1):

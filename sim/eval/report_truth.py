@@ -32,6 +32,21 @@ def validation_section(R, d):
                          "; ".join(v["line"].split(": ", 1)[-1][:80] for v in runs if not v["ok"]) or ""])
     d.w(table(["machine", "pattern", "passed", "worst object error", "total error", "waits of the hot object",
                "failures"], rows))
+    hot = {}
+    for v in lb:
+        m = re.search(r"obj\d+\* [0-9.]+/(\d+)", v["line"])
+        if m:
+            hot.setdefault((v["machine"], v["workload"]), []).append(int(m.group(1)))
+    ratios = []
+    for pattern in ("long", "many", "trylock", "random"):
+        a, b = summary(hot.get(("parallel", "lockbench " + pattern), [])), summary(hot.get(("serial", "lockbench " + pattern), []))
+        if a and b and b["median"]:
+            ratios.append((pattern, a["median"] / b["median"]))
+    if ratios:
+        d.w("\n%s: the hot object's waits on the parallel machine over those on the serial one (medians): %s.\n" % (
+            "The same patterns wait more often in every case where the CPUs really run at once"
+            if all(r > 1 for _, r in ratios) else "The two machines compared",
+            ", ".join("%s %sx" % (p, num(r, 1)) for p, r in ratios)))
     if jbb:
         rows = []
         for machine in ("serial", "parallel"):
@@ -138,10 +153,12 @@ def sampling_section(R, d):
         cost = summary([100.0 * (1 - x["tps"] / base["median"]) for x in xs if x.get("tps")]) if base else None
         shared = summary([len(set(o["coid"] for o in x["top"][:5]) & set(ref)) for x in xs])
         first = sum(1 for x in xs if x["top"] and x["top"][0]["coid"] == ref[0])
+        four = sum(1 for x in xs if set(o["coid"] for o in x["top"][:4]) == set(ref[:4]))
         factors = sorted({x.get("throttle_factor") for x in xs if x.get("throttle_factor")})
         rows.append(["{:,}".format(r["threshold"]), spread(summary([x["samples"] for x in xs])),
                      spread(summary([x.get("lost") for x in xs])), spread(cost, 1, "%"), spread(shared),
-                     "%d of %d" % (first, len(xs)), ", ".join("x%s" % f for f in factors) or "-"])
+                     "%d of %d" % (first, len(xs)), "%d of %d" % (four, len(xs)),
+                     ", ".join("x%s" % f for f in factors) or "-"])
         ov.append(point(r["threshold"], cost))
         agree.append(point(r["threshold"], summary([20.0 * len(set(o["coid"] for o in x["top"][:5]) & set(ref))
                                                     for x in xs])))
@@ -150,7 +167,7 @@ def sampling_section(R, d):
         "the highest rate at which no run lost a sample (%s), its runs' shares pooled: %s.\n"
         % (sp.get("runs", 1), spread(base), "{:,}".format(ref_row["threshold"]), ", ".join(ref)))
     d.w(table(["threshold", "samples", "lost", "overhead", "top 5 shared with the reference",
-               "reference's first object first", "throttle factors"], rows))
+               "reference's first object first", "reference's first four, in any order", "throttle factors"], rows))
     spec = ("title jbb: overhead and top-5 agreement against the sampling threshold (median, bars: min-max)\n"
             "kind lines\nlogx\nxlabel instructions per sample (threshold)\nylabel %\n")
     spec += "series overhead %%|%s\n" % "|".join(p for p in ov if p)

@@ -69,6 +69,18 @@ unavailable "$locks" top --metric spinlock --seconds 1
 unavailable "$locks" instrument --pid 0 --what full-locks on
 unavailable "$calls" instrument --pid 0 on
 unavailable "$calls" top --metric invocations --seconds 1
+# The viewer, as `make run` starts it, on this image: it starts monitoring without the lock
+# stream the target refuses, samples arrive, and the lock panes say why they are empty.
+VIEWER=build/host/kov-viewer
+[ -x "$VIEWER" ] || fail "$VIEWER is not built"
+xvfb-run -a -s "-screen 0 1280x800x24" "$VIEWER" --target 127.0.0.1:"$PORT" --token ni \
+	--config sim/demo.pmu --screenshot "$OUT.png" --after 8 >"$OUT" 2>&1 || fail "viewer: $(tail -n 5 "$OUT")"
+grep -q "^viewer: locks_refused: .*$locks" "$OUT" || fail "the viewer did not keep the refusal: $(grep locks_refused "$OUT")"
+grep -qE '^viewer: pane .* available=1 points=[1-9]' "$OUT" || fail "the viewer got no data: $(grep '^viewer: pane' "$OUT")"
+grep -qE "^viewer: pane \"Spin-lock wait\" available=0 .*$locks" "$OUT" ||
+	fail "the spin-lock pane does not say why: $(grep '^viewer: pane' "$OUT")"
+rm -f "$OUT.png"
+echo "viewer: monitoring started without the lock stream; the lock panes say: $locks"
 # The rest of the monitor is there: the daemon answers, and jbb still runs after all that.
 "$K" --target 127.0.0.1:"$PORT" --timeout 15 info >"$OUT" 2>&1 || fail "kovctl info: $(cat "$OUT")"
 grep -q 'no-instr' "$OUT" || fail "kovctl info does not name the variant: $(cat "$OUT")"
