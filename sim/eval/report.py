@@ -34,6 +34,7 @@ def header(R, d):
                                                         s.get("host", {}).get("load", 0), s.get("minutes", 0)))
     if rows:
         d.w("| stage | started | build | host load average | minutes |\n|---|---|---|---|---|\n" + "\n".join(rows))
+        d.w(build_differences(R))
     host = R.get("host", {})
     d.w("\nThe host: %s cores, %s. **Statistics:** every figure is the median of its runs (5 unless a table "
         "says otherwise), written `median [min-max]`; a figure with one value had all its runs alike. Two "
@@ -57,6 +58,34 @@ def header(R, d):
 * The thesis's thresholds: 100,000 for lock contention and TLB misses, 10,000,000 instructions and
   100,000,000 cycles for IPC; 10x and 100x divide them by 10 and 100.
 """)
+
+
+def build_differences(R):
+    """What differs between the builds the stages ran on (git, where it knows them); "-dirty" marks
+    uncommitted changes when a stage started."""
+    import subprocess
+    builds = []
+    for s in sorted(R.get("stages", {}).values(), key=lambda x: x.get("started", "")):
+        b = s.get("build", "").replace("-dirty", "")
+        if b and b not in builds:
+            builds.append(b)
+    said = []
+    for a, b in zip(builds, builds[1:]):
+        p = subprocess.run(["git", "diff", "--name-only", a, b], cwd=os.path.dirname(os.path.abspath(__file__)),
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            files = [f for f in p.stdout.split() if f]
+            code = [f for f in files if not f.startswith("docs/")]
+            said.append("`%s` to `%s`: %s" % (a, b, ("%d files, %s" % (len(files), ", ".join(code[:8]) + (
+                " ..." if len(code) > 8 else ""))) if code else "only documents (%s)" % ", ".join(files[:6])))
+    dirty = any("-dirty" in s.get("build", "") for s in R.get("stages", {}).values())
+    out = ""
+    if said:
+        out += "\nBetween the builds: %s.\n" % "; ".join(said)
+    if dirty:
+        out += ("\nA build marked `-dirty` had uncommitted changes when its stage started (runs from before "
+                "2026-11-29 14:00 counted the evaluation's own charts and screenshots among them).\n")
+    return out
 
 
 def limits(R, d):

@@ -122,10 +122,12 @@ def improvement_section(R, d):
             ["transactions per second (wall clock)"] + [spread(summary(imp[n]["wall_tps"])) for n in names],
             ["... against as found"] + ["-"] + [pct_of(summary(imp[n]["wall_tps"]), bw) for n in names[1:]],
             ["hot warehouse: spin-lock wait in 5 s"] +
-            ["%s ms, %s contentions" % (num(hot_warehouse(imp[n]["spinlock"]).get("wait_us", 0) / 1000.0, 1),
-                                        hot_warehouse(imp[n]["spinlock"]).get("contentions", "-")) for n in names],
+            [("%s ms, %s contentions" % (num(hot_warehouse(imp[n]["spinlock"])["wait_us"] / 1000.0, 1),
+                                         hot_warehouse(imp[n]["spinlock"]).get("contentions", "-")))
+             if hot_warehouse(imp[n]["spinlock"]) else "not among the locks ranked" for n in names],
             ["hot warehouse: share of the instruction samples"] +
-            ["%.1f%%" % hot_warehouse(imp[n]["samples"]).get("share", 0) for n in names]]
+            [("%.1f%%" % hot_warehouse(imp[n]["samples"])["share"]) if hot_warehouse(imp[n]["samples"]) else
+             "not among the objects ranked" for n in names]]
     d.w(table(hdr, rows))
     said = []
     for n in names[1:]:
