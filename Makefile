@@ -13,7 +13,7 @@
 #               POWER8 (a Debian ppc64el kernel; build/peer/peer-bench.txt; about a minute)
 #   make case-study  the figures of docs/case-study.md, again (build/case-study/)
 #   make fuzz   set-up, build the fuzzers, run each for FUZZ_SECONDS (300), then sysfuzz (10^6 calls)
-#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about 90 minutes;
+#   make eval   docs/evaluation.md and docs/eval/*.png from a fresh run (about an hour;
 #               raw results kept in docs/eval/results.json)
 #   make eval-report  docs/evaluation.md again from the kept docs/eval/results.json alone
 #   make soak   SOAK_SECONDS (1800) of monitoring, clients and scrapes under load; nothing lost
