@@ -184,7 +184,8 @@ def peer_section(R, d):
     if not heading(d, "16. KOV's cost per sample beside Linux perf's", pr):
         return
     runs = pr["runs"]
-    names = [n for n in runs[0]] if runs else []
+    order = ["plain", "call chain of 1 frame", "call chain of 16 frames", "end to end", "bytes per sample sent"]
+    names = sorted(runs[0], key=lambda n: order.index(n) if n in order else len(order)) if runs else []
     rows = []
     for n in names:
         kov = summary([r.get(n, {}).get("kov") for r in runs])
