@@ -29,7 +29,9 @@ def kernel_symbol(addr):
     return "%s+0x%x" % (best[1], addr - best[0]) if best and addr - best[0] < 0x10000 else None
 
 
-def top_rows(t, n=6, wait=False):
+def top_rows(t, n=6, wait=False, named=None):
+    """Table rows of a kovctl top answer; `named` maps kernel heap lock addresses to the kernel
+    variables that point at them (read through QEMU's monitor)."""
     rows = []
     for o in t.get("objects", [])[:n]:
         name = o.get("label", o.get("class", "?"))
@@ -37,7 +39,9 @@ def top_rows(t, n=6, wait=False):
             where = o.get("coid", "-")
             if o.get("class") == "(no object)" and o.get("lock"):
                 sym = kernel_symbol(int(o["lock"], 16)) if o.get("pid") == 0 else None
-                where = "`%s`%s" % (o["lock"], " (%s)" % sym if sym else " (kernel heap)")
+                var = (named or {}).get(int(o["lock"], 16))
+                where = "`%s`%s" % (o["lock"], " (%s)" % sym if sym else
+                                    " (kernel heap: *%s)" % var if var else " (kernel heap)")
             few = isinstance(o.get("contentions"), int) and o["contentions"] < FEW_CONTENTIONS
             rows.append([o["rank"], name, where, o.get("process", "-"), "%.1f%%" % o["share"],
                          num(o.get("wait_us", 0) / 1000.0, 1),
@@ -57,11 +61,12 @@ def revealed_section(R, d):
         d.w("By instruction samples (%d samples, %d of them in no object: kernel code outside any object's "
             "method, mostly the TCP/IP stack and the system calls):\n" % (s["samples"], s["no_object"]))
         d.w(table(["rank", "object", "COID", "process", "share", "samples"], top_rows(s)))
+        named = {int(p, 16): v for v, p in R.get("httpd_kernel_locks", {}).items() if p}
         for metric, what in (("spinlock", "spin-lock wait"), ("lockwait", "sleep-lock wait")):
             t = ht[metric]
             d.w("\nBy %s (%s):\n" % (what, t.get("method", "")))
             d.w(table(["rank", "object or lock", "COID / lock", "process", "share", "wait ms", "contentions"],
-                      top_rows(t, 5, wait=True)))
+                      top_rows(t, 5, wait=True, named=named)))
         ls = R.get("httpd_lockstat", {}).get("locks", [])
         if ls:
             lk = ls[0]
