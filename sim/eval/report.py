@@ -46,7 +46,7 @@ def header(R, d):
 
 * The target is QEMU's pseries machine with PowerPC 970 CPUs. Unless a section says otherwise it is the
   **serial machine**: one TCG thread for all CPUs, which take turns, so lock waits come in slices of QEMU's
-  round-robin period (milliseconds). Sections 9 and 14 (and `docs/case-study.md`) also use the
+  round-robin period (milliseconds). Section 9 (and `docs/case-study.md`) also uses the
   **parallel machine**, a host thread per CPU, where contention is real.
 * httpd is measured by ApacheBench on the host in wall-clock time and carries the shared host's noise. jbb
   runs under `-icount`, where the machine's clock advances one nanosecond per instruction: its transactions
