@@ -95,17 +95,17 @@ def correctness_section(R, d):
                 r[key] = dict(r[key], n=r[key].get("n", r.get("runs", 1)))
         if r.get("status") != "measured":
             out.append([r["thesis"], r.get("metric", ""), r.get("kov_benchmark", "-"), "-", "-", "-",
-                        "cannot run under QEMU: %s" % r.get("why", "")])
+                        "cannot run under QEMU: %s" % r.get("why", ""), "-"])
             continue
         err = r.get("error_pct")
         out.append([r["thesis"], r.get("metric", ""), "`%s`" % r.get("kov_benchmark", ""),
                     num(r.get("expected")) if r.get("expected") is not None else "-",
                     spread(r.get("measured")), spread(err, 3, "%") if err else "-",
-                    verdict(r)])
+                    verdict(r), r.get("bound_source") or "-"])
     d.w("Each row runs a micro-benchmark whose answer is known (under `-icount`, %s runs each) and compares "
-        "what the monitor reported with it; the bounds are those of the QEMU tests that check the same "
-        "figures.\n" % max(r.get("runs") or 0 for r in rows))
-    d.w(table(["thesis", "metric", "KOV's benchmark", "expected", "measured", "error", "verdict"], out))
+        "what the monitor reported with it; the last column says where its bound comes from.\n"
+        % max(r.get("runs") or 0 for r in rows))
+    d.w(table(["thesis", "metric", "KOV's benchmark", "expected", "measured", "error", "verdict", "bound from"], out))
     d.w("")
 
 
