@@ -62,8 +62,7 @@ def lock_label(l):
     if l.get("class") and l["class"] != "-":
         return "%s %s" % (l["class"], l.get("coid", ""))
     if l.get("lock") in KERNEL_LOCKS:
-        return "lwIP's %s (*%s)" % ("TCP/IP core lock" if KERNEL_LOCKS[l["lock"]] == "lock_tcpip_core" else "heap lock",
-                                   KERNEL_LOCKS[l["lock"]])
+        return "lwIP %s lock" % ("core" if KERNEL_LOCKS[l["lock"]] == "lock_tcpip_core" else "heap")
     return l.get("name") or l.get("lock")
 
 
@@ -95,6 +94,8 @@ def timeline_section(R, d):
             series[name].append("%.2f:%.4f" % (mid, per.get(name, 0) / span / 1e6))
     for name, pts in series.items():
         spec += "series %s|%s\n" % (name[:60], "|".join(pts))
+    d.w("\"lwIP core lock\" is the sleep lock `lock_tcpip_core` points at (lwIP's TCP/IP core lock), read "
+        "through QEMU's monitor. " if any(v == "lock_tcpip_core" for v in KERNEL_LOCKS.values()) else "")
     d.w("A fresh machine (no warm-up), monitoring started, then ApacheBench without keep-alive at `-c 70` for "
         "the run's length; `kovctl lockstat` over back-to-back one-second windows (%d windows, %d answered). "
         "%d runs on fresh machines; the chart is the first, the table every run's shares.\n"
