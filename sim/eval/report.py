@@ -97,9 +97,9 @@ def limits(R, d):
                if not R.get(key)]
     d.w("## 17. What is not measured\n")
     items = ["* Branch mispredictions (QEMU has neither a predictor nor the event).",
-             "* The thesis's Apache created a process per connection; httpd's threads and connection slots exist "
-             "from the start, so the first seconds of a run show QEMU translating code and the file cache "
-             "filling rather than process creation."]
+             "* The thesis's Apache created its child processes as the first requests arrived, and its Figure "
+             "4.2 found the contention of that phase; httpd's threads and connection slots exist from the start, "
+             "so its runs have no such phase to show."]
     if missing:
         items.append("* Not in these results: %s." % ", ".join(missing))
     d.w("\n".join(items) + "\n")
