@@ -1,7 +1,7 @@
 """The report's web sections: ApacheBench at rising concurrency (the thesis's Figure 4.1), the
 timeline of one run at concurrency 70 with each object's lock wait (Figures 4.2 and 4.3), and the
 SURGE-like sessions (Figure 4.4)."""
-from report_lib import heading, num, point, runs_of, spread, table
+from report_lib import heading, num, point, runs_of, scaled, spread, table
 
 COLUMNS = [("rps", "requests/s", 0), ("p99", "p99 ms", 1), ("ipc", "instr. per emulated cycle", 4),
            ("mmu_per_kinst", "MMU misses per 1,000 instr.", 3), ("spin_wait_pct", "spin wait, % of CPU time", 2),
@@ -9,20 +9,20 @@ COLUMNS = [("rps", "requests/s", 0), ("p99", "p99 ms", 1), ("ipc", "instr. per e
            ("contentions_per_s", "contentions/s", 0)]
 
 
-def trend(levels, meds, digits=2):
-    """"rises", "falls" or "stays level" from the first to the last level, and where it peaks."""
-    pts = [(c, m) for c, m in zip(levels, meds) if m is not None]
+def trend(levels, data, key, digits=2, at="-c"):
+    """How the median of `key` goes over the levels: "rises", "falls" or "stays within 20%" from
+    the first to the last level, and where it peaks; `at` names a level ("-c 70", "rate 20")."""
+    pts = [(x, s["median"]) for x, s in ((x, runs_of(data[x], key)) for x in levels) if s]
     if len(pts) < 2:
         return "has too few points"
-    first, last = pts[0][1], pts[-1][1]
+    (x0, first), (x1, last) = pts[0], pts[-1]
     peak = max(pts, key=lambda p: p[1])
-    if last > first * 1.2:
-        way = "rises from %s at -c %d to %s at -c %d" % (num(first, digits), pts[0][0], num(last, digits), pts[-1][0])
-    elif last < first / 1.2:
-        way = "falls from %s at -c %d to %s at -c %d" % (num(first, digits), pts[0][0], num(last, digits), pts[-1][0])
+    if last > first * 1.2 or last < first / 1.2:
+        way = "%s from %s at %s %d to %s at %s %d" % ("rises" if last > first else "falls", num(first, digits), at, x0,
+                                                    num(last, digits), at, x1)
     else:
         way = "stays within 20%% of %s" % num(first, digits)
-    return "%s (highest median %s at -c %d)" % (way, num(peak[1], digits), peak[0])
+    return "%s (highest median %s at %s %d)" % (way, num(peak[1], digits), at, peak[0])
 
 
 def concurrency_section(R, d):
@@ -51,8 +51,8 @@ def concurrency_section(R, d):
         d.w("\n![%s](%s)\n" % (name, d.plot(name, spec)))
     d.w("Read from the medians: the request rate %s; the spin wait %s; the threads in sleep waits %s; the "
         "instructions per emulated cycle %s.\n" % tuple(
-            trend(levels, [runs_of(data[c], k)["median"] if runs_of(data[c], k) else None for c in levels], digits)
-            for k, digits in (("rps", 0), ("spin_wait_pct", 2), ("sleep_waiters", 2), ("ipc", 4))))
+            trend(levels, data, k, digits) for k, digits in (("rps", 0), ("spin_wait_pct", 2), ("sleep_waiters", 2),
+                                                              ("ipc", 4))))
 
 
 KERNEL_LOCKS = {}   # lock address -> the kernel variable that points at it (timeline_section)
@@ -151,9 +151,8 @@ def surge_section(R, d):
             "kind lines\nxlabel sessions started per second\nylabel replies/s, spin wait %% x 100\n")
     spec += "series replies/s|%s\n" % "|".join(p for p in (point(r, runs_of(data[r], "replies_per_s")) for r in rates) if p)
     spin = {r: runs_of(data[r], "spin_wait_pct") for r in rates}
-    spec += "series spin wait %% x 100|%s\n" % "|".join(
-        point(r, {k: (v * 100 if isinstance(v, float) else v) for k, v in spin[r].items()}) for r in rates if spin[r])
+    spec += "series spin wait %% x 100|%s\n" % "|".join(point(r, scaled(spin[r], 100)) for r in rates if spin[r])
     d.w("\n![surge](%s)\n" % d.plot("surge", spec))
     d.w("Read from the medians: the replies per second %s; the spin wait %s; the threads in sleep waits %s.\n"
-        % tuple(trend(rates, [runs_of(data[r], k)["median"] if runs_of(data[r], k) else None for r in rates], dg)
-                .replace("-c ", "rate ") for k, dg in (("replies_per_s", 0), ("spin_wait_pct", 2), ("sleep_waiters", 2))))
+        % tuple(trend(rates, data, k, dg, at="rate") for k, dg in (("replies_per_s", 0), ("spin_wait_pct", 2),
+                                                                   ("sleep_waiters", 2))))

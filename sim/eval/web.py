@@ -7,14 +7,8 @@ import subprocess
 import threading
 import time
 
-from machine import KOVCTL, QUICK, TOKEN, Httpd, ab, kernel_pointer, kovctl, log, pmu_file, rotated
+from machine import KOVCTL, QUICK, TOKEN, Httpd, ab, kernel_pointer, kovctl, log, metrics_conf, rotated
 
-# The thesis's five metrics, as far as QEMU counts them: instructions and cycles (IPC; QEMU's
-# cycles are virtual time), the software MMU misses for the TLB misses; the lock figures from
-# KOV's lock statistics (httpd's own locks fully counted, so acquisitions are all counted).
-# Branch mispredictions: QEMU has no branch predictor and its PMU no such event.
-METRICS_CONF = ("slice 10000 us\ncount kernel user\ngroup metrics 100\n  PM_INST_CMPL\n  PM_CYC\n"
-                "  SW_HPT_MISS\n  SW_SLB_MISS\n")
 LEVELS = [10, 30, 50, 70, 90, 110, 130, 150]
 CPUS = 4
 
@@ -59,6 +53,26 @@ def figures(counts, locks, seconds, requests):
     return out
 
 
+def sweep(h, levels, reps, secs, load):
+    """Runs load(level, rep) at each level, `reps` times in rotating order, on httpd monitored as
+    the thesis's GUI watched it (Monitor state "metrics": the five metrics counted, lock statistics
+    streamed to a recording client, httpd's locks fully counted), with kovctl's counts and lockstat
+    over the same `secs`. load returns (figures to keep, requests answered, a line for the log).
+    Returns {level: [figures of each run]}."""
+    h.mon.set("metrics")
+    runs = {x: [] for x in levels}
+    for rep in range(reps):
+        for x in rotated(levels, rep):
+            pc, pl = collect(h.dci, secs)
+            kept, requests, said = load(x, rep)
+            f = figures(json_of(pc), json_of(pl), secs, requests)
+            f.update(kept)
+            runs[x].append(f)
+            log("%s (run %d), spin %s%%, sleep waiters %s" % (said, rep + 1, f["spin_wait_pct"], f["sleep_waiters"]))
+    h.mon.off()
+    return runs
+
+
 def concurrency_stage(R):
     """ApacheBench -k at concurrency 10 to 150 (the thesis's Figure 4.1), EVAL_SWEEP_RUNS runs
     per level in rotating order, monitored as the thesis did (counts and lock statistics streamed
@@ -66,26 +80,13 @@ def concurrency_stage(R):
     reps = 1 if QUICK else int(os.environ.get("EVAL_SWEEP_RUNS", "5"))
     secs = 2 if QUICK else 4
     h = Httpd(100)
+
+    def load(c, rep):
+        res = ab(h.url, 0, c, True, secs)
+        return ({k: res.get(k) for k in ("rps", "p50", "p90", "p99", "failed", "complete")}, res.get("complete"),
+                "concurrency %d: %s req/s" % (c, res.get("rps")))
     try:
-        kovctl(h.dci, "configure", pmu_file("metrics", METRICS_CONF))
-        kovctl(h.dci, "instrument", "--pid", h.pid, "--what", "full-locks", "on")
-        kovctl(h.dci, "start", "--streams", "counts,locks")
-        rec = subprocess.Popen([KOVCTL, "--target", "127.0.0.1:%d" % h.dci, "record", "--out", os.devnull,
-                                "--seconds", "3600"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        runs = {c: [] for c in LEVELS}
-        try:
-            for rep in range(reps):
-                for c in rotated(LEVELS, rep):
-                    pc, pl = collect(h.dci, secs)
-                    res = ab(h.url, 0, c, True, secs)
-                    f = figures(json_of(pc), json_of(pl), secs, res.get("complete"))
-                    f.update({k: res.get(k) for k in ("rps", "p50", "p90", "p99", "failed", "complete")})
-                    runs[c].append(f)
-                    log("concurrency %d run %d: %s req/s, spin %s%%, sleep waiters %s" % (
-                        c, rep + 1, res.get("rps"), f["spin_wait_pct"], f["sleep_waiters"]))
-        finally:
-            rec.terminate()
-            rec.wait()
+        runs = sweep(h, LEVELS, reps, secs, load)
         R["concurrency"] = {"levels": LEVELS, "seconds": secs, "runs": reps, "cpus": CPUS,
                             "data": {str(c): runs[c] for c in LEVELS}}
     finally:
@@ -119,7 +120,7 @@ def timeline_stage(R):
     for rep in range(reps):
         h = Httpd(200 + rep, warm=False)
         try:
-            kovctl(h.dci, "configure", pmu_file("metrics", METRICS_CONF))
+            kovctl(h.dci, "configure", metrics_conf())
             kovctl(h.dci, "start", "--streams", "counts,locks")
             seconds = 10 if QUICK else 25
             windows, stop = [], threading.Event()
@@ -156,33 +157,20 @@ def surge_stage(R):
     import surge
     reps = 1 if QUICK else int(os.environ.get("EVAL_SWEEP_RUNS", "5"))
     secs = 4 if QUICK else 8
+    keep = ("users", "sessions_requested", "sessions_completed", "sessions_failed", "replies_per_s",
+            "reply_time_ms", "connection_time_ms", "errors", "content_bytes", "session_lifetime_s", "note",
+            "interrupted")
     h = Httpd(300, warm=False, options="surge=20000:keepalive=30")
     try:
         sizes = surge.fetch_sizes("127.0.0.1", h.http)
-        kovctl(h.dci, "configure", pmu_file("metrics", METRICS_CONF))
-        kovctl(h.dci, "instrument", "--pid", h.pid, "--what", "full-locks", "on")
-        kovctl(h.dci, "start", "--streams", "counts,locks")
-        rec = subprocess.Popen([KOVCTL, "--target", "127.0.0.1:%d" % h.dci, "record", "--out", os.devnull,
-                                "--seconds", "3600"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        runs = {r: [] for r in SURGE_RATES}
-        try:
-            for rep in range(reps):
-                for rate in rotated(SURGE_RATES, rep):
-                    pc, pl = collect(h.dci, secs)
-                    res = surge.run("127.0.0.1", h.http, sessions=rate * secs, rate=rate, seconds=secs + 20,
-                                    seed=rep + 1, sizes=sizes)
-                    f = figures(json_of(pc), json_of(pl), secs, res.get("replies"))
-                    keep = ("users", "sessions_requested", "sessions_completed", "sessions_failed", "replies_per_s",
-                            "reply_time_ms", "connection_time_ms", "errors", "content_bytes", "session_lifetime_s",
-                            "note", "interrupted")
-                    f.update({k: res.get(k) for k in keep})
-                    runs[rate].append(f)
-                    log("surge rate %d run %d: %s users, %s replies/s, %s failed sessions, spin %s%%" % (
-                        rate, rep + 1, res.get("users"), res.get("replies_per_s"), res.get("sessions_failed"),
-                        f["spin_wait_pct"]))
-        finally:
-            rec.terminate()
-            rec.wait()
+
+        def load(rate, rep):
+            res = surge.run("127.0.0.1", h.http, sessions=rate * secs, rate=rate, seconds=secs + 20, seed=rep + 1,
+                            sizes=sizes)
+            return ({k: res.get(k) for k in keep}, res.get("replies"),
+                    "surge rate %d: %s users, %s replies/s, %s failed sessions" % (
+                        rate, res.get("users"), res.get("replies_per_s"), res.get("sessions_failed")))
+        runs = sweep(h, SURGE_RATES, reps, secs, load)
         R["surge"] = {"rates": SURGE_RATES, "seconds": secs, "runs": reps, "files": len(sizes), "cpus": CPUS,
                       "data": {str(r): runs[r] for r in SURGE_RATES}}
     finally:
