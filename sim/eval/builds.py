@@ -6,7 +6,7 @@ import os
 import re
 import subprocess
 
-from machine import QUICK, ROUNDS, TOP, log
+from machine import QUICK, ROUNDS, TOP, log, operation_costs
 
 VARIANTS = ["build", "build/no-call-instr", "build/no-lock-instr", "build/no-instr", "build/same-code"]
 JBB_TRANSACTIONS = 50000 if QUICK else 200000
@@ -33,12 +33,7 @@ def noinstr_stage(R):
             runs[v].append(jbb_tps(v))
             log("noinstr round %d %-22s %s tps" % (r + 1, v, runs[v][-1]))
     # What each operation costs without the hooks, beside section 4's figures with them.
-    ops = {}
-    for prog in (["drefbench"], ["lockbench", "cost"]):
-        p = subprocess.run([os.path.join(TOP, "sim", "run"), "--build", os.path.join(TOP, "build/no-instr"), "--icount",
-                            "--run"] + prog, cwd=TOP, capture_output=True, text=True, timeout=200)
-        ops[prog[0]] = [l for l in p.stdout.replace("\r", "").splitlines() if l.startswith(prog[0] + ":")]
-    R["noinstr_ops"] = ops
+    R["noinstr_ops"] = operation_costs("build/no-instr")
     R["noinstr"] = {"workload": "jbb transactions=%d, 4 CPUs" % JBB_TRANSACTIONS,
                     "normal": runs["build"], "no-call-instr": runs["build/no-call-instr"],
                     "no-lock-instr": runs["build/no-lock-instr"], "no-instr": runs["build/no-instr"],

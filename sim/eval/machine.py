@@ -104,6 +104,17 @@ def sampling_conf(threshold, software=True):
     return pmu_file("sample-%d%s" % (threshold, "" if software else "-inst"), text)
 
 
+def operation_costs(build="build"):
+    """drefbench's and `lockbench cost`'s lines (instructions per operation under -icount) on the
+    kernel image in `build`: {"drefbench": [...], "lockbench": [...]}."""
+    out = {}
+    for prog in (["drefbench"], ["lockbench", "cost"]):
+        p = subprocess.run([os.path.join(TOP, "sim", "run"), "--build", os.path.join(TOP, build), "--icount",
+                            "--run"] + prog, cwd=TOP, capture_output=True, text=True, timeout=200)
+        out[prog[0]] = [l for l in p.stdout.replace("\r", "").splitlines() if l.startswith(prog[0] + ":")]
+    return out
+
+
 def metrics_conf():
     """The thesis's five metrics, as far as QEMU counts them: instructions and cycles (IPC; QEMU's
     cycles are virtual time) and the software MMU misses for the TLB misses, all counted; the lock
