@@ -16,7 +16,7 @@ def validation_section(R, d):
         "every contention and trylock failure is counted exactly, the hot object is first, and each object "
         "with at least 10 waits is within 1% of the truth (0.5% in total). The serial machine's CPUs take "
         "turns on one host thread; the parallel machine's run at once (4 CPUs on this host's 2 cores).\n")
-    rows = []
+    rows, hot = [], {}   # hot: (machine, pattern) -> the hot object's waits summary
     for machine in ("serial", "parallel"):
         for pattern in ("long", "many", "trylock", "random", "single"):
             runs = [v for v in lb if v["machine"] == machine and v["workload"] == "lockbench " + pattern]
@@ -25,6 +25,7 @@ def validation_section(R, d):
             worst = [float(m.group(1)) for m in (re.search(r"worst (?:error )?([0-9.]+)%", v["line"]) for v in runs) if m]
             total = [float(m.group(1)) for m in (re.search(r"total ([0-9.]+)%", v["line"]) for v in runs) if m]
             waits = [int(m.group(1)) for m in (re.search(r"obj\d+\* [0-9.]+/(\d+)", v["line"]) for v in runs) if m]
+            hot[machine, pattern] = summary(waits)
             rows.append([machine, pattern, "%d of %d" % (sum(v["ok"] for v in runs), len(runs)),
                          spread(summary(worst), 2, "%") if worst else ("none: one thread" if pattern == "single" else "-"),
                          spread(summary(total), 2, "%") if total else "-",
@@ -32,14 +33,9 @@ def validation_section(R, d):
                          "; ".join(v["line"].split(": ", 1)[-1][:80] for v in runs if not v["ok"]) or ""])
     d.w(table(["machine", "pattern", "passed", "worst object error", "total error", "waits of the hot object",
                "failures"], rows))
-    hot = {}
-    for v in lb:
-        m = re.search(r"obj\d+\* [0-9.]+/(\d+)", v["line"])
-        if m:
-            hot.setdefault((v["machine"], v["workload"]), []).append(int(m.group(1)))
     ratios = []
     for pattern in ("long", "many", "trylock", "random"):
-        a, b = summary(hot.get(("parallel", "lockbench " + pattern), [])), summary(hot.get(("serial", "lockbench " + pattern), []))
+        a, b = hot.get(("parallel", pattern)), hot.get(("serial", pattern))
         if a and b and b["median"]:
             ratios.append((pattern, a["median"] / b["median"]))
     if ratios:
