@@ -18,7 +18,7 @@ _Static_assert(THREAD_CPU_MAX == MAX_CPUS, "user programs name CPUs 0 .. MAX_CPU
 
 #define MAX_CONTEXTS 0xBFF
 
-#define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created or joined */
+#define THREAD_SLOT_BUSY ((struct thread *)1)   /* a thread slot being created */
 static uint32_t next_pid = 1;
 static struct spinlock ctx_lock;
 static uint8_t ctx_used[MAX_CONTEXTS + 1];
@@ -324,25 +324,28 @@ __attribute__((noreturn)) static void thread_leaves(struct process *p, long code
 	thread_exit(code);
 }
 
-/* Wakes the process's threads that sleep in the kernel, so they notice the exit. */
+/* What t sleeps on in the kernel, or 0 (under p->lock: a listed thread is not freed). */
+static const void *sleeping_on(const struct thread *t)
+{
+	return t && t != THREAD_SLOT_BUSY && t->state == THREAD_BLOCKED ? t->wait_key : 0;
+}
+
+/* Wakes the process's threads that sleep in the kernel, so they notice the exit; threads
+ * being joined among them (a joiner waits for its thread's exit, which this brings). */
 static void wake_sleepers(struct process *p)
 {
-	struct thread *ts[MAX_THREADS + 1];
+	const void *keys[MAX_THREADS + 1];
 	unsigned n = 0;
 	spin_lock(&p->lock);
-	/* The main thread may run (and exit) before its creator has stored it; slots marked 1
-	 * are being created or joined. */
-	if (p->thread)
-		ts[n++] = p->thread;
+	/* The main thread may run (and exit) before its creator has stored it. */
+	if ((keys[n] = sleeping_on(p->thread)))
+		n++;
 	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
-			ts[n++] = p->threads[i];
+		if ((keys[n] = sleeping_on(p->threads[i])))
+			n++;
 	spin_unlock(&p->lock);
-	for (unsigned i = 0; i < n; i++) {
-		const void *key = ts[i]->wait_key;
-		if (ts[i]->state == THREAD_BLOCKED && key)
-			thread_wake_all(key);
-	}
+	for (unsigned i = 0; i < n; i++)
+		thread_wake_all(keys[i]);
 }
 
 void process_exit(long status)
@@ -480,21 +483,26 @@ long process_thread_join(uint32_t tid)
 	int slot = -1;
 	spin_lock(&p->lock);
 	for (int i = 0; i < MAX_THREADS && slot < 0; i++)
-		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY && p->threads[i]->tid == tid) {
+		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY &&
+		    !(p->joining & (1ull << i)) && p->threads[i]->tid == tid) {
 			slot = i;
 			t = p->threads[i];
-			p->threads[i] = THREAD_SLOT_BUSY;   /* one joiner only */
 		}
+	if (t && t != current_thread())
+		p->joining |= 1ull << slot;   /* one joiner only */
 	spin_unlock(&p->lock);
 	if (!t)
 		return -KOV_ESRCH;
-	if (t == current_thread()) {
-		p->threads[slot] = t;
+	if (t == current_thread())
 		return -KOV_EINVAL;
-	}
-	long code = thread_join(t);
+	/* Listed while it is waited for, so that an exit of the process wakes it (wake_sleepers);
+	 * unlisted before it is freed. */
+	thread_wait_reaped(t);
+	spin_lock(&p->lock);
 	p->threads[slot] = 0;
-	return code;
+	p->joining &= ~(1ull << slot);
+	spin_unlock(&p->lock);
+	return thread_free(t);
 }
 
 static bool still_running(const void *key)
@@ -516,11 +524,17 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 			return -KOV_ESRCH;   /* we are going away ourselves */
 		thread_block_on(p, still_running);
 	}
-	/* The exit is complete once every thread is reaped. */
-	thread_join(p->thread);
-	for (unsigned i = 0; i < MAX_THREADS; i++)
-		if (p->threads[i] && p->threads[i] != THREAD_SLOT_BUSY)
-			thread_join(p->threads[i]);
+	/* The exit is complete once every thread is reaped. A kill's wake_sleepers may still be
+	 * looking at the list: each thread leaves it before it is freed. */
+	for (unsigned i = 0; i <= MAX_THREADS; i++) {
+		struct thread **slot = i < MAX_THREADS ? &p->threads[i] : &p->thread;
+		spin_lock(&p->lock);
+		struct thread *t = *slot;
+		*slot = 0;
+		spin_unlock(&p->lock);
+		if (t && t != THREAD_SLOT_BUSY)
+			thread_join(t);
+	}
 	*status = p->status;
 	leave_annex(p);
 	release_process(p);

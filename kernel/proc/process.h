@@ -52,7 +52,9 @@ struct process {
 	volatile enum process_state state;
 	long status;
 	struct thread *thread;             /* the main thread */
-	struct thread *threads[MAX_THREADS];   /* further threads, by slot (tid in t->tid) */
+	struct thread *threads[MAX_THREADS];   /* further threads, by slot (tid in t->tid); a
+	                                          thread stays listed until joined and freed */
+	uint64_t joining;                  /* slots a thread_join waits on (one joiner each) */
 	volatile uint32_t live_threads;    /* running user threads, the main one included */
 	volatile bool exiting;
 	uint64_t co_default_ops;           /* user runtime's default method table, 0 before co_init */

@@ -98,14 +98,32 @@ static bool not_reaped(const void *key)
 	return !__atomic_load_n(&((const struct thread *)key)->reaped, __ATOMIC_ACQUIRE);
 }
 
-long thread_join(struct thread *t)
+void thread_wait_reaped(struct thread *t)
 {
-	thread_block_on(t, not_reaped);
+	/* A loop, not one wait: the thread that announces an exit sets reaped and wakes the key
+	 * after it (finish_switch), so a joiner that saw reaped early may free the thread, and a
+	 * new thread at the same address be joined, before that late wake-up arrives. */
+	while (not_reaped(t))
+		thread_block_on(t, not_reaped);
+	if (t->state != THREAD_DEAD) {
+		kprintf("sched: thread %s(%u) reaped in state %d\n", t->name, t->tid, t->state);
+		machine_halt();
+	}
+}
+
+long thread_free(struct thread *t)
+{
 	long code = t->exit_code;
 	kfree(t->net_buf);
 	kfree(t->stack);
 	kfree(t);
 	return code;
+}
+
+long thread_join(struct thread *t)
+{
+	thread_wait_reaped(t);
+	return thread_free(t);
 }
 
 static unsigned bucket_of(const void *key)
@@ -224,6 +242,13 @@ static void make_runnable(struct thread *t)
 	int irq = irq_save();
 	struct runqueue *q = &runqueues[t->cpu];
 	spin_lock(&q->lock);   /* also waits out its own switch away, if it is still blocking */
+	if (t->state != THREAD_BLOCKED) {
+		/* Only a thread taken out of a wait queue gets here: anything else would put a
+		 * running, queued or exited thread in a run queue a second time. */
+		kprintf("sched: wake-up of %s(%u) in state %d, not blocked\n", t->name, t->tid,
+			t->state);
+		machine_halt();
+	}
 	t->wait_key = 0;
 	t->state = THREAD_RUNNABLE;
 	/* In no run queue and switched out: if its affinity excludes its CPU, it goes where it may

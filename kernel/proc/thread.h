@@ -85,6 +85,11 @@ struct thread *thread_create_user(const char *name, void (*fn)(void *), void *ar
 void thread_exit(long code) __attribute__((noreturn));
 /* Waits for a thread to exit, frees it and returns its exit code. */
 long thread_join(struct thread *t);
+/* The two halves of a join, for callers that must unlist the thread between them: waiting
+ * until t has exited and been switched away from (wake-ups on t that come early or late are
+ * waited through), and freeing it (returns its exit code). */
+void thread_wait_reaped(struct thread *t);
+long thread_free(struct thread *t);
 /* Gives the CPU to the next runnable thread, if any. */
 void thread_yield(void);
 

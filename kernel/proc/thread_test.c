@@ -1,6 +1,8 @@
 /* Boot-time self-test of threads, preemption and locks ("selftest=threads"): threads on every
  * CPU add to shared counters under a spin lock and under a sleep lock; totals must be exact. A
- * pair of CPU-bound threads sharing one CPU must both finish (preemption). */
+ * pair of CPU-bound threads sharing one CPU must both finish (preemption). A join must wait
+ * through a wake-up that is not its thread's exit (a late one, from a thread that exited at
+ * the same address earlier). */
 #include "thread_test.h"
 #include "thread.h"
 #include "kernel/lock/sleeplock.h"
@@ -50,6 +52,52 @@ static void nothing(void *arg)
 	(void)arg;
 }
 
+static volatile bool sleeper_may_go;
+static volatile bool join_done;
+
+static bool sleeper_held(const void *key)
+{
+	(void)key;
+	return !__atomic_load_n(&sleeper_may_go, __ATOMIC_ACQUIRE);
+}
+
+static void held_sleeper(void *arg)
+{
+	(void)arg;
+	while (sleeper_held(0))
+		thread_block_on((const void *)&sleeper_may_go, sleeper_held);
+}
+
+static void joiner(void *arg)
+{
+	thread_join(arg);
+	__atomic_store_n(&join_done, true, __ATOMIC_RELEASE);
+}
+
+/* Waits (yielding) until t is blocked; false after 1 s. */
+static bool blocks_soon(const struct thread *t)
+{
+	for (uint64_t t0 = mftb(); mftb() - t0 < machine.tb_freq; thread_yield())
+		if (t->state == THREAD_BLOCKED)
+			return true;
+	return false;
+}
+
+/* True if the join outlasted a wake-up of its key and ended at the thread's exit. */
+static bool join_waits_for_exit(void)
+{
+	struct thread *s = thread_create("held", held_sleeper, 0, -1);
+	struct thread *j = thread_create("joiner", joiner, s, -1);
+	bool ok = blocks_soon(s) && blocks_soon(j);
+	thread_wake_all(s);   /* what a late exit announcement at this address does */
+	ok = ok && blocks_soon(j) && !__atomic_load_n(&join_done, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&sleeper_may_go, true, __ATOMIC_RELEASE);
+	thread_wake_all((const void *)&sleeper_may_go);
+	for (uint64_t t0 = mftb(); !join_done && mftb() - t0 < machine.tb_freq; thread_yield())
+		;
+	return ok && join_done;
+}
+
 void thread_selftest(void)
 {
 	/* Cross-CPU calls: the others sleep in idle until the call's IPI (or their next tick). */
@@ -87,6 +135,9 @@ void thread_selftest(void)
 	thread_join(h1);
 	kprintf("threads: two CPU-bound threads on cpu0 both finished: %s\n",
 		hog_done[0] && hog_done[1] ? "yes (preempted)" : "NO");
+	bool join_ok = join_waits_for_exit();
+	kprintf("threads: a join woken before its thread's exit waits on: %s\n",
+		join_ok ? "yes" : "NO");
 	kprintf("threads: selftest %s\n", spin_total == want && sleep_total == want &&
-		hog_done[0] && hog_done[1] ? "passed" : "FAILED");
+		hog_done[0] && hog_done[1] && join_ok ? "passed" : "FAILED");
 }

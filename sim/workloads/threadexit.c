@@ -1,6 +1,9 @@
 /* exit() while other threads still run: one spins in user mode, one sleeps on a futex that is
  * never woken. The process must end with main's status and give everything back. Run as a
- * child of itself ("threadexit" spawns "threadexit child" and checks the aftermath). */
+ * child of itself ("threadexit" spawns "threadexit child" and checks the aftermath).
+ * "threadexit join": the same while main is joining the sleeper, and a third thread calls
+ * exit(): the exit must wake the thread being joined, and the join must not end before it has
+ * (it used to end at the exit's wake-up and free the sleeper while it still slept). */
 #include <kov.h>
 #include "../../kernel/abi/syscall_nr.h"
 #include "workload.h"
@@ -21,6 +24,14 @@ static void sleeper(void *arg)
 	printf("threadexit: sleeper woke up\n");
 }
 
+static void exiter(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 20; i++)
+		yield();
+	exit(3);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "child") == 0) {
@@ -30,7 +41,15 @@ int main(int argc, char **argv)
 			yield();
 		exit(3);
 	}
-	int warm = spawn("threadexit", "child");
+	if (argc > 1 && strcmp(argv[1], "joiner") == 0) {
+		int sleeping = thread_create(sleeper, 0, -1);
+		thread_create(exiter, 0, -1);
+		thread_join(sleeping);
+		printf("threadexit: the join of a sleeping thread ended before the exit\n");
+		exit(4);
+	}
+	const char *child = argc > 1 && strcmp(argv[1], "join") == 0 ? "joiner" : "child";
+	int warm = spawn("threadexit", child);
 	wait_pid(warm, 0);
 	wl_warm_every_cpu();
 	/* Kernel heap blocks (ours, the kernel's and reaped processes': the child's among them once
@@ -40,7 +59,7 @@ int main(int argc, char **argv)
 	long frames = meminfo(MEMINFO_PM_FRAMES);
 	meminfo(MEMINFO_HEAP_MARK);   /* each allocation site's live blocks, for the report below */
 	int status = -1;
-	int pid = spawn("threadexit", "child");
+	int pid = spawn("threadexit", child);
 	int got = wait_pid(pid, &status);
 	long blocks2 = wl_settled_heap_blocks();
 	/* A block whose object waits for a CPU's quiescent point can stay longer than the settle
@@ -51,7 +70,7 @@ int main(int argc, char **argv)
 		meminfo(MEMINFO_HEAP_REPORT);
 	long pages2 = meminfo(MEMINFO_FREE_PAGES);
 	long frames2 = meminfo(MEMINFO_PM_FRAMES);
-	printf("threadexit: child %d status %d; PM frames out %ld -> %ld, heap blocks %ld -> %ld, "
-	       "free pages %ld -> %ld\n", got, status, frames, frames2, blocks, blocks2, pages, pages2);
+	printf("threadexit: %s %d status %d; PM frames out %ld -> %ld, heap blocks %ld -> %ld, "
+	       "free pages %ld -> %ld\n", child, got, status, frames, frames2, blocks, blocks2, pages, pages2);
 	return got == pid && status == 3 && frames == frames2 && blocks == blocks2 ? 0 : 1;
 }

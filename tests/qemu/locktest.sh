@@ -15,10 +15,12 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	# Every logged wait has its wake-up (the program checks the order; here the totals).
 	echo "$out" | grep -qE '^locktest: sleep-lock log: [0-9]+ events \(0 lost\), ([0-9]+) waits, \1 wake-ups' \
 		|| fail "$args: sleep-lock log: $out"
-	# shellcheck disable=SC2086
-	out=$(sim/run $args --run threadexit 2>&1); rc=$?
-	echo "$out" | grep threadexit
-	[ "$rc" = 0 ] || fail "$args threadexit: $out"
+	for mode in "" join; do
+		# shellcheck disable=SC2086
+		out=$(sim/run $args --run threadexit $mode 2>&1); rc=$?
+		echo "$out" | grep threadexit
+		[ "$rc" = 0 ] || fail "$args threadexit $mode: $out"
+	done
 done
 # 2,400 threads made and joined, one round of three at a time: with the stacks kept (64 KiB
 # each) the C library ran out of memory after about 1,000, and sleepbench counted nothing more.

@@ -1,5 +1,6 @@
 # Kernel threads on every CPU with spin locks (lwarx/stwcx.) and sleep locks (blocked-thread
-# queues): exact totals; two CPU-bound threads on one CPU both finish (decrementer preemption).
+# queues): exact totals; two CPU-bound threads on one CPU both finish (decrementer preemption);
+# a join outlasts a wake-up that is not its thread's exit.
 source "$(dirname "$0")/lib.bash"
 for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	# shellcheck disable=SC2086
@@ -16,6 +17,7 @@ for args in "--profile smp --cpus 4" "--profile smp --cpus 2" "--profile g5"; do
 	else
 		[ "$ipis" = 0 ] || fail "$args: IPIs on a single CPU"
 	fi
+	expect '^threads: a join woken before its thread.s exit waits on: yes$'
 	expect '^threads: selftest passed$'
 	echo "$args: threads ok"
 done
