@@ -243,8 +243,8 @@ static void count_undelivered(struct km_cpu *c, int r, const struct km_sample *s
 }
 
 /* Drains every ring straight into the caller's buffer (no copy in between: the ring's records
- * stay the drain's until released); rings that lost samples get bigger storage (taken up by
- * their CPU's tick once they are empty). */
+ * stay the drain's until released); rings that lost samples or were more than a quarter full
+ * get bigger storage (taken up by their CPU's next tick). */
 static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 {
 	uint64_t n = 0;
@@ -283,8 +283,9 @@ static long drain_samples(uint64_t ubuf, uint64_t max, uint64_t uchains)
 				kfree(old);
 				__atomic_store_n(&c->retired[r], 0, __ATOMIC_RELEASE);
 			}
-			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, lost_now, KM_RING_CAP);
-			if (lost_now && cap > c->ring[r].capacity && !c->grow_storage[r]) {
+			uint32_t cap = sample_ring_next_capacity(c->ring[r].capacity, got, lost_now,
+								 KM_RING_CAP);
+			if (cap > c->ring[r].capacity && !c->grow_storage[r]) {
 				struct km_sample *s = kmalloc(cap * sizeof *s);
 				if (s) {
 					c->grow_capacity[r] = cap;

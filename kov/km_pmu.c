@@ -135,18 +135,19 @@ void km_fold(struct km_cpu *c, uint64_t now)
 	}
 }
 
-/* Moves a ring that lost samples to the bigger storage the reader prepared, once it is empty
- * and the reader is not draining it. */
+/* Moves a ring that lost samples, or was more than a quarter full at a drain, to the bigger
+ * storage the reader prepared, samples and all, when the reader is not draining it (this is
+ * the producer's CPU with interrupts off). It used to wait for an empty ring, which a ring
+ * filled faster than a tick never is at a tick: the storage was made and never taken up. */
 static void grow_rings(struct km_cpu *c)
 {
 	for (int r = 0; r < KM_RINGS; r++) {
 		if (!c->grow_storage[r] || c->retired[r])
 			continue;
 		__atomic_store_n(&c->swapping, 1, __ATOMIC_SEQ_CST);
-		if (!__atomic_load_n(&c->draining, __ATOMIC_SEQ_CST) &&
-		    sample_ring_count(&c->ring[r]) == 0) {
+		if (!__atomic_load_n(&c->draining, __ATOMIC_SEQ_CST)) {
 			struct km_sample *old = c->ring[r].slots;
-			if (sample_ring_reinit(&c->ring[r], c->grow_storage[r], c->grow_capacity[r]) == 0) {
+			if (sample_ring_move(&c->ring[r], c->grow_storage[r], c->grow_capacity[r]) == 0) {
 				__atomic_store_n(&c->retired[r], old, __ATOMIC_RELEASE);
 				c->grow_storage[r] = 0;
 			}

@@ -84,12 +84,12 @@ uint64_t sample_ring_lost(const struct sample_ring *r)
 	return __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
 }
 
-uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap)
+uint32_t sample_ring_next_capacity(uint32_t current, uint32_t held, uint64_t lost, uint32_t cap)
 {
 	uint32_t limit = 1;
 	while (limit <= cap / 2)
 		limit *= 2;
-	if (cap == 0 || lost == 0 || current >= limit)
+	if (cap == 0 || current >= limit || (lost == 0 && held <= current / 4))
 		return current;
 	uint64_t need = (uint64_t)current + lost;
 	uint32_t next = current ? current * 2 : 1;
@@ -98,12 +98,18 @@ uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap
 	return next;
 }
 
-int sample_ring_reinit(struct sample_ring *r, struct km_sample *storage, uint32_t capacity)
+int sample_ring_move(struct sample_ring *r, struct km_sample *storage, uint32_t capacity)
 {
-	if (!storage || !valid_capacity(capacity) || sample_ring_count(r) != 0)
+	uint32_t n = sample_ring_count(r);
+	if (!storage || !valid_capacity(capacity) || n > capacity)
 		return -1;
+	/* Oldest first, to the start of the new storage: tail 0, head n. */
+	uint32_t mask = r->capacity - 1, tail = r->tail;
+	for (uint32_t i = 0; i < n; i++)
+		storage[i] = r->slots[(tail + i) & mask];
 	r->slots = storage;
 	r->capacity = capacity;
-	r->head = r->tail = 0;
+	r->tail = 0;
+	r->head = n;
 	return 0;
 }

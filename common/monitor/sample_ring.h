@@ -4,7 +4,7 @@
  * store and reads the other's with an acquire load, so a slot's contents are complete before
  * the index that hands it over is seen. The caller provides the storage; nothing here
  * allocates. A push into a full ring drops the sample and counts it: nothing is lost
- * silently. A ring that lost samples can be given bigger storage at its next drain. */
+ * silently. A ring that lost samples, or came close, can be moved to bigger storage. */
 #ifndef KOV_SAMPLE_RING_H
 #define KOV_SAMPLE_RING_H
 
@@ -76,15 +76,18 @@ void sample_ring_release(struct sample_ring *r, uint32_t n, uint64_t *lost);
 uint32_t sample_ring_count(const struct sample_ring *r);   /* either side; a snapshot */
 uint64_t sample_ring_lost(const struct sample_ring *r);    /* total since init */
 
-/* Growth policy: a ring that lost samples grows to the smallest power of two that would have
- * held what it held plus what it lost, doubling at least once, but never beyond `cap`
- * (rounded down to a power of two) and never shrinking. */
-uint32_t sample_ring_next_capacity(uint32_t current, uint64_t lost, uint32_t cap);
+/* Growth policy, at a drain that found `held` samples in the ring and `lost` lost since the
+ * last one: a ring that lost samples grows to the smallest power of two that would have held
+ * what it held plus what it lost, doubling at least once; one that was more than a quarter
+ * full doubles before it loses any, so that a ring keeps room for four drains' worth of
+ * samples at the rate seen (a drain that comes three intervals late, on a busy host, loses
+ * nothing). Never beyond `cap` (rounded down to a power of two), never shrinking. */
+uint32_t sample_ring_next_capacity(uint32_t current, uint32_t held, uint64_t lost, uint32_t cap);
 
-/* Drain side, after a drain that emptied the ring: moves it to new storage. The producer must
- * not run meanwhile (its CPU's PMU interrupt masked or the counters frozen and the handler
- * finished). Lost counts are kept. Returns -1, changing nothing, if the ring is not empty or
- * the capacity is not valid. */
-int sample_ring_reinit(struct sample_ring *r, struct km_sample *storage, uint32_t capacity);
+/* Moves the ring to new storage, keeping the samples it holds, oldest first, and its lost
+ * counts. Neither side may run meanwhile: the producer's CPU is the caller, with its PMU
+ * interrupt masked, and the consumer is not between a peek and its release. Returns -1,
+ * changing nothing, if the capacity is not valid or too small for what the ring holds. */
+int sample_ring_move(struct sample_ring *r, struct km_sample *storage, uint32_t capacity);
 
 #endif

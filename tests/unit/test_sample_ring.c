@@ -159,21 +159,25 @@ static void test_full_counts_lost(void **state)
 static void test_next_capacity(void **state)
 {
 	(void)state;
-	assert_int_equal(sample_ring_next_capacity(64, 0, 1024), 64);      /* lost nothing */
-	assert_int_equal(sample_ring_next_capacity(64, 1, 1024), 128);     /* at least double */
-	assert_int_equal(sample_ring_next_capacity(64, 64, 1024), 128);    /* 128 would have held */
-	assert_int_equal(sample_ring_next_capacity(64, 65, 1024), 256);
-	assert_int_equal(sample_ring_next_capacity(64, 100000, 1024), 1024);   /* the cap */
-	assert_int_equal(sample_ring_next_capacity(64, 1000, 1000), 512);  /* cap rounded down */
-	assert_int_equal(sample_ring_next_capacity(1024, 5, 1024), 1024);  /* at the cap */
-	assert_int_equal(sample_ring_next_capacity(64, 5, 32), 64);        /* never shrinks */
-	assert_int_equal(sample_ring_next_capacity(64, 5, 0), 64);
-	assert_int_equal(sample_ring_next_capacity(0x80000000u, 1, 0xFFFFFFFFu), 0x80000000u);
-	assert_int_equal(sample_ring_next_capacity(0x40000000u, UINT64_MAX, 0xFFFFFFFFu),
+	assert_int_equal(sample_ring_next_capacity(64, 10, 0, 1024), 64);      /* lost nothing */
+	assert_int_equal(sample_ring_next_capacity(64, 16, 0, 1024), 64);      /* a quarter: enough */
+	assert_int_equal(sample_ring_next_capacity(64, 17, 0, 1024), 128);     /* more: doubles */
+	assert_int_equal(sample_ring_next_capacity(64, 64, 0, 1024), 128);
+	assert_int_equal(sample_ring_next_capacity(64, 0, 1, 1024), 128);      /* at least double */
+	assert_int_equal(sample_ring_next_capacity(64, 64, 64, 1024), 128);    /* 128 would have held */
+	assert_int_equal(sample_ring_next_capacity(64, 64, 65, 1024), 256);
+	assert_int_equal(sample_ring_next_capacity(64, 64, 100000, 1024), 1024);   /* the cap */
+	assert_int_equal(sample_ring_next_capacity(64, 64, 1000, 1000), 512);  /* cap rounded down */
+	assert_int_equal(sample_ring_next_capacity(1024, 1024, 5, 1024), 1024);  /* at the cap */
+	assert_int_equal(sample_ring_next_capacity(1024, 1000, 0, 1024), 1024);
+	assert_int_equal(sample_ring_next_capacity(64, 64, 5, 32), 64);        /* never shrinks */
+	assert_int_equal(sample_ring_next_capacity(64, 64, 5, 0), 64);
+	assert_int_equal(sample_ring_next_capacity(0x80000000u, 0, 1, 0xFFFFFFFFu), 0x80000000u);
+	assert_int_equal(sample_ring_next_capacity(0x40000000u, 0, UINT64_MAX, 0xFFFFFFFFu),
 		0x80000000u);
 }
 
-/* The drain side's growth step: drain, compute the new size, move to new storage. */
+/* The growth step: drain, compute the new size, move to new storage. */
 static void test_grow(void **state)
 {
 	(void)state;
@@ -185,13 +189,12 @@ static void test_grow(void **state)
 		struct km_sample s = make(i);
 		sample_ring_push(&r, &s);
 	}
-	assert_int_equal(sample_ring_reinit(&r, big, 16), -1);   /* not empty: refused */
 	assert_int_equal(sample_ring_drain(&r, out, 16, &lost), 4);
 	assert_int_equal(lost, 5);
-	uint32_t cap = sample_ring_next_capacity(r.capacity, lost, 16);
+	uint32_t cap = sample_ring_next_capacity(r.capacity, 4, lost, 16);
 	assert_int_equal(cap, 16);                                /* 4 + 5 -> 16 */
-	assert_int_equal(sample_ring_reinit(&r, big, 12), -1);    /* not a power of two */
-	assert_int_equal(sample_ring_reinit(&r, big, cap), 0);
+	assert_int_equal(sample_ring_move(&r, big, 12), -1);      /* not a power of two */
+	assert_int_equal(sample_ring_move(&r, big, cap), 0);
 	for (uint64_t i = 0; i < 16; i++) {
 		struct km_sample s = make(100 + i);
 		assert_true(sample_ring_push(&r, &s));
@@ -200,6 +203,43 @@ static void test_grow(void **state)
 	assert_int_equal(lost, 0);
 	assert_int_equal(out[15].timebase, 115);
 	assert_int_equal(sample_ring_lost(&r), 5);
+}
+
+/* A ring that never empties (filled faster than it is moved) moves with its samples: in
+ * order across the old storage's wrap, the lost count kept, nothing lost or repeated. */
+static void test_move_keeps_samples(void **state)
+{
+	(void)state;
+	struct sample_ring r;
+	static struct km_sample small[8], tiny[2], big[32], out[32];
+	uint64_t lost, seq = 0;
+	sample_ring_init(&r, small, 8);
+	for (int i = 0; i < 6; i++) {   /* the tail moves to 6: what is held next wraps */
+		struct km_sample s = make(seq++);
+		sample_ring_push(&r, &s);
+	}
+	assert_int_equal(sample_ring_drain(&r, out, 32, &lost), 6);
+	for (int i = 0; i < 9; i++) {   /* 8 held, from slot 6 round to slot 5; one lost */
+		struct km_sample s = make(seq++);
+		sample_ring_push(&r, &s);
+	}
+	assert_int_equal(sample_ring_move(&r, tiny, 2), -1);     /* would not hold them */
+	assert_int_equal(sample_ring_count(&r), 8);
+	assert_int_equal(sample_ring_move(&r, big, 32), 0);
+	assert_int_equal(sample_ring_count(&r), 8);
+	for (int i = 0; i < 24; i++) {   /* fills the rest of the new storage exactly */
+		struct km_sample s = make(100 + (uint64_t)i);
+		assert_true(sample_ring_push(&r, &s));
+	}
+	struct km_sample s = make(999);
+	assert_false(sample_ring_push(&r, &s));
+	assert_int_equal(sample_ring_drain(&r, out, 32, &lost), 32);
+	assert_int_equal(lost, 2);   /* the one before the move and the one after it */
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(out[i].timebase, 6 + i);
+	for (int i = 0; i < 24; i++)
+		assert_int_equal(out[8 + i].timebase, 100 + i);
+	assert_int_equal(sample_ring_lost(&r), 2);
 }
 
 /* ---- two threads ------------------------------------------------------------------------- */
@@ -289,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_peek_release),
 		cmocka_unit_test(test_full_counts_lost),
 		cmocka_unit_test(test_next_capacity),
+		cmocka_unit_test(test_move_keeps_samples),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_two_thread_stress),
 	};
