@@ -103,10 +103,7 @@ int sample_ring_move(struct sample_ring *r, struct km_sample *storage, uint32_t 
 	uint32_t n = sample_ring_count(r);
 	if (!storage || !valid_capacity(capacity) || n > capacity)
 		return -1;
-	/* Oldest first, to the start of the new storage: tail 0, head n. */
-	uint32_t mask = r->capacity - 1, tail = r->tail;
-	for (uint32_t i = 0; i < n; i++)
-		storage[i] = r->slots[(tail + i) & mask];
+	sample_ring_drain(r, storage, n, 0);   /* oldest first, to the start of the new storage */
 	r->slots = storage;
 	r->capacity = capacity;
 	r->tail = 0;

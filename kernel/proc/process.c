@@ -510,6 +510,18 @@ static bool still_running(const void *key)
 	return ((const struct process *)key)->state != PROC_ZOMBIE;
 }
 
+/* Takes an exited thread off the process's list, then joins it: a kill's wake_sleepers may
+ * still be looking at the list, and finds no freed thread there. */
+static void join_unlisted(struct process *p, struct thread **slot)
+{
+	spin_lock(&p->lock);
+	struct thread *t = *slot;
+	*slot = 0;
+	spin_unlock(&p->lock);
+	if (t && t != THREAD_SLOT_BUSY)
+		thread_join(t);
+}
+
 long process_wait(uint32_t pid, uint32_t ppid, long *status)
 {
 	coid_t c = CO_CALL(struct annex, process_annex, find, pid);
@@ -524,17 +536,10 @@ long process_wait(uint32_t pid, uint32_t ppid, long *status)
 			return -KOV_ESRCH;   /* we are going away ourselves */
 		thread_block_on(p, still_running);
 	}
-	/* The exit is complete once every thread is reaped. A kill's wake_sleepers may still be
-	 * looking at the list: each thread leaves it before it is freed. */
-	for (unsigned i = 0; i <= MAX_THREADS; i++) {
-		struct thread **slot = i < MAX_THREADS ? &p->threads[i] : &p->thread;
-		spin_lock(&p->lock);
-		struct thread *t = *slot;
-		*slot = 0;
-		spin_unlock(&p->lock);
-		if (t && t != THREAD_SLOT_BUSY)
-			thread_join(t);
-	}
+	/* The exit is complete once every thread is reaped. */
+	join_unlisted(p, &p->thread);
+	for (unsigned i = 0; i < MAX_THREADS; i++)
+		join_unlisted(p, &p->threads[i]);
 	*status = p->status;
 	leave_annex(p);
 	release_process(p);

@@ -24,7 +24,7 @@ static void sleeper(void *arg)
 	printf("threadexit: sleeper woke up\n");
 }
 
-static void exiter(void *arg)
+static __attribute__((noreturn)) void exiter(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 20; i++)
@@ -37,9 +37,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "child") == 0) {
 		thread_create(spinner, 0, -1);
 		thread_create(sleeper, 0, -1);
-		for (int i = 0; i < 20; i++)
-			yield();
-		exit(3);
+		exiter(0);
 	}
 	if (argc > 1 && strcmp(argv[1], "joiner") == 0) {
 		int sleeping = thread_create(sleeper, 0, -1);
