@@ -88,6 +88,11 @@ void svc_cpu_kick(unsigned cpu)
 	kick(cpu);
 }
 
+bool svc_cpu_yield_turn(void)
+{
+	return smp_yield_turn();
+}
+
 void svc_yield(void)
 {
 	thread_yield();

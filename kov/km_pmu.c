@@ -200,16 +200,19 @@ void km_cpu_apply(struct km_cpu *c)
 
 const char km_epoch_taken;
 
-/* Takes up a change published since this CPU last did (interrupts off). */
-static void take_up(struct km_cpu *c)
+/* Takes up a change published since this CPU last did (interrupts off); whether there was one. */
+static bool take_up(struct km_cpu *c)
 {
-	if (__atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE) != __atomic_load_n(&km.epoch, __ATOMIC_ACQUIRE))
-		km_cpu_apply(c);
+	if (__atomic_load_n(&c->epoch, __ATOMIC_ACQUIRE) == __atomic_load_n(&km.epoch, __ATOMIC_ACQUIRE))
+		return false;
+	km_cpu_apply(c);
+	return true;
 }
 
 void km_interrupt(void)
 {
-	take_up(&km_cpus[cpu_index(cpu_self())]);
+	if (take_up(&km_cpus[cpu_index(cpu_self())]))
+		svc_cpu_yield_turn();   /* the next CPU in turn takes the change up now (publish) */
 }
 
 /* Decrementer time in microseconds, as the SW_CPU_CLOCK event. */

@@ -50,6 +50,10 @@ int sched_setaffinity(int tid, uint64_t mask)
 	return (int)__syscall(SYS_SCHED_SETAFFINITY, tid, (long)mask, 0, 0, 0);
 }
 long sched_getaffinity(int tid) { return __syscall(SYS_SCHED_GETAFFINITY, tid, 0, 0, 0, 0); }
+int sched_setclass(int tid, int klass)
+{
+	return (int)__syscall(SYS_SCHED_SETCLASS, tid, klass, 0, 0, 0);
+}
 long meminfo(int what) { return __syscall(SYS_MEMINFO, what, 0, 0, 0, 0); }
 
 /* printf and puts keep each thread's output until its line is complete (or OUT_MAX bytes

@@ -91,7 +91,15 @@
                                  or restarts it; does not return (privileged; -EINVAL for any
                                  other request or magic, -ENOSYS where the platform cannot) */
 #define SYS_PLATFORM      58  /* (struct km_platform *) -> 0 (kernel/abi/km_abi.h) */
-#define SYS_COUNT     59
+#define SYS_SCHED_SETCLASS 59 /* (tid or 0 for the caller, SCHED_CLASS_*) -> 0: a thread of the
+                                 caller's process; the prompt class runs ahead of the normal
+                                 one for up to half of each 100 ms of its CPU
+                                 (kernel/proc/runqueue.h); privileged (-EPERM), -EINVAL for
+                                 another class, -ESRCH for no such thread */
+#define SYS_COUNT     60
+
+#define SCHED_CLASS_NORMAL 0
+#define SCHED_CLASS_PROMPT 1
 
 #define POWER_OFF    1
 #define POWER_REBOOT 2

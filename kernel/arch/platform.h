@@ -54,6 +54,9 @@ struct platform {
 	/* Unmasks device interrupt `source` and routes it to the boot CPU (kernel/arch/irq.h); 0 or
 	 * false if the platform cannot deliver device interrupts. */
 	bool (*irq_route)(uint32_t source);
+	/* Ends this CPU's turn where the emulator runs the CPUs in turn on one host thread, so that
+	 * the next CPU runs now (smp_yield_turn); 0 if the platform has no call for it. */
+	void (*yield_turn)(void);
 	/* Waits for the next interrupt with interrupts enabled (returns after it was handled). */
 	void (*idle)(void);
 	/* How the hashed page table is written: directly, or through the hypervisor's calls

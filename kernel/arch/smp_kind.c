@@ -25,6 +25,14 @@ int smp_run_kind(void)
 	return kind;
 }
 
+bool smp_yield_turn(void)
+{
+	if (smp_run_kind() != SMP_RUN_TAKE_TURNS || !platform->yield_turn)
+		return false;
+	platform->yield_turn();
+	return true;
+}
+
 const char *smp_run_kind_name(int kind)
 {
 	return kind == SMP_RUN_PARALLEL ? "run in parallel" :

@@ -43,11 +43,21 @@ static void program_next(struct percpu *cpu)
 	mtspr(SPRN_DEC, (uint64_t)delta);
 }
 
+/* The CPUs' ticks are spread evenly over the period, CPU i's at i/n of it, instead of falling
+ * wherever each CPU started (all within a millisecond at boot). Where the CPUs take turns on one
+ * host thread, a timer interrupt is what ends a turn: ticks that fall together end n turns at
+ * once and leave the next one running for a whole period, so a CPU waited up to n periods
+ * (40 ms on 4 CPUs at 100 Hz) for its turn. */
 void timer_start_cpu(void)
 {
 	struct percpu *cpu = this_cpu();
-	cpu->dec_period = machine.tb_freq / hz;
-	cpu->next_tick_tb = mftb() + cpu->dec_period;
+	uint64_t period = machine.tb_freq / hz, now = mftb();
+	uint64_t phase = machine.cpu_count > 1 ? period * cpu->index / machine.cpu_count : 0;
+	uint64_t next = now - now % period + phase;
+	while (next <= now)
+		next += period;
+	cpu->dec_period = period;
+	cpu->next_tick_tb = next;
 	program_next(cpu);
 }
 

@@ -47,6 +47,9 @@ long uaccess_words32(uint32_t *dst, const uint32_t *src, uint64_t n);
 bool svc_cpu_online(unsigned cpu);
 /* Interrupts CPU cpu now (an IPI; nothing on a platform without them, or for this CPU). */
 void svc_cpu_kick(unsigned cpu);
+/* Where the CPUs take turns on one host thread, hands this CPU's turn to the next CPU now and
+ * returns true; false (nothing done) where they run in parallel (kernel/arch/smp_kind.h). */
+bool svc_cpu_yield_turn(void);
 /* Where CPU cpu's PMU interrupt finds the monitor's state for it (cpu_km in this_cpu.h). */
 void svc_cpu_set_km(unsigned cpu, struct km_cpu *c);
 /* Timebase ticks between this CPU's decrementer ticks. */

@@ -464,6 +464,23 @@ long process_set_affinity(uint64_t tid, uint64_t mask)
 	return 0;
 }
 
+long process_set_class(uint64_t tid, uint64_t klass)
+{
+	struct process *p = current_process();
+	if (!p->privileged)
+		return -KOV_EPERM;
+	if (klass != SCHED_CLASS_NORMAL && klass != SCHED_CLASS_PROMPT)
+		return -KOV_EINVAL;
+	if (tid > UINT32_MAX)
+		return -KOV_ESRCH;
+	spin_lock(&p->lock);
+	struct thread *t = thread_of(p, (uint32_t)tid);
+	if (t)
+		t->prompt = klass == SCHED_CLASS_PROMPT;   /* taken into account from its next wake-up or tick */
+	spin_unlock(&p->lock);
+	return t ? 0 : -KOV_ESRCH;
+}
+
 long process_get_affinity(uint64_t tid)
 {
 	struct process *p = current_process();

@@ -136,5 +136,7 @@ uint32_t process_ultt_tables(void);
 /* SYS_SCHED_SETAFFINITY / GETAFFINITY: a thread of the caller's process (tid 0: the caller). */
 long process_set_affinity(uint64_t tid, uint64_t mask);
 long process_get_affinity(uint64_t tid);
+/* SYS_SCHED_SETCLASS: puts a thread of the caller's process in a SCHED_CLASS_*. */
+long process_set_class(uint64_t tid, uint64_t klass);
 
 #endif

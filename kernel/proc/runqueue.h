@@ -24,6 +24,9 @@ struct runqueue {
 	volatile unsigned nr;          /* threads queued: with a running one, the CPU's load */
 	unsigned balance_ticks;        /* ticks since this CPU last looked for a push */
 	uint64_t pulled, pushed;       /* threads this CPU took while idle, gave away when loaded */
+	uint64_t window_start;         /* timebase: the prompt class's current window */
+	uint64_t prompt_used;          /* timebase prompt threads ran in it while first */
+	uint64_t prompt_since;         /* when the running thread's time was last charged */
 };
 
 /* A CPU with this many threads (running and queued) more than the least loaded one gives it
@@ -51,6 +54,23 @@ struct runqueue {
  * ends no turn shorter than this either. In timebase ticks (set from the timebase frequency
  * at sched_init_cpu). */
 extern uint64_t wake_preempt_ticks;
+
+/* The prompt class (SYS_SCHED_SETCLASS; the DCI daemon is in it, so that a monitor's answers
+ * do not wait behind the workload it watches): a prompt thread goes to the head of its queue
+ * when woken, preempts a thread of the normal class at once, is preempted by none (only by
+ * prompt and kernel threads), and keeps the CPU at a tick unless one of those waits. That precedence lasts for up to
+ * PROMPT_SHARE_PERCENT of each PROMPT_WINDOW_MS of the CPU; past it, prompt threads are normal
+ * ones until the window ends, so a busy one cannot starve the rest of the CPU. The DCI
+ * daemon's own cost is bounded well below that share by the monitor's throttle. */
+#define PROMPT_WINDOW_MS 100
+#define PROMPT_SHARE_PERCENT 50
+extern uint64_t prompt_window_ticks, prompt_budget_ticks;   /* timebase (sched_init_cpu) */
+
+/* Whether t is first on q: of the prompt class, with the CPU's prompt time left. */
+static inline bool prompt_first(const struct runqueue *q, const struct thread *t)
+{
+	return t->prompt && q->prompt_used < prompt_budget_ticks;
+}
 
 extern struct runqueue runqueues[MAX_CPUS];
 

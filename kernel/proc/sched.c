@@ -25,6 +25,7 @@
 #include "common/lib/string.h"
 
 uint64_t wake_preempt_ticks;   /* runqueue.h */
+uint64_t prompt_window_ticks, prompt_budget_ticks;
 
 struct runqueue runqueues[MAX_CPUS];
 /* Threads preempted in kernel code since their last quiescent point (thread.h). */
@@ -45,6 +46,16 @@ static void set_current(struct percpu *cpu, struct thread *t)
 	cpu->heap_account = p ? p->heap_account : KMEM_KERNEL;
 }
 
+/* Charges the running thread's time since it was switched in or last charged to the prompt
+ * class, if it ran first as one (interrupts off; at every switch and tick). */
+static void prompt_charge(struct runqueue *q, uint64_t now)
+{
+	uint64_t since = q->prompt_since > q->switched_at ? q->prompt_since : q->switched_at;
+	if (prompt_first(q, q->current))
+		q->prompt_used += now - since;
+	q->prompt_since = now;
+}
+
 /* With q->lock held and interrupts off: switch to the next runnable thread (or idle). The
  * caller has already put the current thread where it belongs (queue, wait queue, or dead).
  * `quiescent`: the outgoing thread holds no rep pointers (it blocks, yields or exits, or was
@@ -62,6 +73,7 @@ void switch_locked(struct runqueue *q, bool quiescent)
 	next->switches++;
 	q->current = next;
 	uint64_t now = mftb();
+	prompt_charge(q, now);
 	prev->run_ticks += now - q->switched_at;
 	q->switched_at = now;
 	struct percpu *cpu = this_cpu();
@@ -110,6 +122,8 @@ void sched_init_cpu(void)
 	q->idle = q->current = idle;
 	set_current(this_cpu(), idle);
 	wake_preempt_ticks = machine.tb_freq / 1000;   /* 1 ms */
+	prompt_window_ticks = machine.tb_freq / 1000 * PROMPT_WINDOW_MS;
+	prompt_budget_ticks = prompt_window_ticks / 100 * PROMPT_SHARE_PERCENT;
 }
 
 /* Where t leaves its CPU without a quiescent point, written before it stops running (the
@@ -226,9 +240,17 @@ void sched_tick(void)
 	 * wake_preempt_ticks. A woken thread is often switched in just before a tick (under QEMU
 	 * its wake-up and the tick arrive together): now that system calls take interrupts, that
 	 * tick would preempt it tens of microseconds later, inside its first system call, behind
-	 * the threads it had just preempted (seen for dcid on almost every DCI ping under load). */
+	 * the threads it had just preempted (seen for dcid on almost every DCI ping under load).
+	 * A prompt thread keeps the CPU unless another one, or a kernel thread, waits (runqueue.h). */
 	struct thread *cur = q->current;
-	bool turn_over = q->head && mftb() - q->switched_at >= wake_preempt_ticks;
+	uint64_t now = mftb();
+	prompt_charge(q, now);
+	if (now - q->window_start >= prompt_window_ticks) {
+		q->window_start = now;
+		q->prompt_used = 0;
+	}
+	bool keeps = prompt_first(q, cur) && !(q->head && (q->head->prompt || !q->head->proc));
+	bool turn_over = q->head && !keeps && now - q->switched_at >= wake_preempt_ticks;
 	if (cur != q->idle && (turn_over || !(cur->affinity & (1u << this_cpu()->index)))) {
 		q->need_resched = true;
 		q->turn_over = true;

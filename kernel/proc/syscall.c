@@ -318,6 +318,9 @@ void syscall_dispatch(struct trap_frame *tf)
 	case SYS_SCHED_GETAFFINITY:
 		rc = process_get_affinity(a[0]);
 		break;
+	case SYS_SCHED_SETCLASS:
+		rc = process_set_class(a[0], a[1]);
+		break;
 	case SYS_THREAD_EXIT:
 		process_thread_exit((long)a[0]);
 	case SYS_THREAD_JOIN:

@@ -262,7 +262,10 @@ static void make_runnable(struct thread *t)
 		return;
 	}
 	bool io = !t->proc || woken_by_io();   /* a kernel thread's wake-up is I/O too (interrupts) */
-	if (io ? q->io_jumps < IO_JUMPS_PER_TICK : q->jumps < WAKE_JUMPS_PER_TICK) {
+	bool first = prompt_first(q, t);
+	if (first) {
+		enqueue_head(q, t);
+	} else if (io ? q->io_jumps < IO_JUMPS_PER_TICK : q->jumps < WAKE_JUMPS_PER_TICK) {
 		if (io)
 			q->io_jumps++;
 		else
@@ -273,10 +276,14 @@ static void make_runnable(struct thread *t)
 	}
 	/* A kernel thread (I/O: the network's receive and stack threads), or a thread one of them
 	 * woke, preempts a CPU-bound thread (it last left a CPU preempted, not blocking) at once;
-	 * otherwise a woken thread preempts one that has had the CPU for wake_preempt_ticks. */
+	 * otherwise a woken thread preempts one that has had the CPU for wake_preempt_ticks. A
+	 * prompt thread preempts a normal one at once; only prompt and kernel threads preempt a
+	 * prompt one (the network's threads carry the daemon's own traffic). */
 	struct thread *cur = q->current;
-	bool preempt = cur != q->idle && ((cur->cpu_bound && io) ||
-					  mftb() - q->switched_at >= wake_preempt_ticks);
+	bool cur_first = prompt_first(q, cur);
+	bool preempt = cur != q->idle && (!cur_first || first || !t->proc) &&
+		       ((first && !cur_first) || (cur->cpu_bound && io) ||
+			mftb() - q->switched_at >= wake_preempt_ticks);
 	if (preempt)
 		q->need_resched = true;
 	unsigned cpu = t->cpu;

@@ -60,6 +60,7 @@ struct thread {
 	                              voluntary switch: it holds no rep of an object retired later */
 	bool kernel_preempted;     /* preempted in kernel code since its last quiescent point */
 	bool cpu_bound;            /* it last left the CPU preempted, not blocking */
+	volatile bool prompt;      /* of the prompt class (runqueue.h, SYS_SCHED_SETCLASS) */
 	struct thread *kp_next;    /* the list of such threads */
 	/* Where it was last switched out without a quiescent point, for a hot swap's drain to
 	 * walk (sched_kp_outside): its stack pointer, and the pc and LR of a preemption (0 for a

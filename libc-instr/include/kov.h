@@ -33,6 +33,10 @@ int getcpu(void);   /* where the caller runs now: threads migrate unless pinned 
  * -KOV_ESRCH (no such thread), -KOV_EINVAL (no online CPU in mask); the thread moves there. */
 int sched_setaffinity(int tid, uint64_t mask);
 long sched_getaffinity(int tid);   /* its mask, or -KOV_ESRCH */
+/* Puts thread `tid` of this process (0: the caller) in SCHED_CLASS_NORMAL or
+ * SCHED_CLASS_PROMPT (kernel/abi/syscall_nr.h): 0, or -KOV_EPERM (unprivileged), -KOV_EINVAL,
+ * -KOV_ESRCH. */
+int sched_setclass(int tid, int klass);
 long meminfo(int what);   /* MEMINFO_* from kernel/abi/syscall_nr.h */
 
 /* Threads: fn(arg) runs on `cpu`: -1 any CPU (it migrates as the load asks); 0 ..

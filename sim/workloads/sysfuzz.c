@@ -370,12 +370,14 @@ static void make_call(struct fuzzer *f, struct call *c)
 	case 32:
 		c->nr = SYS_KM_LOCK_OWNER;
 		break;
-	case 48:   /* a thread no process has, or a mask without an online CPU */
-		c->nr = chance(r, 50) ? SYS_SCHED_SETAFFINITY : SYS_SCHED_GETAFFINITY;
+	case 48: { /* a thread no process has, a mask without an online CPU, a class of none */
+		static const long nr[] = { SYS_SCHED_SETAFFINITY, SYS_SCHED_GETAFFINITY, SYS_SCHED_SETCLASS };
+		c->nr = nr[below(r, 3)];
 		c->a[0] = chance(r, 50) ? 100000 + below(r, 1u << 30) : (uint64_t)-1 - below(r, 5);
 		c->a[1] = chance(r, 50) ? 0 : (1ull << 8) << below(r, 50);
 		c->must_fail = true;
 		break;
+	}
 	case 33: case 34:
 		c->nr = SYS_SOCKET;
 		c->a[0] = chance(r, 70) ? AF_INET : below(r, 40);
