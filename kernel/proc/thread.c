@@ -278,10 +278,13 @@ static void make_runnable(struct thread *t)
 	 * woke, preempts a CPU-bound thread (it last left a CPU preempted, not blocking) at once;
 	 * otherwise a woken thread preempts one that has had the CPU for wake_preempt_ticks. A
 	 * prompt thread preempts a normal one at once; only prompt and kernel threads preempt a
-	 * prompt one (the network's threads carry the daemon's own traffic). */
+	 * prompt one (the network's threads carry the daemon's own traffic). No wake-up preempts
+	 * a kernel thread: they block soon, and may hold the lock the woken thread needs next
+	 * (lwIP's core lock: the daemon, woken by the stack's thread, preempted it, blocked on
+	 * that lock, and a CPU-bound thread queued ahead of the holder ran for a turn). */
 	struct thread *cur = q->current;
 	bool cur_first = prompt_first(q, cur);
-	bool preempt = cur != q->idle && (!cur_first || first || !t->proc) &&
+	bool preempt = cur != q->idle && cur->proc && (!cur_first || first || !t->proc) &&
 		       ((first && !cur_first) || (cur->cpu_bound && io) ||
 			mftb() - q->switched_at >= wake_preempt_ticks);
 	if (preempt)
