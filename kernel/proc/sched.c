@@ -47,7 +47,8 @@ static void set_current(struct percpu *cpu, struct thread *t)
 }
 
 /* Charges the running thread's time since it was switched in or last charged to the prompt
- * class, if it ran first as one (interrupts off; at every switch and tick). */
+ * class, if it ran first as one (interrupts off; at every tick, and at every switch before
+ * q->current and q->switched_at move on to the next thread). */
 static void prompt_charge(struct runqueue *q, uint64_t now)
 {
 	uint64_t since = q->prompt_since > q->switched_at ? q->prompt_since : q->switched_at;
@@ -71,9 +72,9 @@ void switch_locked(struct runqueue *q, bool quiescent)
 	}
 	next->state = THREAD_RUNNING;
 	next->switches++;
-	q->current = next;
 	uint64_t now = mftb();
 	prompt_charge(q, now);
+	q->current = next;
 	prev->run_ticks += now - q->switched_at;
 	q->switched_at = now;
 	struct percpu *cpu = this_cpu();
