@@ -26,7 +26,8 @@ struct runqueue {
 	uint64_t pulled, pushed;       /* threads this CPU took while idle, gave away when loaded */
 	uint64_t window_start;         /* timebase: the prompt class's current window */
 	uint64_t prompt_used;          /* timebase prompt threads ran in it while first */
-	uint64_t prompt_since;         /* when the running thread's time was last charged */
+	uint64_t prompt_since;         /* when the running thread's time was last charged: at a
+	                                  tick, or at its switch-in (sched.c, prompt_charge) */
 };
 
 /* A CPU with this many threads (running and queued) more than the least loaded one gives it
@@ -57,11 +58,12 @@ extern uint64_t wake_preempt_ticks;
 
 /* The prompt class (SYS_SCHED_SETCLASS; the DCI daemon is in it, so that a monitor's answers
  * do not wait behind the workload it watches): a prompt thread goes to the head of its queue
- * when woken, preempts a thread of the normal class at once, is preempted by none (only by
- * prompt and kernel threads), and keeps the CPU at a tick unless one of those waits. That precedence lasts for up to
- * PROMPT_SHARE_PERCENT of each PROMPT_WINDOW_MS of the CPU; past it, prompt threads are normal
- * ones until the window ends, so a busy one cannot starve the rest of the CPU. The DCI
- * daemon's own cost is bounded well below that share by the monitor's throttle. */
+ * when woken, preempts a user thread of the normal class at once, is preempted only by prompt
+ * and kernel threads, and keeps the CPU at a tick unless one of those waits. That precedence
+ * lasts for up to PROMPT_SHARE_PERCENT of each PROMPT_WINDOW_MS of the CPU; past it, prompt
+ * threads are normal ones until the window ends, so a busy one cannot starve the rest of the
+ * CPU. The daemon draining an overload can use up that share (the throttle bounds its cost
+ * over the whole machine, not over its own CPU), and then waits like any thread. */
 #define PROMPT_WINDOW_MS 100
 #define PROMPT_SHARE_PERCENT 50
 extern uint64_t prompt_window_ticks, prompt_budget_ticks;   /* timebase (sched_init_cpu) */

@@ -46,14 +46,13 @@ static void set_current(struct percpu *cpu, struct thread *t)
 	cpu->heap_account = p ? p->heap_account : KMEM_KERNEL;
 }
 
-/* Charges the running thread's time since it was switched in or last charged to the prompt
- * class, if it ran first as one (interrupts off; at every tick, and at every switch before
- * q->current and q->switched_at move on to the next thread). */
+/* Charges the running thread's time since it was last charged (at its switch-in at the
+ * latest) to the prompt class, if it ran first as one (interrupts off; at every tick, and at
+ * every switch before q->current moves on to the next thread). */
 static void prompt_charge(struct runqueue *q, uint64_t now)
 {
-	uint64_t since = q->prompt_since > q->switched_at ? q->prompt_since : q->switched_at;
 	if (prompt_first(q, q->current))
-		q->prompt_used += now - since;
+		q->prompt_used += now - q->prompt_since;
 	q->prompt_since = now;
 }
 
