@@ -25,9 +25,9 @@ static struct {
 	volatile uint32_t gen;
 	struct throttle policy;
 	uint64_t window_start, next_window;
-	uint64_t seen_handler[KOV_MAX_CPUS], seen_other[KOV_MAX_CPUS];
+	uint64_t seen_handler[KOV_MAX_CPUS], seen_other[KOV_MAX_CPUS], seen_idle[KOV_MAX_CPUS];
 	uint64_t windows, seq;
-	uint32_t turns;                    /* CPUs that take turns on one host thread, else 1 */
+	bool turns;                        /* the CPUs take turns on one host thread */
 	struct km_throttle_event log[LOG_SIZE];
 } thr = { .factor = 1, .policy = { .limit_bp = THROTTLE_DEFAULT_LIMIT_BP, .factor = 1,
 				   .calm_needed = THROTTLE_CALM_WINDOWS } };
@@ -64,6 +64,7 @@ static void snapshot(uint64_t now)
 	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
 		thr.seen_handler[i] = __atomic_load_n(&km_cpus[i].handler_ticks, __ATOMIC_RELAXED);
 		thr.seen_other[i] = __atomic_load_n(&km_cpus[i].other_ticks, __ATOMIC_RELAXED);
+		thr.seen_idle[i] = svc_cpu_online(i) ? svc_cpu_idle_ticks(i) : 0;
 	}
 	thr.window_start = now;
 	thr.next_window = now + tb_from_us(WINDOW_US);
@@ -84,27 +85,20 @@ static void set_factor(uint32_t f, uint64_t now)
 
 static void measure(uint64_t now)
 {
-	struct throttle_window w = { .ticks = now - thr.window_start };
-	uint64_t handlers = 0;
+	struct throttle_cpu cpus[KOV_MAX_CPUS];
+	unsigned n = 0;
 	for (unsigned i = 0; i < KOV_MAX_CPUS; i++) {
 		if (!svc_cpu_online(i))
 			continue;
 		const struct km_cpu *c = &km_cpus[i];
-		uint64_t h = __atomic_load_n(&c->handler_ticks, __ATOMIC_RELAXED);
-		uint64_t o = __atomic_load_n(&c->other_ticks, __ATOMIC_RELAXED);
-		uint64_t dh = h - thr.seen_handler[i];
-		w.cpus++;
-		w.handler_max = dh > w.handler_max ? dh : w.handler_max;
-		handlers += dh;
-		w.total += dh + (o - thr.seen_other[i]);
+		cpus[n++] = (struct throttle_cpu){
+			.handler = __atomic_load_n(&c->handler_ticks, __ATOMIC_RELAXED) - thr.seen_handler[i],
+			.other = __atomic_load_n(&c->other_ticks, __ATOMIC_RELAXED) - thr.seen_other[i],
+			.idle = svc_cpu_idle_ticks(i) - thr.seen_idle[i],
+		};
 	}
-	/* Where the CPUs take turns on one host thread, the timebase runs on through the other
-	 * CPUs' turns: the daemon's CPU time has the others' turns in it. A span of h started at
-	 * a random point of a turn of length S crosses a turn's end with probability h/S and
-	 * then gains (N - 1) S: N h on average. Divided by N, it is the CPU's own. (Handlers
-	 * are short enough to be capped instead: KM_HANDLER_CAP_TICKS.) */
-	if (thr.turns > 1)
-		w.total = handlers + (w.total - handlers) / thr.turns;
+	struct throttle_window w;
+	throttle_window_of(&w, now - thr.window_start, cpus, n, thr.turns);
 	thr.windows++;
 	set_factor(throttle_decide(&thr.policy, &w), now);
 	snapshot(now);
@@ -158,7 +152,7 @@ void km_throttle_start(void)
 		online += svc_cpu_online(i);
 	int irq = hold();
 	uint64_t now = mftb();
-	thr.turns = info.cpus_run == KM_CPUS_TAKE_TURNS && online > 1 ? online : 1;
+	thr.turns = info.cpus_run == KM_CPUS_TAKE_TURNS && online > 1;
 	throttle_init(&thr.policy, thr.policy.limit_bp);
 	set_factor(1, now);   /* each START samples at the periods asked for */
 	snapshot(now);

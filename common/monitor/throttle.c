@@ -19,10 +19,45 @@ static uint32_t ratio_bp(uint64_t part, uint64_t whole)
 	return (uint32_t)(part * 10000 / whole);
 }
 
+/* a x num / den, for den >= num (shifted down first, so neither product overflows). */
+static uint64_t scale(uint64_t a, uint64_t num, uint64_t den)
+{
+	while (num >> 31) {
+		num >>= 1;
+		den >>= 1;
+	}
+	return den ? a / den * num + a % den * num / den : 0;
+}
+
+void throttle_window_of(struct throttle_window *w, uint64_t ticks, const struct throttle_cpu *cpus,
+	unsigned n, bool turns)
+{
+	uint64_t handlers = 0, other = 0, busy = 0;
+	*w = (struct throttle_window){ .ticks = ticks, .machine_ticks = ticks * n };
+	for (unsigned i = 0; i < n; i++) {
+		const struct throttle_cpu *c = &cpus[i];
+		w->handler_max = c->handler > w->handler_max ? c->handler : w->handler_max;
+		handlers += c->handler;
+		other += c->other;
+		busy += ticks - (c->idle < ticks ? c->idle : ticks);
+	}
+	w->total = handlers + other;
+	if (!turns || n < 2)
+		return;
+	/* A span of the daemon's of h (its own) that starts at a random point of a turn of
+	 * length S crosses the turn's end with probability h / S, and then gains the (k - 1) S
+	 * of the other busy CPUs' turns: k h on average. Handlers are short enough to be
+	 * capped instead (the KM's KM_HANDLER_CAP_TICKS). */
+	busy = busy < ticks ? ticks : busy > ticks * n ? ticks * n : busy;
+	w->ticks = scale(ticks, ticks, busy);
+	w->machine_ticks = ticks;
+	w->total = handlers + scale(other, ticks, busy);
+}
+
 uint32_t throttle_cost_bp(const struct throttle_window *w)
 {
 	uint32_t handler = ratio_bp(w->handler_max, w->ticks);
-	uint32_t all = ratio_bp(w->total, w->ticks * (w->cpus ? w->cpus : 1));
+	uint32_t all = ratio_bp(w->total, w->machine_ticks);
 	return handler > all ? handler : all;
 }
 

@@ -5,17 +5,19 @@
  * a few windows it halves the factor, back to 1, the periods asked for.
  *
  * What a window's cost is: the larger of
- *   - the busiest CPU's overflow-handler time over the window (no CPU gives the limit to
+ *   - the busiest CPU's overflow-handler time over its own time (no CPU gives the limit to
  *     interrupts), and
  *   - all of the monitor's time (handlers, the drains of the rings, and the daemon's work on
- *     the samples it drained) over the machine's time (CPUs x window): the daemon is one
- *     thread, and what it costs is a share of the machine, wherever it runs.
+ *     the samples it drained) over the machine's time (CPUs x window, or the one host
+ *     thread's window where the CPUs take turns on it): the daemon is one thread, and what
+ *     it costs is a share of the machine, wherever it runs.
  *
  * Costs and limits are in basis points (1/100 of a percent). Portable: the kernel decides with
  * it at its ticks, and the host's unit tests drive it with synthetic windows. */
 #ifndef KOV_THROTTLE_H
 #define KOV_THROTTLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The default limit, 10% of the CPUs' time. The thesis measured its monitor at 5.2-7.45% in
@@ -42,11 +44,29 @@ struct throttle {
 
 /* One window's measurements. */
 struct throttle_window {
-	uint64_t ticks;                   /* the window's length (timebase) */
-	uint32_t cpus;                    /* CPUs that were monitoring */
+	uint64_t ticks;                   /* a CPU's own time in the window (timebase): the
+	                                     window's length where each CPU has a core or host
+	                                     thread of its own */
+	uint64_t machine_ticks;           /* the machine's time in the window: CPUs x ticks there;
+	                                     the one host thread's window where the CPUs take
+	                                     turns on it */
 	uint64_t handler_max;             /* the busiest CPU's handler time in the window */
 	uint64_t total;                   /* handler, drain and daemon time, all CPUs */
 };
+
+/* One CPU's figures over a window (timebase): time in the overflow handler, the rest of
+ * monitoring's time charged on it (the daemon's drains), and time it spent idle. */
+struct throttle_cpu {
+	uint64_t handler, other, idle;
+};
+
+/* The window of `ticks` from n CPUs' figures. `turns`: whether the CPUs take turns on one host
+ * thread (QEMU's round robin), where the timebase runs on through the other CPUs' turns: with k
+ * of them busy on average, a busy CPU runs for ticks / k of its own, the machine has the host
+ * thread's ticks in all, and a thread's span of CPU time (the daemon's) holds k times its
+ * own. A CPU that ran alone had the whole window. */
+void throttle_window_of(struct throttle_window *w, uint64_t ticks, const struct throttle_cpu *cpus,
+	unsigned n, bool turns);
 
 void throttle_init(struct throttle *t, uint32_t limit_bp);
 

@@ -56,6 +56,9 @@ void svc_cpu_set_km(unsigned cpu, struct km_cpu *c);
 uint64_t svc_tick_period_tb(void);
 /* The running thread's CPU time so far, timebase ticks (interrupts taken meanwhile included). */
 uint64_t svc_thread_cpu_ticks(void);
+/* CPU cpu's time in its idle thread so far, timebase ticks (read without its lock: a bound for
+ * the throttle, which may be a switch behind). */
+uint64_t svc_cpu_idle_ticks(unsigned cpu);
 
 /* ---- Sleep locks for the monitor's thread-context state (kernel/lock/sleeplock.h) ---------- */
 enum svc_lock {

@@ -349,3 +349,17 @@ uint64_t svc_thread_cpu_ticks(void)
 	irq_restore(irq);
 	return t;
 }
+
+uint64_t svc_cpu_idle_ticks(unsigned cpu)
+{
+	const struct runqueue *q = &runqueues[cpu];
+	const struct thread *idle = q->idle;
+	if (!idle)
+		return 0;
+	uint64_t t = __atomic_load_n(&idle->run_ticks, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&q->current, __ATOMIC_RELAXED) == idle) {
+		uint64_t since = __atomic_load_n(&q->switched_at, __ATOMIC_RELAXED), now = mftb();
+		t += now > since ? now - since : 0;
+	}
+	return t;
+}

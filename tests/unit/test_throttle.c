@@ -19,20 +19,21 @@
 static struct throttle_window model(uint32_t cpus, uint64_t cost_bp, uint32_t factor)
 {
 	uint64_t per_cpu = WINDOW * cost_bp / 10000 / factor;
-	return (struct throttle_window){ .ticks = WINDOW, .cpus = cpus, .handler_max = per_cpu / 3,
+	return (struct throttle_window){ .ticks = WINDOW, .machine_ticks = WINDOW * cpus,
+					 .handler_max = per_cpu / 3,
 					 .total = per_cpu * cpus };
 }
 
 static void cost_is_the_larger_of_busiest_handler_and_machine_share(void **state)
 {
 	(void)state;
-	struct throttle_window w = { .ticks = 1000, .cpus = 4, .handler_max = 300, .total = 400 };
+	struct throttle_window w = { .ticks = 1000, .machine_ticks = 4000, .handler_max = 300, .total = 400 };
 	assert_int_equal(throttle_cost_bp(&w), 3000);   /* one CPU's interrupts: 30% */
 	w.handler_max = 10;
 	assert_int_equal(throttle_cost_bp(&w), 1000);   /* 400 of 4 x 1000: 10% */
 	w.total = 1000000;
 	assert_int_equal(throttle_cost_bp(&w), 1000000);   /* capped */
-	w.ticks = 0;
+	w.ticks = w.machine_ticks = 0;
 	assert_int_equal(throttle_cost_bp(&w), 0);
 }
 
@@ -83,7 +84,7 @@ static void no_swing_between_calm_level_and_limit(void **state)
 	(void)state;
 	struct throttle t;
 	throttle_init(&t, 1000);
-	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .cpus = 1,
+	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .machine_ticks = WINDOW,
 							.total = WINDOW / 4 });   /* 25% */
 	uint32_t f = t.factor;
 	assert_int_equal(f, 4);
@@ -130,7 +131,7 @@ static void halvings_that_do_not_hold_are_tried_less_often(void **state)
 	assert_true(changes <= 16);
 	assert_int_equal(t.calm_needed, THROTTLE_MAX_CALM_WINDOWS);
 	/* The load goes: halvings hold again, and the wait comes back down. */
-	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .cpus = 1,
+	throttle_decide(&t, &(struct throttle_window){ .ticks = WINDOW, .machine_ticks = WINDOW,
 							.total = WINDOW });   /* 100%: up */
 	uint32_t top = t.factor;
 	for (int i = 0; i < 2000 && t.factor > 1; i++) {
@@ -147,7 +148,7 @@ static void limit_zero_is_off_and_factor_is_capped(void **state)
 	(void)state;
 	struct throttle t;
 	throttle_init(&t, 1000);
-	struct throttle_window storm = { .ticks = WINDOW, .cpus = 1, .handler_max = WINDOW * 200 };
+	struct throttle_window storm = { .ticks = WINDOW, .machine_ticks = WINDOW, .handler_max = WINDOW * 200 };
 	assert_int_equal(throttle_decide(&t, &storm), THROTTLE_MAX_FACTOR >= 2048 ? 2048 : THROTTLE_MAX_FACTOR);
 	for (int i = 0; i < 10; i++)
 		throttle_decide(&t, &storm);
@@ -166,6 +167,55 @@ static void throttled_period_saturates(void **state)
 	assert_true(throttle_period(1ull << 60, 4096) == 1ull << 63);
 }
 
+/* CPUs with a core each: every CPU had the whole window, the machine CPUs x window. */
+static void parallel_window_is_cpus_times_the_window(void **state)
+{
+	(void)state;
+	struct throttle_cpu c[2] = { { 300, 1000, 0 }, { 500, 0, WINDOW } };
+	struct throttle_window w;
+	throttle_window_of(&w, WINDOW, c, 2, false);
+	assert_true(w.ticks == WINDOW && w.machine_ticks == 2 * WINDOW);
+	assert_true(w.handler_max == 500 && w.total == 1800);
+}
+
+/* Four CPUs taking turns on one host thread, all busy: each runs a quarter of the window, the
+ * machine has one window in all, and the daemon's span (4x its own time) counts a quarter. A
+ * CPU spending 2.5% of the window in its handler spends 10% of its own time there; the old
+ * measure (the window as each CPU's time) made it 2.5%, and let monitoring take 4x the limit. */
+static void turns_all_busy_share_one_host_thread(void **state)
+{
+	(void)state;
+	struct throttle_cpu c[4] = { { WINDOW / 40, 4 * WINDOW / 10, 0 }, { WINDOW / 40, 0, 0 },
+				     { WINDOW / 40, 0, 0 }, { WINDOW / 40, 0, 0 } };
+	struct throttle_window w;
+	throttle_window_of(&w, WINDOW, c, 4, true);
+	assert_true(w.ticks == WINDOW / 4 && w.machine_ticks == WINDOW);
+	assert_true(w.total == 4 * (WINDOW / 40) + WINDOW / 10);
+	/* handlers 10% of each CPU, the daemon 10% of the machine: 20% in all */
+	assert_int_equal(throttle_cost_bp(&w), 2000);
+}
+
+/* Idle CPUs give their turns up: one busy CPU of four has the host thread to itself, two share
+ * it; an idle figure past the window (a CPU that came online in it) counts as idle. */
+static void turns_with_idle_cpus_share_among_the_busy(void **state)
+{
+	(void)state;
+	struct throttle_cpu one[4] = { { WINDOW / 10, WINDOW / 10, 0 }, { 0, 0, WINDOW },
+				       { 0, 0, WINDOW }, { 0, 0, 3 * WINDOW } };
+	struct throttle_window w;
+	throttle_window_of(&w, WINDOW, one, 4, true);
+	assert_true(w.ticks == WINDOW && w.machine_ticks == WINDOW);
+	assert_true(w.total == WINDOW / 5);
+	assert_int_equal(throttle_cost_bp(&w), 2000);
+	struct throttle_cpu two[4] = { { 0, WINDOW / 5, WINDOW / 2 }, { 0, 0, WINDOW / 2 },
+				       { 0, 0, 0 }, { 0, 0, WINDOW } };
+	throttle_window_of(&w, WINDOW, two, 4, true);   /* 2 CPUs' worth busy */
+	assert_true(w.ticks == WINDOW / 2 && w.total == WINDOW / 10);
+	struct throttle_cpu none[2] = { { 0, 0, WINDOW }, { 0, 0, WINDOW } };
+	throttle_window_of(&w, WINDOW, none, 2, true);  /* all idle: no division by zero */
+	assert_true(w.ticks == WINDOW && w.total == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +227,9 @@ int main(void)
 		cmocka_unit_test(halvings_that_do_not_hold_are_tried_less_often),
 		cmocka_unit_test(limit_zero_is_off_and_factor_is_capped),
 		cmocka_unit_test(throttled_period_saturates),
+		cmocka_unit_test(parallel_window_is_cpus_times_the_window),
+		cmocka_unit_test(turns_all_busy_share_one_host_thread),
+		cmocka_unit_test(turns_with_idle_cpus_share_among_the_busy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
