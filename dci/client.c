@@ -163,13 +163,16 @@ static size_t send_direct(struct client *c, const void *frame, size_t len)
 	return len;
 }
 
+static bool data_held;
+
 /* A frame for the data queue or the answers' queue: straight to the socket when nothing
- * waits, the rest queued. A data frame the socket took part of is finished first. */
+ * waits (and data is not held), the rest queued. A data frame the socket took part of is
+ * finished first. */
 static bool queue_frame(struct client *c, const void *frame, size_t len, bool data)
 {
 	if (!c->used)
 		return false;
-	if (!client_backlog(c)) {
+	if (!client_backlog(c) && !(data && data_held)) {
 		size_t left = send_direct(c, frame, len);
 		if (!left)
 			return true;
@@ -301,6 +304,44 @@ static size_t first_frame_left(const struct client *c)
 	return n < c->len ? n : c->len;
 }
 
+/* The data queue's next run to send: the rest of a frame begun, alone (answers may follow
+ * it), or whole frames up to DCID_SEND_SPAN bytes (at least one). */
+static size_t data_span(const struct client *c)
+{
+	size_t n = first_frame_left(c);
+	if (c->frame_left)
+		return n;
+	while (n + 4 <= c->len) {
+		size_t f = 4 + (size_t)be32_load(c->q + c->head + n);
+		if (n + f > c->len || n + f > DCID_SEND_SPAN)
+			break;
+		n += f;
+	}
+	return n;
+}
+
+/* After `sent` bytes of a run of frames starting at run (its first frame's rest `first` bytes,
+ * 0 if it starts at a frame), the bytes of the frame then begun still to send (0: none). */
+static size_t left_in_frame(const uint8_t *run, size_t first, size_t sent)
+{
+	size_t end = first ? first : 4 + (size_t)be32_load(run);
+	while (end < sent)
+		end += 4 + (size_t)be32_load(run + end);
+	return end - sent;
+}
+
+void clients_hold_data(bool hold)
+{
+	data_held = hold;
+	if (hold)
+		return;
+	for (int i = 0; i < DCID_SLOTS; i++) {
+		struct client *c = &dcid.clients[i];
+		if (c->used && client_backlog(c))
+			client_writable(c);
+	}
+}
+
 void client_writable(struct client *c)
 {
 	while (c->used && client_backlog(c)) {
@@ -310,12 +351,12 @@ void client_writable(struct client *c)
 				return;
 			continue;
 		}
-		/* The data, a frame at a time, so that answers can come in between. */
-		size_t frame = first_frame_left(c);
-		size_t before = c->len;
-		if (!send_some(c, c->q, &c->head, &c->len, frame))
+		/* The data, whole frames at a time, so that answers can come in between. */
+		const uint8_t *run = c->q + c->head;
+		size_t span = data_span(c), before = c->len, first = c->frame_left;
+		if (!send_some(c, c->q, &c->head, &c->len, span))
 			return;
-		c->frame_left = frame - (before - c->len);
+		c->frame_left = left_in_frame(run, first, before - c->len);
 	}
 	if (c->used && !client_backlog(c) && c->closing)
 		client_finish(c);

@@ -9,6 +9,7 @@
 #define DCID_QUEUE_BYTES (1u << 20)       /* per-client output queue (protocol.md section 6) */
 #define DCID_HELLO_TIMEOUT_NS 3000000000ull
 #define DCID_STALL_NS 10000000000ull      /* a queue that has not shrunk this long: cut off */
+#define DCID_SEND_SPAN (64u << 10)        /* data bytes per send at most (whole frames) */
 
 #define DCID_DROPPABLE 7
 
@@ -76,8 +77,14 @@ void client_readable(struct client *c);
 bool client_wants_input(const struct client *c);
 /* Handles input already received, once the queue has drained below half. */
 void client_resume(struct client *c);
-/* Sends what the queue holds (without blocking). */
+/* Sends what the queue holds (without blocking): data a run of whole frames (up to
+ * DCID_SEND_SPAN bytes) per send, answers between runs. */
 void client_writable(struct client *c);
+/* While held, data frames wait in their queues instead of going to the socket one by one;
+ * releasing sends each client's in as few sends as its socket takes. The monitor holds them
+ * over a turn's drain: on the serial machine a send costs milliseconds of CPU 0 whatever its
+ * size (QEMU's network path), and a drain made one per frame. */
+void clients_hold_data(bool hold);
 /* Closes clients whose HELLO did not come in time or whose queue stalled. */
 void client_timers(uint64_t now);
 uint32_t clients_connected(void);

@@ -1,6 +1,7 @@
 /* The monitor's state, and what it does every turn of the daemon's loop: drain the samples,
  * and at the end of each report interval send what the interval counted (monitor.h). */
 #include "monitor.h"
+#include "subscribers.h"
 
 struct monitor_state monitor;
 uint8_t monitor_out[PROTO_MAX_FRAME];
@@ -10,7 +11,9 @@ void monitor_poll(uint64_t now)
 	if (!monitor.streams)
 		return;
 	throttle_mark();
+	subscribers_hold(true);
 	samples_drain();
+	subscribers_hold(false);
 	throttle_poll();
 	if (now < monitor.next_interval_ns)
 		return;

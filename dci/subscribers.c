@@ -42,6 +42,11 @@ void subscribers_push(struct audience a, const void *frame, size_t len, uint16_t
 	subscribers_push_each(a, frame, len, type, records, 0, 0);
 }
 
+void subscribers_hold(bool hold)
+{
+	clients_hold_data(hold);
+}
+
 void subscribers_send_to(struct audience a, const void *frame, size_t len, const struct client *except)
 {
 	for (int i = 0; i < DCID_SLOTS; i++) {

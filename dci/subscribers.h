@@ -34,6 +34,9 @@ void subscribers_push(struct audience a, const void *frame, size_t len, uint16_t
  * (it may queue frames of its own first with subscriber_send). */
 void subscribers_push_each(struct audience a, const void *frame, size_t len, uint16_t type,
 			   uint32_t records, bool (*prepare)(struct client *c, void *ctx), void *ctx);
+/* Holds the data frames pushed from now on in the clients' queues (true), or sends them,
+ * a run of frames per send (false): client.h, clients_hold_data. */
+void subscribers_hold(bool hold);
 /* Queues a whole frame, never dropped, to every subscriber but `except` (0 for none), or to
  * those of the audience. */
 void subscribers_send(const void *frame, size_t len, const struct client *except);

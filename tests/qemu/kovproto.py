@@ -52,9 +52,19 @@ def scan_request(req, pid=0xFFFFFFFF, what=3):
     return frame(SCAN_REQUEST, req, struct.pack(">IH", pid, what))
 
 class Conn:
-    def __init__(self, port, timeout=10):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port, timeout=10, rcvbuf=None, recv_size=65536, recv_pause=0):
+        """rcvbuf: a receive buffer set before connecting (so the window offered stays that
+        small); recv_size and recv_pause: at most that many bytes per recv, each after that
+        many seconds (a client that reads slowly)."""
+        if rcvbuf:
+            self.sock = socket.socket()
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            self.sock.settimeout(timeout)
+            self.sock.connect(("127.0.0.1", port))
+        else:
+            self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.buf = b""
+        self.recv_size, self.recv_pause = recv_size, recv_pause
 
     def send(self, data):
         self.sock.sendall(data)
@@ -73,7 +83,9 @@ class Conn:
                         assert struct.unpack(">H", f[12:14])[0] != E_INTERNAL, \
                             "ERROR INTERNAL for request %d: %r" % (req, f[20:])
                     return t, fl, req, f[12:]
-            d = self.sock.recv(65536)
+            if self.recv_pause:
+                time.sleep(self.recv_pause)
+            d = self.sock.recv(self.recv_size)
             if not d:
                 return None
             self.buf += d
