@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+from ksyms import name_kernel_locks
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(TOP, "build", "bench" if "--short" in sys.argv[1:] else "", "eval")
 KOVCTL = os.path.join(TOP, "build", "host", "kovctl")
@@ -77,7 +79,10 @@ def kovctl(port, *args, json_out=False, timeout=90, check=True):
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if check and p.returncode != 0:
         raise RuntimeError("kovctl %s: %s%s" % (" ".join(map(str, args)), p.stdout, p.stderr))
-    return json.loads(p.stdout) if json_out and p.returncode == 0 else p.stdout
+    if not (json_out and p.returncode == 0):
+        return p.stdout
+    answer = json.loads(p.stdout)
+    return name_kernel_locks(answer) if args and args[0] == "top" else answer
 
 
 # ---- monitoring states -----------------------------------------------------------------------

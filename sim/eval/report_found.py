@@ -1,32 +1,11 @@
 """The report's findings: what KOV showed on httpd and jbb, and the improvement it led to, judged
 by the runs' spread."""
-import os
-import re
-import subprocess
-
+from ksyms import kernel_symbol
 from report_lib import TOP, compare, heading, num, pct_of, spread, summary, table
 
-_KSYMS = None
 # A lock ranked on fewer contentions than this could swap places with its neighbours in another
 # run: its row says so.
 FEW_CONTENTIONS = 10
-
-
-def kernel_symbol(addr):
-    """name+0xoff of a kernel address from build/kov.elf's symbols (static locks have one)."""
-    global _KSYMS
-    if _KSYMS is None:
-        elf = os.path.join(TOP, "build", "kov.elf")
-        out = subprocess.run(["powerpc64-linux-gnu-nm", "-n", elf], capture_output=True, text=True).stdout \
-            if os.path.exists(elf) else ""
-        _KSYMS = [(int(m.group(1), 16), m.group(2)) for m in re.finditer(r"^([0-9a-f]{16}) [bBdDsS] (\S+)$", out, re.M)]
-    best = None
-    for a, name in _KSYMS:
-        if a <= addr:
-            best = (a, name)
-        else:
-            break
-    return "%s+0x%x" % (best[1], addr - best[0]) if best and addr - best[0] < 0x10000 else None
 
 
 def top_rows(t, n=6, wait=False, named=None):
@@ -38,7 +17,10 @@ def top_rows(t, n=6, wait=False, named=None):
         if wait:
             where = o.get("coid", "-")
             if o.get("class") == "(no object)" and o.get("lock"):
-                sym = kernel_symbol(int(o["lock"], 16)) if o.get("pid") == 0 else None
+                # The name it had in the build that measured it; results from before names
+                # were kept are named from build/kov.elf.
+                sym = (o["symbol"] if "symbol" in o else kernel_symbol(int(o["lock"], 16))) \
+                    if o.get("pid") == 0 else None
                 var = (named or {}).get(int(o["lock"], 16))
                 where = "`%s`%s" % (o["lock"], " (%s)" % sym if sym else
                                     " (kernel heap: *%s)" % var if var else " (kernel heap)")
