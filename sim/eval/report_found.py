@@ -1,7 +1,7 @@
 """The report's findings: what KOV showed on httpd and jbb, and the improvement it led to, judged
 by the runs' spread."""
 from ksyms import kernel_symbol
-from report_lib import TOP, compare, heading, num, pct_of, spread, summary, table
+from report_lib import compare, heading, num, pct_of, spread, summary, table
 
 # A lock ranked on fewer contentions than this could swap places with its neighbours in another
 # run: its row says so.

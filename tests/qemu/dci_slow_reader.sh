@@ -78,7 +78,7 @@ def dropped_samples(c):
             (count,) = struct.unpack(">I", p[24:28])
             recs = 0
             for i in range(count):
-                typ, fr_, rc = struct.unpack(">HQQ", p[28 + 18 * i:46 + 18 * i])
+                typ, _, rc = struct.unpack(">HQQ", p[28 + 18 * i:46 + 18 * i])
                 if typ == k.SAMPLES_PACKED:
                     recs = rc
     return recs, nframes
