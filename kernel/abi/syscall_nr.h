@@ -134,7 +134,9 @@
 #define MEMINFO_PAGES_ELSEWHERE 11 /* physical pages neither free nor held by the kernel heap or
                                    the page manager (handed out or cached): the devices' rings and
                                    the heap's descriptors, set at boot. A change means a page was
-                                   lost or freed twice (exact only while nothing allocates) */
+                                   lost or freed twice. Read with no page moving between
+                                   counts, as is MEMINFO_FREE_PAGES; -KOV_EAGAIN if moves
+                                   overlapped every try */
 
 /* Error numbers (returned negated). */
 #define KOV_EPERM   1

@@ -26,11 +26,13 @@ const char *pm_kind = "percpu";
 CO_METHOD(uint64_t, pm_alloc_frame, struct pm *pm)
 {
 	spin_lock(&pm->lock);
+	page_move_begin();
 	void *page = page_alloc(1);
 	if (page) {
 		pm->out++;
 		pm->allocations++;
 	}
+	page_move_end();
 	spin_unlock(&pm->lock);
 	return page ? phys_of(page) : 0;
 }
@@ -38,8 +40,10 @@ CO_METHOD(uint64_t, pm_alloc_frame, struct pm *pm)
 CO_METHOD(void, pm_free_frame, struct pm *pm, uint64_t pa)
 {
 	spin_lock(&pm->lock);
+	page_move_begin();
 	page_free(kernel_ptr(pa), 1);
 	pm->out--;
+	page_move_end();
 	spin_unlock(&pm->lock);
 }
 
@@ -65,12 +69,14 @@ const struct co_class pm_class = { "PM", &pm_ops, 4, 0 };
 
 static void refill(struct pm *pm)
 {
+	page_move_begin();
 	while (pm->cached < PM_BATCH) {
 		void *page = page_alloc(1);
 		if (!page)
 			break;
 		pm->cache[pm->cached++] = phys_of(page);
 	}
+	page_move_end();
 	pm->refills++;
 }
 
@@ -87,37 +93,42 @@ static void steal_from(void *rep, unsigned cpu, void *arg)
 	if (victim->cached)
 		s->pa = victim->cache[--victim->cached];
 	spin_unlock(&victim->lock);
-	if (s->pa & FRAME_DIRTY) {
-		s->pa &= ~FRAME_DIRTY;
-		memset(kernel_ptr(s->pa), 0, PAGE_SIZE);
-	}
 }
 
+/* A frame leaves the cache and is counted out in one critical section, so that the sum of the
+ * two never shows it nowhere; a stolen frame is a move between two reps' counts. */
 CO_METHOD(uint64_t, pmc_alloc_frame, struct pm *pm)
 {
+	uint64_t pa = 0;
 	spin_lock(&pm->lock);
 	if (!pm->cached)
 		refill(pm);
-	uint64_t pa = pm->cached ? pm->cache[--pm->cached] : 0;
+	if (pm->cached) {
+		pa = pm->cache[--pm->cached];
+		pm->out++;
+		pm->allocations++;
+	}
 	spin_unlock(&pm->lock);
+	if (!pa) {   /* the allocator is empty: frames cached on other CPUs are all that is left */
+		struct steal s = { pm, 0 };
+		page_move_begin();
+		co_for_each_rep(the_pm, steal_from, &s);
+		if (s.pa) {
+			spin_lock(&pm->lock);
+			pm->steals++;
+			pm->out++;
+			pm->allocations++;
+			spin_unlock(&pm->lock);
+		}
+		page_move_end();
+		if (!s.pa)
+			return 0;
+		pa = s.pa;
+	}
 	if (pa & FRAME_DIRTY) {
 		pa &= ~FRAME_DIRTY;
 		memset(kernel_ptr(pa), 0, PAGE_SIZE);
 	}
-	if (!pa) {   /* the allocator is empty: frames cached on other CPUs are all that is left */
-		struct steal s = { pm, 0 };
-		co_for_each_rep(the_pm, steal_from, &s);
-		if (!s.pa)
-			return 0;
-		pa = s.pa;
-		spin_lock(&pm->lock);
-		pm->steals++;
-		spin_unlock(&pm->lock);
-	}
-	spin_lock(&pm->lock);
-	pm->out++;
-	pm->allocations++;
-	spin_unlock(&pm->lock);
 	return pa;
 }
 
@@ -127,6 +138,7 @@ CO_METHOD(void, pmc_free_frame, struct pm *pm, uint64_t pa)
 	unsigned n = 0;
 	spin_lock(&pm->lock);
 	if (pm->cached == PM_CACHE) {   /* full: the oldest batch goes back to the allocator */
+		page_move_begin();
 		n = PM_BATCH;
 		memcpy(back, pm->cache, sizeof back);
 		memmove(pm->cache, pm->cache + PM_BATCH, (PM_CACHE - PM_BATCH) * sizeof pm->cache[0]);
@@ -138,6 +150,8 @@ CO_METHOD(void, pmc_free_frame, struct pm *pm, uint64_t pa)
 	spin_unlock(&pm->lock);
 	for (unsigned i = 0; i < n; i++)
 		page_free(kernel_ptr(back[i] & ~FRAME_DIRTY), 1);
+	if (n)
+		page_move_end();
 }
 
 struct pm_sum { int64_t out; uint64_t cached; };
@@ -197,8 +211,10 @@ static void save_rep(void *rep, unsigned cpu, void *arg)
 	spin_lock(&pm->lock);
 	st->out += pm->out;
 	st->allocations += pm->allocations;
+	page_move_begin();
 	while (pm->cached)
 		page_free(kernel_ptr(pm->cache[--pm->cached] & ~FRAME_DIRTY), 1);
+	page_move_end();
 	spin_unlock(&pm->lock);
 }
 

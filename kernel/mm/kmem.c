@@ -235,10 +235,13 @@ static void unlink_partial(unsigned c, struct slab *s)
 
 static struct slab *new_slab(unsigned c)
 {
+	page_move_begin();
 	uint8_t *page = page_alloc(1);
+	if (page)
+		__atomic_fetch_add(&heap_pages, 1, __ATOMIC_RELAXED);
+	page_move_end();
 	if (!page)
 		return 0;
-	__atomic_fetch_add(&heap_pages, 1, __ATOMIC_RELAXED);
 	struct slab *s = slab_of(page);
 	uint64_t size = 1ull << (MIN_SHIFT + c);
 	s->free = 0;
@@ -261,10 +264,13 @@ void *kmalloc(size_t size)
 		return 0;
 	if (total > (1ull << MAX_SHIFT)) {
 		uint64_t pages = (total + PAGE_SIZE - 1) / PAGE_SIZE;
+		page_move_begin();
 		h = page_alloc(pages);
+		if (h)
+			__atomic_fetch_add(&heap_pages, pages, __ATOMIC_RELAXED);
+		page_move_end();
 		if (!h)
 			return 0;
-		__atomic_fetch_add(&heap_pages, pages, __ATOMIC_RELAXED);
 		h->tag = TAG_MAGIC | TAG_LARGE;
 		h->pages = (uint32_t)pages;
 	} else {
@@ -317,8 +323,10 @@ void kfree(void *p)
 	if (h->tag & TAG_LARGE) {
 		uint32_t pages = h->pages;
 		h->tag = 0;
+		page_move_begin();
 		page_free(h, pages);
 		__atomic_fetch_sub(&heap_pages, pages, __ATOMIC_RELAXED);
+		page_move_end();
 		return;
 	}
 	unsigned c = h->tag & 0xff;
@@ -344,8 +352,10 @@ void kfree(void *p)
 	spin_unlock(&classes[c].lock);
 	irq_restore(irq);
 	if (empty) {
+		page_move_begin();
 		page_free(empty, 1);
 		__atomic_fetch_sub(&heap_pages, 1, __ATOMIC_RELAXED);
+		page_move_end();
 	}
 }
 

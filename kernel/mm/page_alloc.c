@@ -10,6 +10,7 @@
 static uint64_t *bitmap;       /* bit set = page in use */
 static uint64_t npages, nfree, hint;
 static struct spinlock lock;
+static uint64_t moves_in_flight, moves_done;   /* page_move_begin/end (page_alloc.h) */
 
 static bool used(uint64_t pfn) { return bitmap[pfn / 64] >> (pfn % 64) & 1; }
 static void set_used(uint64_t pfn) { bitmap[pfn / 64] |= 1ull << (pfn % 64); }
@@ -112,4 +113,30 @@ uint64_t pages_free(void)
 uint64_t pages_total(void)
 {
 	return npages;
+}
+
+/* Sequentially consistent throughout: a reader that saw no move in flight and the same count of
+ * moves done before and after its reading cannot have overlapped a move, since a move that began
+ * after the first look counts itself done before it leaves the in-flight count. */
+void page_move_begin(void)
+{
+	__atomic_fetch_add(&moves_in_flight, 1, __ATOMIC_SEQ_CST);
+}
+
+void page_move_end(void)
+{
+	__atomic_fetch_add(&moves_done, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_sub(&moves_in_flight, 1, __ATOMIC_SEQ_CST);
+}
+
+bool page_moves_quiet(uint64_t *stamp)
+{
+	*stamp = __atomic_load_n(&moves_done, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&moves_in_flight, __ATOMIC_SEQ_CST) == 0;
+}
+
+bool page_moves_since(uint64_t stamp)
+{
+	return __atomic_load_n(&moves_in_flight, __ATOMIC_SEQ_CST) != 0 ||
+	       __atomic_load_n(&moves_done, __ATOMIC_SEQ_CST) != stamp;
 }

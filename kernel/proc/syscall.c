@@ -104,12 +104,38 @@ static long sys_wait(uint64_t pid, uint64_t ustatus)
 	return rc;
 }
 
+static long free_pages_sum(void)
+{
+	return (long)(pages_free() + kmem_empty_pages() + CO_CALL(struct pm, the_pm, frames_cached));
+}
+
+static long pages_elsewhere_sum(void)
+{
+	return (long)(pages_total() - pages_free() - kmem_pages() -
+		      CO_CALL(struct pm, the_pm, frames_out) -
+		      CO_CALL(struct pm, the_pm, frames_cached));
+}
+
+/* A sum over the page counts that no move between them overlapped (page_alloc.h): read again,
+ * after a yield that lets a held-up mover finish, while moves keep overlapping. */
+static long page_counts_read(long (*sum)(void))
+{
+	for (int tries = 0; tries < 1000; tries++) {
+		uint64_t stamp;
+		if (page_moves_quiet(&stamp)) {
+			long v = sum();
+			if (!page_moves_since(stamp))
+				return v;
+		}
+		thread_yield();
+	}
+	return -KOV_EAGAIN;
+}
+
 static long meminfo(uint64_t what)
 {
 	switch (what) {
-	case MEMINFO_FREE_PAGES:
-		return (long)(pages_free() + kmem_empty_pages() +
-			      CO_CALL(struct pm, the_pm, frames_cached));
+	case MEMINFO_FREE_PAGES: return page_counts_read(free_pages_sum);
 	case MEMINFO_PM_FRAMES: return (long)CO_CALL(struct pm, the_pm, frames_out);
 	case MEMINFO_HEAP_BLOCKS: return (long)kmem_live_blocks();
 	case MEMINFO_PROCESSES: return (long)CO_CALL(struct annex, process_annex, count);
@@ -126,10 +152,7 @@ static long meminfo(uint64_t what)
 	case MEMINFO_ULTT_TABLES: return (long)process_ultt_tables();
 	case MEMINFO_HEAP_OWN: return (long)kmem_account_blocks(current_process()->heap_account);
 	case MEMINFO_HEAP_UNOWNED: return (long)kmem_unowned_blocks();
-	case MEMINFO_PAGES_ELSEWHERE:
-		return (long)(pages_total() - pages_free() - kmem_pages() -
-			      CO_CALL(struct pm, the_pm, frames_out) -
-			      CO_CALL(struct pm, the_pm, frames_cached));
+	case MEMINFO_PAGES_ELSEWHERE: return page_counts_read(pages_elsewhere_sum);
 	default: return -KOV_EINVAL;
 	}
 }
