@@ -85,6 +85,12 @@ static void wake_counters(struct expo *t, const struct km_info *i)
 	expo_value_fixed(t, i->wake_late_max_us / 1000000, i->wake_late_max_us % 1000000, 6);
 	counter(t, "kov_ticks_pending", "Timer ticks found due but still pending behind another "
 		"interrupt, since boot.", i->ticks_pending);
+	counter(t, "kov_ticks_skipped", "Timer ticks missed altogether (due a period or more before "
+		"the CPU took one: on a machine whose CPUs take turns, a long wait for its turn), since "
+		"boot.", i->ticks_skipped);
+	counter(t, "kov_turns_handed_rx", "Turns CPUs handed on because the network's CPU had a "
+		"received frame waiting (only where the CPUs take turns on one host thread), since "
+		"boot.", i->turns_handed_rx);
 }
 
 static void daemon_counters(struct expo *t)

@@ -160,6 +160,8 @@ void svc_machine_describe(struct km_info *out)
 		out->wake_resets += c->wake_resets;
 		out->wake_prods += c->wake_prods;
 		out->ticks_pending += c->ticks_pending;
+		out->ticks_skipped += c->ticks_skipped;
+		out->turns_handed_rx += c->turns_handed;
 		if (c->wake_late_max_tb > late)
 			late = c->wake_late_max_tb;
 	}

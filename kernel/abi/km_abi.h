@@ -29,6 +29,9 @@ struct km_info {
 	uint64_t wake_prods;        /* ceded CPUs a neighbour found asleep past their tick and prodded */
 	uint64_t wake_late_max_us;  /* the longest a CPU slept past its due tick (µs) */
 	uint64_t ticks_pending;     /* ticks found due but still pending behind another interrupt */
+	uint64_t ticks_skipped;     /* ticks missed altogether (due a period or more before taken) */
+	uint64_t turns_handed_rx;   /* turns CPUs handed on for a frame the NIC's CPU had waiting
+	                             * (kernel/arch/smp_kind.h: smp_hand_on_turn) */
 };
 #define KM_CPUS_UNKNOWN 0           /* one CPU, or not said */
 #define KM_CPUS_TAKE_TURNS 1        /* the CPUs take turns on one host thread (QEMU thread=single) */

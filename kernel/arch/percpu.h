@@ -50,6 +50,10 @@ struct percpu {
 	volatile uint32_t uaccess_nofault; /* user accesses fail instead of faulting pages in */
 	uint64_t ticks_rearmed;    /* decrementer interrupts found lost and re-armed (timer.c) */
 	uint64_t ticks_pending;    /* ticks found overdue but still pending (timer.c) */
+	uint64_t ticks_skipped;    /* ticks missed altogether: due a period or more before taken */
+	uint64_t turn_handed_at;   /* the step of the waiting work it last handed its turn on for,
+	                              plus one (smp_kind.h: smp_hand_on_turn) */
+	uint64_t turns_handed;     /* turns it handed on for work waiting on another CPU */
 	uint64_t pending_seen;     /* the tick last counted so */
 	/* Idle and its wake-ups (kernel/arch/wake_guard.c). */
 	volatile uint32_t ceding;  /* in H_CEDE (set just before it, cleared just after) */

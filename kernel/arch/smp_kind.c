@@ -38,3 +38,27 @@ const char *smp_run_kind_name(int kind)
 	return kind == SMP_RUN_PARALLEL ? "run in parallel" :
 	       kind == SMP_RUN_TAKE_TURNS ? "take turns" : "unknown";
 }
+
+static smp_waiting_fn turn_watch;
+
+void smp_watch_turns(smp_waiting_fn waiting)
+{
+	if (smp_run_kind() == SMP_RUN_TAKE_TURNS)
+		__atomic_store_n(&turn_watch, waiting, __ATOMIC_RELEASE);
+}
+
+void smp_hand_on_turn(void)
+{
+	smp_waiting_fn waiting = __atomic_load_n(&turn_watch, __ATOMIC_ACQUIRE);
+	unsigned cpu;
+	uint64_t step;
+	if (!waiting || !waiting(&cpu, &step))
+		return;
+	struct percpu *me = this_cpu();
+	step++;   /* a CPU that never handed on has 0 */
+	if (cpu == me->index || me->turn_handed_at == step)
+		return;
+	me->turn_handed_at = step;
+	me->turns_handed++;
+	smp_yield_turn();
+}

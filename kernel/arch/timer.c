@@ -34,9 +34,16 @@ static void program_next(struct percpu *cpu)
 	uint64_t now = mftb();
 	int64_t delta = (int64_t)(cpu->next_tick_tb - now);
 	if (delta <= 0) {
-		/* Ticks were missed (e.g. a long interrupts-off stretch): skip, do not burst. */
-		cpu->next_tick_tb = now + cpu->dec_period;
-		delta = (int64_t)cpu->dec_period;
+		/* Ticks were missed (a long interrupts-off stretch; on a machine whose CPUs take
+		 * turns, a wait for this CPU's turn longer than a period): skip them, do not burst,
+		 * and stay on this CPU's grid (timer_start_cpu). Restarting from now would move the
+		 * tick to where the CPU's turn began, next to the tick that ended the last turn:
+		 * ticks drift together, fewer of them end turns, turns grow, more ticks are missed,
+		 * and the machine settles with its ticks bunched. */
+		uint64_t missed = (uint64_t)-delta / cpu->dec_period + 1;
+		cpu->ticks_skipped += missed;
+		cpu->next_tick_tb += missed * cpu->dec_period;
+		delta = (int64_t)(cpu->next_tick_tb - now);
 	}
 	if (delta > 0x7fffffff)
 		delta = 0x7fffffff;
@@ -97,5 +104,5 @@ void timer_check(void)
 			"re-armed\n", cpu->index,
 			(unsigned long)((uint64_t)late / (machine.tb_freq / 1000000)),
 			(unsigned long)(uint32_t)dec);
-	program_next(cpu);   /* the tick is in the past: the next is one period from now */
+	program_next(cpu);   /* the tick is in the past: the next on its grid */
 }

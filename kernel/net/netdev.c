@@ -17,6 +17,7 @@
 #include "../lib/bootargs.h"
 #include "common/lib/string.h"
 #include "../arch/cpu.h"
+#include "../arch/smp_kind.h"
 
 static struct netdev *the_netdev;
 static struct netif the_netif;
@@ -252,6 +253,19 @@ static bool stack_not_ready(const void *key)
 	return !__atomic_load_n((const volatile bool *)key, __ATOMIC_ACQUIRE);
 }
 
+/* Where the CPUs take turns, a received frame waits for the stack's CPU's turn; the others
+ * hand theirs on when they find one (smp_hand_on_turn). A step is a frame taken or an interrupt:
+ * a frame left behind by the stack's CPU's turn makes each other CPU hand on once, not at every
+ * interrupt until the frame is taken. */
+static bool rx_waiting(unsigned *cpu, uint64_t *step)
+{
+	struct netdev *d = the_netdev;
+	*cpu = NETDEV_STACK_CPU;
+	*step = __atomic_load_n(&d->stats.rx_packets, __ATOMIC_RELAXED) +
+		__atomic_load_n(&d->stats.interrupts, __ATOMIC_RELAXED);
+	return d->rx_ready(d);
+}
+
 bool net_start(void)
 {
 	struct netdev *d = the_netdev;
@@ -266,7 +280,9 @@ bool net_start(void)
 	/* Sockets may be used as soon as this returns. */
 	while (stack_not_ready((const void *)&stack_ready))
 		thread_block_on((const void *)&stack_ready, stack_not_ready);
-	if (!thread_create("netrx", rx_thread, d, 0)) {
+	if (d->rx_ready)
+		smp_watch_turns(rx_waiting);
+	if (!thread_create("netrx", rx_thread, d, NETDEV_STACK_CPU)) {
 		kprintf("net: cannot create the receive thread\n");
 		return false;
 	}

@@ -58,4 +58,7 @@ void netdev_deliver(struct netdev *d, const void *frame, size_t len);
  * should run it instead of sleeping). */
 bool netdev_idle(void);
 
+/* The CPU the stack's threads live on and the NIC interrupts: the boot CPU. */
+#define NETDEV_STACK_CPU 0
+
 #endif

@@ -9,6 +9,7 @@
 #include "lwip/sys.h"
 #include "lwip/err.h"
 #include "arch/sys_arch.h"
+#include "netdev.h"
 #include "../proc/thread.h"
 #include "kernel/lock/sleeplock.h"
 #include "common/lib/spinlock.h"
@@ -327,7 +328,7 @@ sys_thread_t sys_thread_new(const char *name, lwip_thread_fn fn, void *arg, int 
 	(void)stacksize;
 	(void)prio;
 	/* The stack's threads live on the boot CPU, where the NIC's interrupt is delivered. */
-	struct thread *t = thread_create(name, fn, arg, 0);
+	struct thread *t = thread_create(name, fn, arg, NETDEV_STACK_CPU);
 	if (!t) {
 		kprintf("net: cannot create thread %s\n", name);
 		machine_halt();

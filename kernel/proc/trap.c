@@ -14,6 +14,7 @@
 #include "kernel/arch/hcall.h"
 #include "kernel/arch/console.h"
 #include "kernel/arch/cpu.h"
+#include "kernel/arch/smp_kind.h"
 #include "kernel/mm/mmu.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/kmem.h"
@@ -120,6 +121,7 @@ void exception_dispatch(struct trap_frame *tf)
 		translation_on();
 		heap = kmem_account_swap(KMEM_KERNEL);
 		timer_interrupt(tf);
+		smp_hand_on_turn();
 		sched_tick();
 		km_tick(tf);
 		kmem_account_swap(heap);
@@ -132,6 +134,7 @@ void exception_dispatch(struct trap_frame *tf)
 		timer_check();
 		heap = kmem_account_swap(KMEM_KERNEL);
 		platform->external_interrupt();
+		smp_hand_on_turn();
 		km_interrupt();
 		kmem_account_swap(heap);
 		sched_preempt(tf);   /* a device or an IPI may have woken a thread to run now */
@@ -141,6 +144,7 @@ void exception_dispatch(struct trap_frame *tf)
 		if (!user)
 			panic_trap(tf, "system call from the kernel");
 		timer_check();
+		smp_hand_on_turn();
 		km_sw(SW_SYSCALL, tf);
 		thread_kernel_entry();   /* a preemptible episode in the kernel starts */
 		/* System calls run with interrupts on, as kernel threads do: the tick preempts them

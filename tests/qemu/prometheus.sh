@@ -72,7 +72,8 @@ assert om["kov_memory_bytes"][0] == "gauge"
 # How the CPUs ran, and the wake-ups: counters and the longest lateness in seconds.
 info = dict(om["kov"][1][0][1])
 assert info.get("cpus_run") in ("parallel", "take-turns", "unknown"), info
-for fam in ("kov_wake_rescues", "kov_wake_resets", "kov_wake_prods", "kov_ticks_pending"):
+for fam in ("kov_wake_rescues", "kov_wake_resets", "kov_wake_prods", "kov_ticks_pending",
+            "kov_ticks_skipped", "kov_turns_handed_rx"):
     assert om[fam][0] == "counter", fam
 assert om["kov_wake_late_max_seconds"][0] == "gauge", om.get("kov_wake_late_max_seconds")
 # The kernel's counters, as kovctl info read them after the scrape: a counter can only have
