@@ -36,10 +36,9 @@ static void program_next(struct percpu *cpu)
 	if (delta <= 0) {
 		/* Ticks were missed (a long interrupts-off stretch; on a machine whose CPUs take
 		 * turns, a wait for this CPU's turn longer than a period): skip them, do not burst,
-		 * and stay on this CPU's grid (timer_start_cpu). Restarting from now would move the
-		 * tick to where the CPU's turn began, next to the tick that ended the last turn:
-		 * ticks drift together, fewer of them end turns, turns grow, more ticks are missed,
-		 * and the machine settles with its ticks bunched. */
+		 * and stay on this CPU's grid (timer_start_cpu). Restarting from now moved the tick
+		 * to where the CPU's turn began, next to the tick that had ended the last turn, and
+		 * wore away the spread the grid gives. */
 		uint64_t missed = (uint64_t)-delta / cpu->dec_period + 1;
 		cpu->ticks_skipped += missed;
 		cpu->next_tick_tb += missed * cpu->dec_period;
