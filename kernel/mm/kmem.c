@@ -233,13 +233,29 @@ static void unlink_partial(unsigned c, struct slab *s)
 	s->partial = 0;
 }
 
-static struct slab *new_slab(unsigned c)
+/* Pages from and back to the allocator, counted as the heap's in the same move (page_alloc.h:
+ * meminfo's sums never see them in neither count). */
+static void *heap_pages_take(uint64_t count)
 {
 	page_move_begin();
-	uint8_t *page = page_alloc(1);
-	if (page)
-		__atomic_fetch_add(&heap_pages, 1, __ATOMIC_RELAXED);
+	void *first = page_alloc(count);
+	if (first)
+		__atomic_fetch_add(&heap_pages, count, __ATOMIC_RELAXED);
 	page_move_end();
+	return first;
+}
+
+static void heap_pages_give(void *first, uint64_t count)
+{
+	page_move_begin();
+	page_free(first, count);
+	__atomic_fetch_sub(&heap_pages, count, __ATOMIC_RELAXED);
+	page_move_end();
+}
+
+static struct slab *new_slab(unsigned c)
+{
+	uint8_t *page = heap_pages_take(1);
 	if (!page)
 		return 0;
 	struct slab *s = slab_of(page);
@@ -264,11 +280,7 @@ void *kmalloc(size_t size)
 		return 0;
 	if (total > (1ull << MAX_SHIFT)) {
 		uint64_t pages = (total + PAGE_SIZE - 1) / PAGE_SIZE;
-		page_move_begin();
-		h = page_alloc(pages);
-		if (h)
-			__atomic_fetch_add(&heap_pages, pages, __ATOMIC_RELAXED);
-		page_move_end();
+		h = heap_pages_take(pages);
 		if (!h)
 			return 0;
 		h->tag = TAG_MAGIC | TAG_LARGE;
@@ -323,10 +335,7 @@ void kfree(void *p)
 	if (h->tag & TAG_LARGE) {
 		uint32_t pages = h->pages;
 		h->tag = 0;
-		page_move_begin();
-		page_free(h, pages);
-		__atomic_fetch_sub(&heap_pages, pages, __ATOMIC_RELAXED);
-		page_move_end();
+		heap_pages_give(h, pages);
 		return;
 	}
 	unsigned c = h->tag & 0xff;
@@ -351,12 +360,8 @@ void kfree(void *p)
 	}
 	spin_unlock(&classes[c].lock);
 	irq_restore(irq);
-	if (empty) {
-		page_move_begin();
-		page_free(empty, 1);
-		__atomic_fetch_sub(&heap_pages, 1, __ATOMIC_RELAXED);
-		page_move_end();
-	}
+	if (empty)
+		heap_pages_give(empty, 1);
 }
 
 uint64_t kmem_live_blocks(void)
