@@ -39,17 +39,19 @@ const char *smp_run_kind_name(int kind)
 	       kind == SMP_RUN_TAKE_TURNS ? "take turns" : "unknown";
 }
 
+/* Set once, at boot; read relaxed: it publishes no data, and this runs at every system call
+ * and interrupt on every machine, where an acquire would add an isync. */
 static smp_waiting_fn turn_watch;
 
 void smp_watch_turns(smp_waiting_fn waiting)
 {
 	if (smp_run_kind() == SMP_RUN_TAKE_TURNS)
-		__atomic_store_n(&turn_watch, waiting, __ATOMIC_RELEASE);
+		__atomic_store_n(&turn_watch, waiting, __ATOMIC_RELAXED);
 }
 
 void smp_hand_on_turn(void)
 {
-	smp_waiting_fn waiting = __atomic_load_n(&turn_watch, __ATOMIC_ACQUIRE);
+	smp_waiting_fn waiting = __atomic_load_n(&turn_watch, __ATOMIC_RELAXED);
 	unsigned cpu;
 	uint64_t step;
 	if (!waiting || !waiting(&cpu, &step))

@@ -260,10 +260,12 @@ static bool stack_not_ready(const void *key)
 static bool rx_waiting(unsigned *cpu, uint64_t *step)
 {
 	struct netdev *d = the_netdev;
+	if (!d->rx_ready(d))
+		return false;
 	*cpu = NETDEV_STACK_CPU;
 	*step = __atomic_load_n(&d->stats.rx_packets, __ATOMIC_RELAXED) +
 		__atomic_load_n(&d->stats.interrupts, __ATOMIC_RELAXED);
-	return d->rx_ready(d);
+	return true;
 }
 
 bool net_start(void)
